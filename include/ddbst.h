@@ -1,0 +1,296 @@
+/* ddbst — DynamoDB single-table design, exact, fast and safe.
+ *
+ * The whole public API. A service describes its table, entities and access
+ * patterns once, in a model file; ddbst builds every key from it and reads keys
+ * back, without doing any network I/O of its own.
+ *
+ * Conventions, true of every function below unless its comment says otherwise:
+ *
+ *  - Status: fallible calls return 0 on success or a negative DDBST_E* code.
+ *    Calls that look something up return an index >= 0 or a negative code.
+ *  - Errors: `err` may be NULL. When it is not, a failing call fills it with the
+ *    code, the path of what was wrong ("entities.User.attributes.email",
+ *    "facet orgId") and a message; a successful call leaves it untouched.
+ *  - Ownership: handles returned by *_new / *_load belong to the caller, who
+ *    releases them with the matching *_free (NULL is accepted and ignored).
+ *    Strings returned by the library point into the object they came from and
+ *    stay valid until that object is changed or freed; the library never keeps
+ *    pointers to caller memory after a call returns.
+ *  - Threads: a loaded ddbst_model is immutable and may be used from any number
+ *    of threads at once. An item or buffer is used by one thread at a time.
+ *    Every function is reentrant; there is no global state.
+ *  - Allocation: objects that allocate take an optional ddbst_allocator; NULL
+ *    means malloc/realloc/free. Allocation failure is DDBST_ENOMEM, never an
+ *    abort, and leaves the object as it was before the call.
+ */
+#ifndef DDBST_H
+#define DDBST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(DDBST_STATIC)
+#define DDBST_API
+#elif defined(_WIN32)
+#ifdef DDBST_BUILDING
+#define DDBST_API __declspec(dllexport)
+#else
+#define DDBST_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define DDBST_API __attribute__((visibility("default")))
+#else
+#define DDBST_API
+#endif
+
+/* ---- version ------------------------------------------------------------ */
+
+#define DDBST_VERSION_MAJOR 0
+#define DDBST_VERSION_MINOR 1
+#define DDBST_VERSION_PATCH 0
+#define DDBST_VERSION_STRING "0.1.0"
+/* The model-file format this library reads ("ddbst": 1). */
+#define DDBST_MODEL_FORMAT 1
+
+/* The library's version, "MAJOR.MINOR.PATCH" (static string). */
+DDBST_API const char *ddbst_version(void);
+
+/* ---- errors ------------------------------------------------------------- */
+
+#define DDBST_OK 0
+#define DDBST_EINVAL (-1)    /* an argument is invalid (NULL handle, bad index) */
+#define DDBST_ENOMEM (-2)    /* an allocation failed */
+#define DDBST_ESYNTAX (-3)   /* input is not well-formed JSON */
+#define DDBST_EMODEL (-4)    /* the model file is well-formed but wrong */
+#define DDBST_EVALUE (-5)    /* a value is not valid for its attribute */
+#define DDBST_EMISSING (-6)  /* a value the operation needs is missing */
+#define DDBST_ENOTFOUND (-7) /* no such entity, attribute or pattern; a key of no entity */
+#define DDBST_ERANGE (-8)    /* a key or value is too long or out of range */
+#define DDBST_EIO (-9)       /* a file could not be read */
+#define DDBST_ENOSPC (-10)   /* a caller's fixed-size buffer is too small */
+#define DDBST_ECURSOR (-11)  /* a pagination cursor was refused */
+
+#define DDBST_ERROR_PATH_MAX 256
+#define DDBST_ERROR_MESSAGE_MAX 256
+
+/* Details of a failure. A plain fixed-size struct the caller owns (a stack
+ * variable is fine); reserved fields are zero and may carry meaning later. */
+typedef struct ddbst_error {
+  int32_t code;     /* the DDBST_E* code the call returned */
+  uint32_t reserved0;
+  uint64_t offset;  /* byte offset in the input, where there is one; else 0 */
+  uint32_t line;    /* 1-based line for syntax errors in a file; else 0 */
+  uint32_t column;  /* 1-based column (bytes) for syntax errors; else 0 */
+  uint64_t reserved1[4];
+  /* What was wrong, as a path: "entities.User.key.sk", "facet orgId",
+   * "cursor". Empty when the error is about the call as a whole. */
+  char path[DDBST_ERROR_PATH_MAX];
+  /* A sentence a person can act on. Always NUL-terminated. */
+  char message[DDBST_ERROR_MESSAGE_MAX];
+} ddbst_error;
+
+/* A static, never-NULL description of a DDBST_E* code ("value not valid"). */
+DDBST_API const char *ddbst_strerror(int code);
+
+/* ---- allocation --------------------------------------------------------- */
+
+/* Allocator hooks, given to the objects that allocate, never process-wide.
+ * All three functions must be set. `user` is passed back unchanged. The struct
+ * is copied: it need not outlive the call that receives it. */
+typedef struct ddbst_allocator {
+  void *(*malloc)(void *user, size_t size);
+  void *(*realloc)(void *user, void *ptr, size_t size);
+  void (*free)(void *user, void *ptr);
+  void *user;
+} ddbst_allocator;
+
+/* ---- buffers ------------------------------------------------------------ */
+
+/* A growable output buffer: JSON documents and key lists are written into it.
+ * Reuse one across calls: its memory is kept, so steady-state use does not
+ * allocate. Output is always NUL-terminated. */
+typedef struct ddbst_buf ddbst_buf;
+
+/* A new empty buffer, or NULL when allocation fails. Free with ddbst_buf_free. */
+DDBST_API ddbst_buf *ddbst_buf_new(const ddbst_allocator *alloc);
+DDBST_API void ddbst_buf_free(ddbst_buf *buf);
+/* Empties the buffer, keeping its memory. */
+DDBST_API void ddbst_buf_reset(ddbst_buf *buf);
+/* The contents (never NULL, NUL-terminated; valid until the next change). */
+DDBST_API const char *ddbst_buf_data(const ddbst_buf *buf);
+DDBST_API size_t ddbst_buf_len(const ddbst_buf *buf);
+
+/* ---- models ------------------------------------------------------------- */
+
+/* A compiled model: table, entities, key templates, access patterns. Immutable
+ * once loaded; share it between threads freely. */
+typedef struct ddbst_model ddbst_model;
+
+/* Called once for every problem found in a model file, in document order. */
+typedef void (*ddbst_error_fn)(void *user, const ddbst_error *err);
+
+/* Options for loading a model. Zero-initialise, set `size` to
+ * sizeof(ddbst_load_options) (so the struct can grow without breaking callers),
+ * then set what you need. */
+typedef struct ddbst_load_options {
+  uint32_t size;
+  uint32_t flags;           /* reserved, 0 */
+  /* Overrides table.name, e.g. from a TABLE_NAME variable per stage. */
+  const char *table_name;
+  const ddbst_allocator *allocator;
+  /* When set, receives every error in the model, not only the first. */
+  ddbst_error_fn on_error;
+  void *on_error_user;
+} ddbst_load_options;
+
+/* Compiles the model file in `json` (`len` bytes, need not be NUL-terminated).
+ * On success stores a new model in *out (free with ddbst_model_free). On
+ * failure *out is NULL and `err` holds the first problem: DDBST_ESYNTAX with
+ * line and column for malformed JSON, DDBST_EMODEL with the JSON path for
+ * everything else, DDBST_ENOMEM. `opts` may be NULL. */
+DDBST_API int ddbst_model_load(const char *json, size_t len,
+                               const ddbst_load_options *opts,
+                               ddbst_model **out, ddbst_error *err);
+
+/* ddbst_model_load on the contents of a file; DDBST_EIO when it cannot be read. */
+DDBST_API int ddbst_model_load_file(const char *path,
+                                    const ddbst_load_options *opts,
+                                    ddbst_model **out, ddbst_error *err);
+
+DDBST_API void ddbst_model_free(ddbst_model *model);
+
+/* The table name in force (the override given at load, else table.name). */
+DDBST_API const char *ddbst_model_table_name(const ddbst_model *model);
+
+/* Entities, in the order the model file declares them. */
+DDBST_API int ddbst_model_entity_count(const ddbst_model *model);
+/* The index of entity `name`, or DDBST_ENOTFOUND. */
+DDBST_API int ddbst_model_entity(const ddbst_model *model, const char *name);
+/* The name of entity `entity`, or NULL when out of range. */
+DDBST_API const char *ddbst_model_entity_name(const ddbst_model *model,
+                                              int entity);
+
+/* Attributes of an entity, by index in declaration order (implicit ones —
+ * the version and automatic timestamps when not declared — come last). */
+DDBST_API int ddbst_model_attribute_count(const ddbst_model *model, int entity);
+/* The index of attribute `name` of `entity`, or DDBST_ENOTFOUND. */
+DDBST_API int ddbst_model_attribute(const ddbst_model *model, int entity,
+                                    const char *name);
+DDBST_API const char *ddbst_model_attribute_name(const ddbst_model *model,
+                                                 int entity, int attribute);
+/* The attribute's type as the model file spells it ("string", "integer",
+ * "timestamp", ...), or NULL when out of range. */
+DDBST_API const char *ddbst_model_attribute_type(const ddbst_model *model,
+                                                 int entity, int attribute);
+
+/* Access patterns, in declaration order. */
+DDBST_API int ddbst_model_pattern_count(const ddbst_model *model);
+DDBST_API int ddbst_model_pattern(const ddbst_model *model, const char *name);
+DDBST_API const char *ddbst_model_pattern_name(const ddbst_model *model,
+                                               int pattern);
+
+/* Writes a JSON description of every access pattern into `out` (appending):
+ * operation, entities, index, key templates, sort-key range facet, order and
+ * limits. For reviews, docs and the CLI. */
+DDBST_API int ddbst_model_patterns_json(const ddbst_model *model,
+                                        ddbst_buf *out, ddbst_error *err);
+
+/* ---- items -------------------------------------------------------------- */
+
+/* The attribute values of one item of one entity, by attribute index, in their
+ * canonical text. Reusable: ddbst_item_reset clears it for the next item while
+ * keeping its memory. Holds a pointer to the model, which must outlive it. */
+typedef struct ddbst_item ddbst_item;
+
+/* A new item of `entity`, or NULL (bad entity or no memory). Uses the model's
+ * allocator. Free with ddbst_item_free. */
+DDBST_API ddbst_item *ddbst_item_new(const ddbst_model *model, int entity);
+DDBST_API void ddbst_item_free(ddbst_item *item);
+
+/* Clears every value and makes the item one of `entity` (DDBST_EINVAL when out
+ * of range). */
+DDBST_API int ddbst_item_reset(ddbst_item *item, int entity);
+DDBST_API int ddbst_item_entity(const ddbst_item *item);
+
+/* Sets an attribute from text, typed by the model: a string as is; an integer
+ * or number as decimal text; a boolean as true/false; a timestamp as ISO-8601
+ * with any offset and fraction (stored as UTC at the attribute's precision); a
+ * ULID in either case (stored upper-case); an enum as one of its values;
+ * binary as standard base64; a list, map or set as JSON text. Values must be
+ * valid UTF-8 without NUL bytes. DDBST_EVALUE names the attribute on refusal;
+ * the item keeps its previous value then. */
+DDBST_API int ddbst_item_set(ddbst_item *item, int attribute, const char *text,
+                             size_t len, ddbst_error *err);
+/* An integer or number attribute from a C integer. */
+DDBST_API int ddbst_item_set_int(ddbst_item *item, int attribute, int64_t value,
+                                 ddbst_error *err);
+/* A boolean attribute. */
+DDBST_API int ddbst_item_set_bool(ddbst_item *item, int attribute, int value,
+                                  ddbst_error *err);
+/* Forgets an attribute's value. */
+DDBST_API int ddbst_item_unset(ddbst_item *item, int attribute);
+
+/* The canonical text of an attribute: 1 and *text, *len when set, 0 when not,
+ * DDBST_EINVAL for a bad index. The text is NUL-terminated and stays valid
+ * until the item changes. */
+DDBST_API int ddbst_item_get(const ddbst_item *item, int attribute,
+                             const char **text, size_t *len);
+
+/* Fills every unset attribute that has a default: literal defaults, "now" for
+ * timestamps (at `now_unix_us`, microseconds since the epoch, so one write can
+ * use one instant; pass ddbst_now_unix_us() for the clock) and generated ULIDs
+ * (monotonic per model, random bits from libsodium). */
+DDBST_API int ddbst_item_apply_defaults(ddbst_item *item, int64_t now_unix_us,
+                                        ddbst_error *err);
+
+/* The wall clock in microseconds since the epoch. */
+DDBST_API int64_t ddbst_now_unix_us(void);
+
+/* Checks required attributes: DDBST_EMISSING naming the first one unset. */
+DDBST_API int ddbst_item_check_required(const ddbst_item *item,
+                                        ddbst_error *err);
+
+/* ---- keys --------------------------------------------------------------- */
+
+/* Builds every key attribute the item would be written with: the table's
+ * partition and sort key, the keys of each index the entity is in whose facets
+ * are all present and whose membership condition holds, and the entity-type
+ * attribute. Returns how many there are (>= 0), or:
+ *   DDBST_EMISSING  a primary-key facet is unset, or some but not all of an
+ *                   index's facets are set (the path names what is missing);
+ *   DDBST_EVALUE    a facet value contains the delimiter or is empty;
+ *   DDBST_ERANGE    a partition key would pass 2048 bytes or a sort key 1024.
+ * The keys are kept in the item; read them with ddbst_item_key. */
+DDBST_API int ddbst_item_build_keys(ddbst_item *item, ddbst_error *err);
+
+/* Key attribute `i` (0 <= i < the count ddbst_item_build_keys returned): its
+ * attribute name and value, both NUL-terminated, valid until the item changes.
+ * Any out-pointer may be NULL. DDBST_EINVAL when `i` is out of range. */
+DDBST_API int ddbst_item_key(const ddbst_item *item, int i, const char **name,
+                             const char **value, size_t *value_len);
+
+/* ddbst_item_build_keys, then appends the keys to `out` as one JSON object:
+ * {"PK":"ORG#123","SK":"USER#9","GSI1PK":"EMAIL#ann@example.com","_type":"User"} */
+DDBST_API int ddbst_item_keys_json(ddbst_item *item, ddbst_buf *out,
+                                   ddbst_error *err);
+
+/* The reverse: which entity a key belongs to, and its facet values. `index` is
+ * NULL for the table's own key or the name of a secondary index; `sk` may be
+ * NULL when that key has no sort key. On success the item is reset to the
+ * entity found, holds the facet values (canonical; a lower-cased facet comes
+ * back lower-cased), and the entity index is returned. DDBST_ENOTFOUND when no
+ * entity's templates match, DDBST_EVALUE when one matches in shape but a facet
+ * is not a canonical value of its type. */
+DDBST_API int ddbst_item_from_key(ddbst_item *item, const char *index,
+                                  const char *pk, size_t pk_len, const char *sk,
+                                  size_t sk_len, ddbst_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DDBST_H */

@@ -1,0 +1,47 @@
+/* Error codes, their texts, and filling the caller's ddbst_error. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *ddbst_version(void) { return DDBST_VERSION_STRING; }
+
+const char *ddbst_strerror(int code) {
+  switch (code) {
+  case DDBST_OK: return "success";
+  case DDBST_EINVAL: return "invalid argument";
+  case DDBST_ENOMEM: return "out of memory";
+  case DDBST_ESYNTAX: return "malformed JSON";
+  case DDBST_EMODEL: return "invalid model";
+  case DDBST_EVALUE: return "invalid value";
+  case DDBST_EMISSING: return "missing value";
+  case DDBST_ENOTFOUND: return "not found";
+  case DDBST_ERANGE: return "out of range";
+  case DDBST_EIO: return "cannot read file";
+  case DDBST_ENOSPC: return "buffer too small";
+  case DDBST_ECURSOR: return "cursor refused";
+  default: return "unknown error";
+  }
+}
+
+int ddbst__vfail(ddbst_error *err, int code, const char *path, const char *fmt,
+                 va_list ap) {
+  if (!err) return code;
+  memset(err, 0, sizeof *err);
+  err->code = code;
+  if (path) snprintf(err->path, sizeof err->path, "%s", path);
+  if (fmt)
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+  else
+    snprintf(err->message, sizeof err->message, "%s", ddbst_strerror(code));
+  return code;
+}
+
+int ddbst__fail(ddbst_error *err, int code, const char *path, const char *fmt,
+                ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ddbst__vfail(err, code, path, fmt, ap);
+  va_end(ap);
+  return code;
+}

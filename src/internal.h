@@ -1,0 +1,76 @@
+/* Shared internals: allocation through the caller's hooks, the load-time arena,
+ * error reporting and the growable byte buffer every writer appends to. */
+#ifndef DDBST_INTERNAL_H
+#define DDBST_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ddbst.h"
+
+#if defined(__GNUC__)
+#define DDBST__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define DDBST__PRINTF(f, a)
+#endif
+
+/* ---- allocation ---- */
+
+/* The hooks in force: the caller's, or malloc/realloc/free. */
+void ddbst__alloc_init(ddbst_allocator *dst, const ddbst_allocator *src);
+void *ddbst__malloc(const ddbst_allocator *a, size_t n);
+void *ddbst__realloc(const ddbst_allocator *a, void *p, size_t n);
+void ddbst__free(const ddbst_allocator *a, void *p);
+
+/* A bump allocator for what lives exactly as long as a model: everything is
+ * released at once, so the loader never frees piecemeal. */
+typedef struct ddbst__arena_block ddbst__arena_block;
+typedef struct ddbst__arena {
+  const ddbst_allocator *alloc;
+  ddbst__arena_block *head;
+  size_t used, cap;
+} ddbst__arena;
+
+void ddbst__arena_init(ddbst__arena *ar, const ddbst_allocator *alloc);
+void ddbst__arena_free(ddbst__arena *ar);
+/* Zeroed, max-aligned memory, or NULL. */
+void *ddbst__arena_alloc(ddbst__arena *ar, size_t n);
+/* A NUL-terminated copy of s[0..n), or NULL. */
+char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n);
+
+/* ---- errors ---- */
+
+/* Fills `err` (when not NULL) and returns `code`, so callers can write
+ * `return ddbst__fail(err, DDBST_EVALUE, "facet orgId", "...")`. */
+int ddbst__fail(ddbst_error *err, int code, const char *path, const char *fmt,
+                ...) DDBST__PRINTF(4, 5);
+int ddbst__vfail(ddbst_error *err, int code, const char *path, const char *fmt,
+                 va_list ap);
+
+/* ---- the growable buffer ---- */
+
+struct ddbst_buf {
+  ddbst_allocator alloc;
+  char *data;
+  size_t len, cap;
+};
+
+void ddbst__buf_init(ddbst_buf *b, const ddbst_allocator *alloc);
+void ddbst__buf_release(ddbst_buf *b);
+/* Makes room for `extra` more bytes plus the NUL; DDBST_ENOMEM leaves the
+ * buffer unchanged. */
+int ddbst__buf_reserve(ddbst_buf *b, size_t extra);
+int ddbst__buf_append(ddbst_buf *b, const void *p, size_t n);
+int ddbst__buf_puts(ddbst_buf *b, const char *s);
+int ddbst__buf_putc(ddbst_buf *b, char c);
+/* Cuts the buffer back to `len` bytes (to undo a half-written document). */
+void ddbst__buf_truncate(ddbst_buf *b, size_t len);
+
+/* ---- JSON output ---- */
+
+/* A JSON string literal, quotes included, escaping '"', '\\' and every
+ * control character. The bytes must already be valid UTF-8. */
+int ddbst__json_string(ddbst_buf *b, const char *s, size_t n);
+
+#endif

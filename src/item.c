@@ -1,0 +1,287 @@
+/* The values of one item, by attribute index, in canonical text. An item is
+ * reused between requests: reset keeps its memory, so a warm item does not
+ * allocate. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "facet.h"
+#include "item.h"
+#include "json_tree.h"
+
+static int refuse(char *why, size_t cap, const char *reason) {
+  snprintf(why, cap, "%s", reason);
+  return DDBST_EVALUE;
+}
+
+int ddbst__value_canon(const ddbst__attr *a, const char *in, size_t n,
+                       ddbst_buf *out, char *why, size_t why_cap) {
+  const char *bad = ddbst__utf8_check(in, n);
+  if (bad) return refuse(why, why_cap, bad);
+  char tmp[DDBST__TS_MAX > DDBST__INT_MAX_TEXT ? DDBST__TS_MAX
+                                               : DDBST__INT_MAX_TEXT];
+  size_t tlen = 0;
+  int64_t v;
+
+  switch (a->type) {
+  case DDBST__T_STRING:
+    return ddbst__buf_append(out, in, n);
+  case DDBST__T_NUMBER:
+    if ((bad = ddbst__number_check(in, n))) return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, in, n);
+  case DDBST__T_INTEGER:
+    if ((bad = ddbst__int_parse(in, n, &v))) return refuse(why, why_cap, bad);
+    /* A width only matters in keys, but a value that cannot be keyed is
+     * better refused when it is set than when the key is built. */
+    if (a->width &&
+        (bad = ddbst__int_key(v, a->width, a->sortable_negative, tmp, &tlen)))
+      return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, in, n);
+  case DDBST__T_BOOLEAN:
+    if ((n == 4 && memcmp(in, "true", 4) == 0) ||
+        (n == 5 && memcmp(in, "false", 5) == 0))
+      return ddbst__buf_append(out, in, n);
+    return refuse(why, why_cap, "expected true or false");
+  case DDBST__T_TIMESTAMP:
+    if ((bad = ddbst__ts_canon(in, n, a->precision, tmp, &tlen)))
+      return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, tmp, tlen);
+  case DDBST__T_ULID:
+    if ((bad = ddbst__ulid_canon(in, n, tmp))) return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, tmp, DDBST__ULID_LEN);
+  case DDBST__T_ENUM:
+    for (size_t i = 0; i < a->nvalues; i++)
+      if (strlen(a->values[i]) == n && memcmp(a->values[i], in, n) == 0)
+        return ddbst__buf_append(out, in, n);
+    snprintf(why, why_cap, "'%.*s' is not one of the enum's values",
+             (int)(n > 64 ? 64 : n), in);
+    return DDBST_EVALUE;
+  case DDBST__T_TTL: {
+    /* Epoch seconds as DynamoDB's TTL reads them; a timestamp is converted. */
+    if (n > 0 && in[0] >= '0' && in[0] <= '9' && !memchr(in, '-', n)) {
+      if ((bad = ddbst__int_parse(in, n, &v)))
+        return refuse(why, why_cap, bad);
+    } else {
+      int64_t us;
+      if ((bad = ddbst__ts_canon(in, n, DDBST__PREC_S, tmp, &tlen)) ||
+          (bad = ddbst__ts_to_unix_us(tmp, tlen, &us)))
+        return refuse(why, why_cap,
+                      "expected epoch seconds or an ISO-8601 timestamp");
+      v = us / 1000000;
+    }
+    if (v < 0) return refuse(why, why_cap, "a TTL is never before 1970");
+    int len = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
+    return ddbst__buf_append(out, tmp, (size_t)len);
+  }
+  case DDBST__T_BINARY:
+    if ((bad = ddbst__base64_check(in, n))) return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, in, n);
+  case DDBST__T_LIST:
+  case DDBST__T_MAP:
+  case DDBST__T_STRING_SET:
+  case DDBST__T_NUMBER_SET: {
+    static const ddbst__jvkind kinds[] = {
+        [DDBST__T_LIST] = DDBST__JV_LIST,
+        [DDBST__T_MAP] = DDBST__JV_MAP,
+        [DDBST__T_STRING_SET] = DDBST__JV_STRING_SET,
+        [DDBST__T_NUMBER_SET] = DDBST__JV_NUMBER_SET,
+    };
+    int rc = ddbst__json_validate(&out->alloc, in, n, kinds[a->type], why,
+                                  why_cap);
+    return rc ? rc : ddbst__buf_append(out, in, n);
+  }
+  }
+  return refuse(why, why_cap, "unknown attribute type");
+}
+
+/* ---- the item ---- */
+
+ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
+  if (!m || entity < 0 || entity >= m->nentities) return NULL;
+  ddbst_item *it = ddbst__malloc(&m->alloc, sizeof *it);
+  if (!it) return NULL;
+  memset(it, 0, sizeof *it);
+  it->m = m;
+  it->entity = entity;
+  ddbst__buf_init(&it->text, &m->alloc);
+  ddbst__buf_init(&it->keytext, &m->alloc);
+  size_t nvals = m->max_attrs ? (size_t)m->max_attrs : 1;
+  it->vals = ddbst__malloc(&m->alloc, nvals * sizeof *it->vals);
+  it->keys = ddbst__malloc(&m->alloc,
+                           (3 + 2 * (size_t)m->nindexes) * sizeof *it->keys);
+  /* Reserving now lets a typical item be filled without growing. */
+  if (!it->vals || !it->keys || ddbst__buf_reserve(&it->text, 512) ||
+      ddbst__buf_reserve(&it->keytext, 256)) {
+    ddbst_item_free(it);
+    return NULL;
+  }
+  memset(it->vals, 0, nvals * sizeof *it->vals);
+  return it;
+}
+
+void ddbst_item_free(ddbst_item *it) {
+  if (!it) return;
+  const ddbst_allocator *a = &it->m->alloc;
+  ddbst__buf_release(&it->text);
+  ddbst__buf_release(&it->keytext);
+  ddbst__free(a, it->vals);
+  ddbst__free(a, it->keys);
+  ddbst__free(a, it);
+}
+
+int ddbst_item_reset(ddbst_item *it, int entity) {
+  if (!it || entity < 0 || entity >= it->m->nentities) return DDBST_EINVAL;
+  it->entity = entity;
+  memset(it->vals, 0, (size_t)it->m->max_attrs * sizeof *it->vals);
+  ddbst_buf_reset(&it->text);
+  ddbst_buf_reset(&it->keytext);
+  it->nkeys = 0;
+  return 0;
+}
+
+int ddbst_item_entity(const ddbst_item *it) {
+  return it ? it->entity : DDBST_EINVAL;
+}
+
+static const ddbst__attr *attr_of(const ddbst_item *it, int attr) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  return attr >= 0 && attr < e->nattrs ? &e->attrs[attr] : NULL;
+}
+
+int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len) {
+  size_t off = it->text.len;
+  if (ddbst__buf_reserve(&it->text, len + 1)) return DDBST_ENOMEM;
+  ddbst__buf_append(&it->text, text, len);
+  ddbst__buf_putc(&it->text, '\0');
+  it->vals[attr].off = (uint32_t)off;
+  it->vals[attr].len = (uint32_t)len;
+  it->vals[attr].set = 1;
+  it->nkeys = 0; /* keys built before no longer describe the item */
+  return 0;
+}
+
+/* Values are named "Entity.attribute" in errors. */
+static void attr_path(char *path, size_t cap, const ddbst_item *it,
+                      const ddbst__attr *a) {
+  snprintf(path, cap, "%s.%s", it->m->entities[it->entity].name, a->name);
+}
+
+int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
+                   ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__attr *a = attr_of(it, attr);
+  if (!a)
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "attribute index %d is not an attribute of %s", attr,
+                       it->m->entities[it->entity].name);
+  if (!text && len)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "text is NULL");
+  if (len > UINT32_MAX / 2)
+    return ddbst__fail(err, DDBST_ERANGE, NULL, "value too large");
+  /* Canonicalise after the current end, then commit: on refusal the old
+   * value stays. */
+  size_t start = it->text.len;
+  char why[160];
+  int rc = ddbst__value_canon(a, text ? text : "", len, &it->text, why,
+                              sizeof why);
+  if (rc == 0) rc = ddbst__buf_putc(&it->text, '\0');
+  if (rc) {
+    ddbst__buf_truncate(&it->text, start);
+    char path[DDBST_ERROR_PATH_MAX];
+    attr_path(path, sizeof path, it, a);
+    if (rc == DDBST_ENOMEM)
+      return ddbst__fail(err, rc, path, "out of memory");
+    return ddbst__fail(err, rc, path, "%s: %s", a->name, why);
+  }
+  it->vals[attr].off = (uint32_t)start;
+  it->vals[attr].len = (uint32_t)(it->text.len - start - 1);
+  it->vals[attr].set = 1;
+  it->nkeys = 0;
+  return 0;
+}
+
+int ddbst_item_set_int(ddbst_item *it, int attr, int64_t value,
+                       ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__attr *a = attr_of(it, attr);
+  if (a && a->type != DDBST__T_INTEGER && a->type != DDBST__T_NUMBER &&
+      a->type != DDBST__T_TTL)
+    return ddbst__fail(err, DDBST_EVALUE, NULL,
+                       "%s is of type %s, not a number", a->name,
+                       ddbst__type_name(a->type));
+  char tmp[24];
+  int n = snprintf(tmp, sizeof tmp, "%lld", (long long)value);
+  return ddbst_item_set(it, attr, tmp, (size_t)n, err);
+}
+
+int ddbst_item_set_bool(ddbst_item *it, int attr, int value, ddbst_error *err) {
+  return value ? ddbst_item_set(it, attr, "true", 4, err)
+               : ddbst_item_set(it, attr, "false", 5, err);
+}
+
+int ddbst_item_unset(ddbst_item *it, int attr) {
+  if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
+  it->vals[attr].set = 0;
+  it->nkeys = 0;
+  return 0;
+}
+
+int ddbst_item_get(const ddbst_item *it, int attr, const char **text,
+                   size_t *len) {
+  if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
+  size_t l = 0;
+  const char *t = ddbst__item_text(it, attr, &l);
+  if (!t) return 0;
+  if (text) *text = t;
+  if (len) *len = l;
+  return 1;
+}
+
+int64_t ddbst_now_unix_us(void) {
+  struct timespec ts;
+  timespec_get(&ts, TIME_UTC);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int ddbst_item_apply_defaults(ddbst_item *it, int64_t now_us,
+                              ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  for (int i = 0; i < e->nattrs; i++) {
+    const ddbst__attr *a = &e->attrs[i];
+    if (it->vals[i].set) continue;
+    char tmp[DDBST__TS_MAX];
+    size_t tlen = 0;
+    int rc = 0;
+    int is_auto_time = i == e->created_attr || i == e->updated_attr;
+    if (a->def == DDBST__DEF_VALUE) {
+      rc = ddbst__item_store(it, i, a->def_text, a->def_len);
+    } else if (a->def == DDBST__DEF_NOW || is_auto_time) {
+      const char *bad = ddbst__ts_from_unix_us(now_us, a->precision, tmp, &tlen);
+      if (bad)
+        return ddbst__fail(err, DDBST_ERANGE, NULL, "%s: %s", a->name, bad);
+      rc = ddbst__item_store(it, i, tmp, tlen);
+    } else if (a->def == DDBST__DEF_GENERATE) {
+      uint64_t ms = now_us < 0 ? 0 : (uint64_t)now_us / 1000;
+      rc = ddbst__model_next_ulid(it->m, ms, tmp);
+      if (rc == 0) rc = ddbst__item_store(it, i, tmp, DDBST__ULID_LEN);
+    }
+    if (rc) return ddbst__fail(err, rc, NULL, "out of memory");
+  }
+  return 0;
+}
+
+int ddbst_item_check_required(const ddbst_item *it, ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  for (int i = 0; i < e->nattrs; i++) {
+    const ddbst__attr *a = &e->attrs[i];
+    if ((a->required || a->primary_facet) && !it->vals[i].set) {
+      char path[DDBST_ERROR_PATH_MAX];
+      attr_path(path, sizeof path, it, a);
+      return ddbst__fail(err, DDBST_EMISSING, path, "%s.%s is required",
+                         e->name, a->name);
+    }
+  }
+  return 0;
+}

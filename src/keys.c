@@ -1,0 +1,431 @@
+/* Keys from items and items from keys: the primary key, the sparse index keys
+ * and the entity-type attribute, and the reverse parse. */
+#include <stdio.h>
+#include <string.h>
+
+#include "facet.h"
+#include "keys.h"
+
+static const ddbst__entity *entity_of(const ddbst_item *it) {
+  return &it->m->entities[it->entity];
+}
+
+static int contains_delim(const char *s, size_t n, const char *d, size_t dn) {
+  for (size_t i = 0; i + dn <= n; i++)
+    if (s[i] == d[0] && memcmp(s + i, d, dn) == 0) return 1;
+  return 0;
+}
+
+/* Percent-escaping for attributes that opt in: '%' and every byte of the
+ * delimiter become %XX, so the facet can never hold the delimiter and the
+ * original comes back exactly. */
+static int needs_escape(unsigned char c, const char *d, size_t dn) {
+  return c == '%' || memchr(d, c, dn) != NULL;
+}
+
+static int append_facet(ddbst_buf *out, const ddbst__attr *a,
+                        const ddbst__seg *s, const char *v, size_t n,
+                        const ddbst_model *m) {
+  static const char hex[] = "0123456789ABCDEF";
+  size_t start = out->len;
+  int rc;
+  if (a->type == DDBST__T_INTEGER) {
+    int64_t x;
+    char tmp[DDBST__INT_MAX_TEXT];
+    size_t tl;
+    /* The item holds validated decimal text; this cannot fail for values
+     * the item accepted, but a width refusal still reads as a value error. */
+    if (ddbst__int_parse(v, n, &x) ||
+        ddbst__int_key(x, a->width, a->sortable_negative, tmp, &tl))
+      return DDBST_EVALUE;
+    rc = ddbst__buf_append(out, tmp, tl);
+  } else if (a->escape) {
+    rc = ddbst__buf_reserve(out, n * 3);
+    if (rc) return rc;
+    for (size_t i = 0; i < n; i++) {
+      unsigned char c = (unsigned char)v[i];
+      if (needs_escape(c, m->delim, m->delim_len)) {
+        char e[3] = {'%', hex[c >> 4], hex[c & 15]};
+        ddbst__buf_append(out, e, 3);
+      } else {
+        ddbst__buf_putc(out, (char)c);
+      }
+    }
+    rc = 0;
+  } else {
+    rc = ddbst__buf_append(out, v, n);
+  }
+  if (rc == 0 && s->lower) ddbst__lower_ascii(out->data + start, out->len - start);
+  return rc;
+}
+
+int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
+                      const char *key_attr, size_t limit, ddbst_buf *out,
+                      ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = entity_of(it);
+  size_t start = out->len;
+  char path[DDBST_ERROR_PATH_MAX];
+  for (int i = 0; i < t->nsegs; i++) {
+    const ddbst__seg *s = &t->segs[i];
+    if (s->attr < 0) {
+      if (ddbst__buf_append(out, s->text, s->len)) goto nomem;
+      continue;
+    }
+    const ddbst__attr *a = &e->attrs[s->attr];
+    size_t n = 0;
+    const char *v = ddbst__item_text(it, s->attr, &n);
+    snprintf(path, sizeof path, "facet %s", a->name);
+    if (!v) {
+      ddbst__buf_truncate(out, start);
+      return ddbst__fail(err, DDBST_EMISSING, path,
+                         "%s.%s is needed for %s = %s", e->name, a->name,
+                         key_attr, t->source);
+    }
+    if (n == 0) {
+      ddbst__buf_truncate(out, start);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s.%s is empty; a key facet needs a value", e->name,
+                         a->name);
+    }
+    if (!a->escape && contains_delim(v, n, m->delim, m->delim_len)) {
+      ddbst__buf_truncate(out, start);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s.%s contains the key delimiter '%s', which would "
+                         "forge another key",
+                         e->name, a->name, m->delim);
+    }
+    int rc = append_facet(out, a, s, v, n, m);
+    if (rc == DDBST_ENOMEM) goto nomem;
+    if (rc) {
+      ddbst__buf_truncate(out, start);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s.%s does not fit its key width", e->name, a->name);
+    }
+  }
+  if (out->len - start > limit) {
+    size_t got = out->len - start;
+    ddbst__buf_truncate(out, start);
+    return ddbst__fail(err, DDBST_ERANGE, key_attr,
+                       "%s would be %zu bytes; DynamoDB allows %zu", key_attr,
+                       got, limit);
+  }
+  return 0;
+nomem:
+  ddbst__buf_truncate(out, start);
+  return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+}
+
+static int cond_holds(const ddbst_item *it, const ddbst__cond *c) {
+  size_t n = 0;
+  const char *v = ddbst__item_text(it, c->attr, &n);
+  if (!v) return 0;
+  for (size_t i = 0; i < c->nvalues; i++)
+    if (c->lens[i] == n && memcmp(c->values[i], v, n) == 0) return 1;
+  return 0;
+}
+
+/* Lists the unset facets of `t` into `out` ("a, b"), skipping duplicates. */
+static void list_missing(const ddbst_item *it, const ddbst__template *t,
+                         char *out, size_t cap, size_t *used) {
+  const ddbst__entity *e = entity_of(it);
+  for (int i = 0; i < t->nsegs; i++) {
+    int a = t->segs[i].attr;
+    if (a < 0 || it->vals[a].set) continue;
+    const char *name = e->attrs[a].name;
+    size_t nl = strlen(name);
+    int dup = 0;
+    for (size_t j = 0; j + nl <= *used; j++)
+      if (memcmp(out + j, name, nl) == 0 && (j + nl == *used || out[j + nl] == ',') &&
+          (j == 0 || out[j - 1] == ' '))
+        dup = 1;
+    if (dup) continue;
+    int w = snprintf(out + *used, cap - *used, "%s%s", *used ? ", " : "", name);
+    if (w > 0 && (size_t)w < cap - *used) *used += (size_t)w;
+  }
+}
+
+static int count_own_present(const ddbst_item *it, const ddbst__template *t) {
+  const ddbst__entity *e = entity_of(it);
+  int n = 0;
+  for (int i = 0; i < t->nsegs; i++) {
+    int a = t->segs[i].attr;
+    if (a >= 0 && !e->attrs[a].primary_facet && it->vals[a].set) n++;
+  }
+  return n;
+}
+
+static int all_present(const ddbst_item *it, const ddbst__template *t) {
+  for (int i = 0; i < t->nsegs; i++)
+    if (t->segs[i].attr >= 0 && !it->vals[t->segs[i].attr].set) return 0;
+  return 1;
+}
+
+int ddbst__index_applies(const ddbst_item *it, const ddbst__ekey *k,
+                         ddbst_error *err) {
+  for (int i = 0; i < k->nwhen; i++)
+    if (!cond_holds(it, &k->when[i])) return 0;
+  if (all_present(it, &k->pk) && all_present(it, &k->sk)) return 1;
+  /* Only facets the primary key does not already demand say whether the
+   * caller meant the item to be in the index: none of them → sparse, out. */
+  if (count_own_present(it, &k->pk) + count_own_present(it, &k->sk) == 0)
+    return 0;
+  char missing[DDBST_ERROR_MESSAGE_MAX / 2];
+  size_t used = 0;
+  missing[0] = '\0';
+  list_missing(it, &k->pk, missing, sizeof missing, &used);
+  list_missing(it, &k->sk, missing, sizeof missing, &used);
+  const ddbst__entity *e = entity_of(it);
+  const char *index = it->m->indexes[k->index].name;
+  char path[DDBST_ERROR_PATH_MAX];
+  snprintf(path, sizeof path, "%s.indexes.%s", e->name, index);
+  ddbst__fail(err, DDBST_EMISSING, path,
+              "%s is partly given for index %s: also give %s, or none of its "
+              "facets to leave the item out of the index",
+              e->name, index, missing);
+  return -1;
+}
+
+/* Renders one key into the item's key list. */
+static int add_key(ddbst_item *it, const char *name, const ddbst__template *t,
+                   size_t limit, ddbst_error *err) {
+  size_t off = it->keytext.len;
+  int rc = ddbst__render_key(it, t, name, limit, &it->keytext, err);
+  if (rc) return rc;
+  size_t len = it->keytext.len - off;
+  if (ddbst__buf_putc(&it->keytext, '\0'))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  ddbst__keyval *kv = &it->keys[it->nkeys++];
+  kv->name = name;
+  kv->off = (uint32_t)off;
+  kv->len = (uint32_t)len;
+  return 0;
+}
+
+int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = entity_of(it);
+  it->nkeys = 0;
+  ddbst_buf_reset(&it->keytext);
+  int rc = add_key(it, m->pk_attr, &e->key.pk, DDBST__PK_MAX, err);
+  if (!rc && m->sk_attr)
+    rc = add_key(it, m->sk_attr, &e->key.sk, DDBST__SK_MAX, err);
+  for (int i = 0; !rc && i < e->nindexes; i++) {
+    const ddbst__ekey *k = &e->indexes[i];
+    int in = ddbst__index_applies(it, k, err);
+    if (in < 0) {
+      rc = err ? err->code : DDBST_EMISSING;
+      break;
+    }
+    if (!in) continue;
+    const ddbst__index *ix = &m->indexes[k->index];
+    rc = add_key(it, ix->pk_attr, &k->pk, DDBST__PK_MAX, err);
+    if (!rc && ix->sk_attr)
+      rc = add_key(it, ix->sk_attr, &k->sk, DDBST__SK_MAX, err);
+  }
+  if (!rc && m->entity_attr) {
+    size_t off = it->keytext.len;
+    if (ddbst__buf_append(&it->keytext, e->name, strlen(e->name) + 1))
+      rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+    else
+      it->keys[it->nkeys++] = (ddbst__keyval){m->entity_attr, (uint32_t)off,
+                                               (uint32_t)strlen(e->name)};
+  }
+  if (rc) {
+    it->nkeys = 0;
+    ddbst_buf_reset(&it->keytext);
+    return rc;
+  }
+  return it->nkeys;
+}
+
+int ddbst_item_key(const ddbst_item *it, int i, const char **name,
+                   const char **value, size_t *value_len) {
+  if (!it || i < 0 || i >= it->nkeys) return DDBST_EINVAL;
+  const ddbst__keyval *kv = &it->keys[i];
+  if (name) *name = kv->name;
+  if (value) *value = it->keytext.data + kv->off;
+  if (value_len) *value_len = kv->len;
+  return 0;
+}
+
+int ddbst_item_keys_json(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "buffer is NULL");
+  int n = ddbst_item_build_keys(it, err);
+  if (n < 0) return n;
+  size_t start = out->len;
+  int rc = ddbst__buf_putc(out, '{');
+  for (int i = 0; !rc && i < n; i++) {
+    const ddbst__keyval *kv = &it->keys[i];
+    if (i) rc = ddbst__buf_putc(out, ',');
+    if (!rc) rc = ddbst__json_string(out, kv->name, strlen(kv->name));
+    if (!rc) rc = ddbst__buf_putc(out, ':');
+    if (!rc) rc = ddbst__json_string(out, it->keytext.data + kv->off, kv->len);
+  }
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  if (rc) {
+    ddbst__buf_truncate(out, start);
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  }
+  return 0;
+}
+
+/* ---- the reverse: key → entity and facets ---- */
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Undoes append_facet's escaping into `out`; 0 when `s` is not something the
+ * escaping could have produced. */
+static int unescape(const char *s, size_t n, const ddbst_model *m,
+                    ddbst_buf *out) {
+  /* The caller reserved room for n bytes: appends cannot fail. */
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] != '%') {
+      ddbst__buf_putc(out, s[i]);
+      continue;
+    }
+    if (n - i < 3) return 0;
+    int h = hexval(s[i + 1]), l = hexval(s[i + 2]);
+    if (h < 0 || l < 0) return 0;
+    unsigned char c = (unsigned char)(h * 16 + l);
+    if (!needs_escape(c, m->delim, m->delim_len)) return 0;
+    ddbst__buf_putc(out, (char)c);
+    i += 2;
+  }
+  return 1;
+}
+
+/* The facet value key text `s` stands for, stored into the item. Returns 0,
+ * DDBST_EVALUE with `why` when `s` is not a canonical key form, or
+ * DDBST_ENOMEM. A facet seen twice (ORG#{orgId} in PK and SK) must agree. The
+ * item's key buffer is the scratch space, so a warm item does not allocate. */
+static int take_facet(ddbst_item *it, const ddbst__seg *seg, const char *s,
+                      size_t n, char *why, size_t cap) {
+  const ddbst_model *m = it->m;
+  const ddbst__attr *a = &entity_of(it)->attrs[seg->attr];
+  ddbst_buf *sc = &it->keytext;
+  ddbst_buf_reset(sc);
+  /* Room for the unescaped text (never longer than n) and its canonical
+   * form (never longer than n or a timestamp), so nothing moves below. */
+  if (ddbst__buf_reserve(sc, 2 * n + DDBST__TS_MAX + 2)) return DDBST_ENOMEM;
+  const char *text = s;
+  size_t len = n;
+  char num[DDBST__INT_MAX_TEXT + 2];
+  if (a->type == DDBST__T_INTEGER) {
+    int64_t v;
+    const char *bad =
+        ddbst__int_from_key(s, n, a->width, a->sortable_negative, &v);
+    if (bad) {
+      snprintf(why, cap, "%s: %s", a->name, bad);
+      return DDBST_EVALUE;
+    }
+    len = (size_t)snprintf(num, sizeof num, "%lld", (long long)v);
+    text = num;
+  } else if (a->escape) {
+    if (!unescape(s, n, m, sc)) {
+      snprintf(why, cap, "%s: malformed %%-escape", a->name);
+      return DDBST_EVALUE;
+    }
+    text = sc->data;
+    len = sc->len;
+  }
+  size_t mark = sc->len;
+  char reason[128];
+  int rc = ddbst__value_canon(a, text, len, sc, reason, sizeof reason);
+  if (rc == DDBST_ENOMEM) return rc;
+  if (rc || sc->len - mark != len ||
+      memcmp(sc->data + mark, text, len) != 0) {
+    snprintf(why, cap, "%s: '%.*s' is not a canonical %s", a->name,
+             (int)(len > 64 ? 64 : len), text, ddbst__type_name(a->type));
+    return DDBST_EVALUE;
+  }
+  size_t have_len;
+  const char *have = ddbst__item_text(it, seg->attr, &have_len);
+  if (have) {
+    if (have_len != len || memcmp(have, text, len) != 0) {
+      snprintf(why, cap, "%s differs between the keys", a->name);
+      return DDBST_EVALUE;
+    }
+    return 0;
+  }
+  return ddbst__item_store(it, seg->attr, text, len) ? DDBST_ENOMEM : 0;
+}
+
+/* Matches one template against `key`, storing facets. 1 match, 0 not this
+ * template, DDBST_EVALUE / DDBST_ENOMEM. */
+static int match_one(ddbst_item *it, const ddbst__template *t, const char *key,
+                     size_t len, char *why, size_t cap) {
+  size_t spans[2 * DDBST__MAX_FACETS];
+  if (!ddbst__template_split(t, key, len, it->m->delim, it->m->delim_len,
+                             spans))
+    return 0;
+  int f = 0;
+  for (int i = 0; i < t->nsegs; i++) {
+    if (t->segs[i].attr < 0) continue;
+    int r = take_facet(it, &t->segs[i], key + spans[2 * f], spans[2 * f + 1],
+                       why, cap);
+    if (r) return r;
+    f++;
+  }
+  return 1;
+}
+
+int ddbst_item_from_key(ddbst_item *it, const char *index, const char *pk,
+                        size_t pk_len, const char *sk, size_t sk_len,
+                        ddbst_error *err) {
+  if (!it || !pk) return ddbst__fail(err, DDBST_EINVAL, NULL, "item or pk is NULL");
+  const ddbst_model *m = it->m;
+  int ix = -1;
+  if (index) {
+    for (int i = 0; i < m->nindexes; i++)
+      if (strcmp(m->indexes[i].name, index) == 0) ix = i;
+    if (ix < 0)
+      return ddbst__fail(err, DDBST_ENOTFOUND, "index",
+                         "the table has no index named %s", index);
+  }
+  char why[320] = "";
+  int rc = DDBST_ENOTFOUND;
+  for (int e = 0; e < m->nentities; e++) {
+    const ddbst__entity *ent = &m->entities[e];
+    const ddbst__ekey *k = NULL;
+    if (ix < 0) {
+      k = &ent->key;
+    } else {
+      for (int j = 0; j < ent->nindexes; j++)
+        if (ent->indexes[j].index == ix) k = &ent->indexes[j];
+    }
+    if (!k) continue;
+    int has_sk = k->sk.nsegs > 0;
+    if (has_sk != (sk != NULL)) continue;
+    ddbst_item_reset(it, e);
+    char here[200];
+    int r = match_one(it, &k->pk, pk, pk_len, here, sizeof here);
+    if (r == 1 && has_sk)
+      r = match_one(it, &k->sk, sk, sk_len, here, sizeof here);
+    if (r == 1) {
+      ddbst_buf_reset(&it->keytext);
+      return e;
+    }
+    if (r == DDBST_ENOMEM) {
+      rc = r;
+      break;
+    }
+    if (r == DDBST_EVALUE && rc == DDBST_ENOTFOUND) {
+      rc = DDBST_EVALUE;
+      snprintf(why, sizeof why, "%s: %s", ent->name, here);
+    }
+  }
+  ddbst_item_reset(it, it->entity);
+  if (rc == DDBST_ENOMEM)
+    return ddbst__fail(err, rc, NULL, "out of memory");
+  if (rc == DDBST_EVALUE)
+    return ddbst__fail(err, rc, "key", "the key has the shape of %s", why);
+  return ddbst__fail(err, DDBST_ENOTFOUND, "key",
+                     "no entity's %s key template matches this key",
+                     index ? index : "primary");
+}

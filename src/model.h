@@ -1,0 +1,204 @@
+/* The compiled model: what model_load.c builds and everything else reads.
+ * Names are resolved to indices and templates to segments once, at load, so
+ * the hot path never parses or looks up a name. */
+#ifndef DDBST_MODEL_H
+#define DDBST_MODEL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+typedef enum {
+  DDBST__T_STRING,
+  DDBST__T_NUMBER,
+  DDBST__T_INTEGER,
+  DDBST__T_BOOLEAN,
+  DDBST__T_TIMESTAMP,
+  DDBST__T_ULID,
+  DDBST__T_ENUM,
+  DDBST__T_TTL, /* epoch seconds, as DynamoDB's TTL wants them */
+  DDBST__T_LIST,
+  DDBST__T_MAP,
+  DDBST__T_STRING_SET,
+  DDBST__T_NUMBER_SET,
+  DDBST__T_BINARY
+} ddbst__type;
+
+typedef enum {
+  DDBST__DEF_NONE,
+  DDBST__DEF_VALUE,    /* a literal, canonical at load */
+  DDBST__DEF_NOW,      /* timestamps */
+  DDBST__DEF_GENERATE  /* ULIDs */
+} ddbst__default;
+
+typedef struct ddbst__attr {
+  const char *name;
+  ddbst__type type;
+  int precision; /* timestamps: DDBST__PREC_* */
+  int width;     /* integers in keys: 0 = unpadded */
+  int sortable_negative;
+  int required;
+  int escape;   /* reversible %-escaping of the delimiter in keys */
+  int implicit; /* added by the model (version, timestamps), not declared */
+  const char **values; /* enum values */
+  size_t nvalues;
+  ddbst__default def;
+  const char *def_text;
+  size_t def_len;
+  int primary_facet; /* a facet of the table's primary key: immutable */
+} ddbst__attr;
+
+/* A template compiles to segments: literal text, or a facet (attribute index,
+ * optionally lower-cased in the key only). */
+typedef struct ddbst__seg {
+  const char *text; /* literal; NULL for a facet */
+  uint32_t len;
+  int attr;
+  int lower;
+} ddbst__seg;
+
+typedef struct ddbst__template {
+  const char *source; /* as written in the model, for messages and docs */
+  ddbst__seg *segs;
+  int nsegs;
+  int nfacets;
+} ddbst__template;
+
+/* A membership condition: `attr` equals one of `values` (canonical text). */
+typedef struct ddbst__cond {
+  int attr;
+  const char **values;
+  size_t *lens;
+  size_t nvalues;
+} ddbst__cond;
+
+/* How one entity is keyed in the table (index -1) or in a secondary index. */
+typedef struct ddbst__ekey {
+  int index;
+  ddbst__template pk, sk; /* sk.nsegs == 0 when that key has no sort key */
+  ddbst__cond *when;
+  int nwhen;
+  /* Whether any facet of pk or sk is not a primary-key facet: only those say
+   * whether the caller meant the item to be in the index. */
+  int has_own_facets;
+} ddbst__ekey;
+
+typedef struct ddbst__unique {
+  const char *name;
+  ddbst__template tmpl;
+} ddbst__unique;
+
+typedef struct ddbst__entity {
+  const char *name;
+  ddbst__attr *attrs;
+  int nattrs;
+  ddbst__ekey key;
+  ddbst__ekey *indexes; /* only the indexes this entity is in */
+  int nindexes;
+  ddbst__unique *uniques;
+  int nuniques;
+  int version_attr; /* -1 when none */
+  int created_attr;
+  int updated_attr;
+} ddbst__entity;
+
+typedef enum {
+  DDBST__PROJ_ALL,
+  DDBST__PROJ_KEYS_ONLY,
+  DDBST__PROJ_INCLUDE
+} ddbst__projection;
+
+typedef struct ddbst__index {
+  const char *name;
+  const char *pk_attr;
+  const char *sk_attr; /* NULL when the index has no sort key */
+  ddbst__projection projection;
+  const char **include;
+  size_t ninclude;
+} ddbst__index;
+
+typedef enum { DDBST__OP_GET, DDBST__OP_QUERY } ddbst__op;
+
+typedef struct ddbst__pattern {
+  const char *name;
+  ddbst__op op;
+  int *entities;
+  int nentities;
+  int index;    /* -1: the table */
+  int range;    /* attribute index (in entities[0]) a range may name, or -1 */
+  int descending;
+  uint32_t limit_default; /* 0: none */
+  uint32_t limit_max;     /* 0: none */
+} ddbst__pattern;
+
+/* Stream view types, as DynamoDB spells them. */
+typedef enum {
+  DDBST__STREAM_NONE,
+  DDBST__STREAM_KEYS_ONLY,
+  DDBST__STREAM_NEW_IMAGE,
+  DDBST__STREAM_OLD_IMAGE,
+  DDBST__STREAM_NEW_AND_OLD_IMAGES
+} ddbst__stream;
+
+struct ddbst_model {
+  ddbst_allocator alloc;
+  ddbst__arena arena;
+  const char *table_name;
+  const char *pk_attr;
+  const char *sk_attr; /* NULL when the table has no sort key */
+  const char *delim;
+  size_t delim_len;
+  const char *entity_attr; /* NULL when not configured */
+  const char *ttl_attr;
+  ddbst__stream stream;
+  ddbst__index *indexes;
+  int nindexes;
+  ddbst__entity *entities;
+  int nentities;
+  ddbst__pattern *patterns;
+  int npatterns;
+  int max_attrs; /* the most attributes any entity has: item slot count */
+
+  /* Monotonic ULID state: the one mutable part, behind its own lock. */
+  struct ddbst__ulid_state *ulid;
+};
+
+struct ddbst__ulid_state {
+  pthread_mutex_t lock;
+  uint64_t ms;
+  uint8_t rand[10];
+};
+
+/* Limits DynamoDB puts on key attribute values, in bytes. */
+enum { DDBST__PK_MAX = 2048, DDBST__SK_MAX = 1024 };
+
+/* Facets one template may hold; keeps key parsing on the stack. */
+enum { DDBST__MAX_FACETS = 16 };
+
+const char *ddbst__type_name(ddbst__type t);
+/* Whether an attribute of this type may be a key facet. */
+int ddbst__type_is_key(ddbst__type t);
+
+/* Compiles template text `src` against an entity's attributes: "ORG#{orgId}",
+ * "EMAIL#{email:lower}". Returns 0, or DDBST_EMODEL with `why` saying what is
+ * wrong, or DDBST_ENOMEM. A facet must be followed by the end of the template
+ * or by the delimiter, so that a key splits back into its facets unambiguously;
+ * literals may not contain '{' or '}'. */
+int ddbst__template_compile(ddbst__arena *ar, const char *src,
+                            const ddbst__attr *attrs, int nattrs,
+                            const char *delim, size_t delim_len,
+                            ddbst__template *out, char *why, size_t why_cap);
+
+/* Splits `key` along template `t`: literals must match exactly; each facet
+ * runs to the next delimiter or the end. Fills spans[2*i], spans[2*i+1] with
+ * the start and length of facet i. Returns 1 on a match, 0 otherwise. */
+int ddbst__template_split(const ddbst__template *t, const char *key,
+                          size_t len, const char *delim, size_t delim_len,
+                          size_t *spans);
+
+/* A fresh monotonic ULID for `now_ms`. */
+int ddbst__model_next_ulid(const ddbst_model *m, uint64_t now_ms, char out[26]);
+
+#endif

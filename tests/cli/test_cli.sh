@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Runs the `ddbst` command as a user would and checks its output and exit
+# codes. Usage: test_cli.sh PATH_TO_DDBST SOURCE_DIR
+set -u
+ddbst=$1
+src=$2
+saas=$src/examples/saas/model.json
+blog=$src/examples/blog/model.json
+passed=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME EXIT_CODE EXPECTED_STDOUT EXPECTED_STDERR_SUBSTRING -- ARGS...
+expect() {
+  local name=$1 want_rc=$2 want_out=$3 want_err=$4
+  shift 5
+  local out err rc
+  out=$("$ddbst" "$@" 2>"$tmp/err")
+  rc=$?
+  err=$(cat "$tmp/err")
+  if [[ $rc -ne $want_rc ]]; then
+    echo "FAIL $name: exit $rc, wanted $want_rc (stderr: $err)"
+    failed=$((failed + 1))
+  elif [[ -n $want_out && $out != "$want_out" ]]; then
+    echo "FAIL $name: stdout"
+    echo "  got:    $out"
+    echo "  wanted: $want_out"
+    failed=$((failed + 1))
+  elif [[ -n $want_err && $err != *"$want_err"* ]]; then
+    echo "FAIL $name: stderr '$err' lacks '$want_err'"
+    failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+  fi
+}
+
+expect check-saas 0 '{"ok":true,"table":"saas-api-dev","entities":4,"patterns":7}' '' -- check "$saas"
+expect check-blog 0 '{"ok":true,"table":"site-content","entities":2,"patterns":7}' '' -- check "$blog"
+expect check-table-override 0 '{"ok":true,"table":"saas-api-prod","entities":4,"patterns":7}' '' -- --table saas-api-prod check "$saas"
+expect check-missing-file 2 '' 'ddbst: ' -- check "$tmp/nope.json"
+
+# Every error of a broken model, each on its own line, exit 2.
+cat >"$tmp/bad.json" <<'JSON'
+{ "ddbst": 1,
+  "table": { "name": "t1x", "partitionKey": "PK", "sortKey": "SK", "sortkey": "x" },
+  "entities": { "A": { "attributes": { "id": "strin" }, "key": { "pk": "A#{id}", "sk": "A#{nope}" } } } }
+JSON
+expect check-every-error 2 '' 'ddbst: table.sortkey: unknown field' -- check "$tmp/bad.json"
+n=$("$ddbst" check "$tmp/bad.json" 2>&1 | grep -c '^ddbst: ')
+if [[ $n -ge 3 ]]; then passed=$((passed + 1)); else echo "FAIL check-error-count: $n lines"; failed=$((failed + 1)); fi
+expect check-unknown-type 2 '' 'entities.A.attributes.id: unknown type' -- check "$tmp/bad.json"
+expect check-undeclared-facet 2 '' "entities.A.key.sk: facet 'nope' is not an attribute" -- check "$tmp/bad.json"
+
+printf '{ "ddbst": 1,\n  "table": {\n' >"$tmp/syntax.json"
+expect check-syntax 2 '' '(line 3, column 1)' -- check "$tmp/syntax.json"
+
+expect keys-org 0 '{"PK":"ORG#123","SK":"ORG#123","_type":"Organisation"}' '' \
+  -- keys "$saas" Organisation orgId=123 name=Acme plan=pro createdAt=2026-03-14T09:00:00Z
+expect keys-user 0 '{"PK":"ORG#123","SK":"USER#9","GSI1PK":"EMAIL#ann@example.com","_type":"User"}' '' \
+  -- keys "$saas" User orgId=123 userId=9 email=Ann@Example.com role=admin name=Ann
+expect keys-project 0 '{"PK":"ORG#123","SK":"PROJECT#2026-03-14T09:00:00Z#p1","GSI2PK":"STATUS#active","GSI2SK":"2026-03-14T09:00:00Z","_type":"Project"}' '' \
+  -- keys "$saas" Project orgId=123 projectId=p1 createdAt=2026-03-14T10:00:00+01:00 name=Website status=active
+expect keys-project-no-status 0 '{"PK":"ORG#123","SK":"PROJECT#2026-03-14T09:00:00Z#p1","_type":"Project"}' '' \
+  -- keys "$saas" Project orgId=123 projectId=p1 createdAt=2026-03-14T09:00:00Z
+expect keys-event 0 '{"PK":"PROJECT#p1","SK":"EVENT#2026-03-14T09:00:00Z#01J0000000000000000000000A","_type":"Event"}' '' \
+  -- keys "$saas" Event projectId=p1 ts=2026-03-14T09:00:00Z eventId=01j0000000000000000000000a type=deploy
+expect keys-injection 2 '' "ddbst: facet orgId: User.orgId contains the key delimiter '#'" \
+  -- keys "$saas" User orgId=1#USER#admin userId=9 email=a@b.c
+expect keys-missing-facet 2 '' 'ddbst: facet userId: User.userId is needed for SK = USER#{userId}' \
+  -- keys "$saas" User orgId=123 email=a@b.c
+expect keys-bad-enum 2 '' "ddbst: Project.status: status: 'deleted' is not one of the enum's values" \
+  -- keys "$saas" Project orgId=1 projectId=p status=deleted
+expect keys-bad-timestamp 2 '' 'ddbst: Event.ts: ts: ' \
+  -- keys "$saas" Event projectId=p1 ts=yesterday
+expect keys-unknown-attr 2 '' 'ddbst: User.colour: User has no attribute colour' \
+  -- keys "$saas" User orgId=1 userId=2 colour=red
+expect keys-unknown-entity 2 '' 'ddbst: entity Widget' -- keys "$saas" Widget a=b
+expect keys-not-name-value 2 '' 'expected NAME=VALUE' -- keys "$saas" User orgId
+expect keys-sparse-partial 2 '' 'ddbst: Blog.indexes.gsi3: Blog is partly given for index gsi3: also give publishedAt' \
+  -- keys "$blog" Blog blogId=01ARYZ6S41TSV4RRFFQ69G5FAV slug=hello title=Hi category=news status=published createdAt=2026-01-02T03:04:05.678Z
+expect keys-blog-published 0 '{"pk":"BLOG#01ARYZ6S41TSV4RRFFQ69G5FAV","sk":"BLOG#01ARYZ6S41TSV4RRFFQ69G5FAV","gsi1pk":"BLOG","gsi1sk":"2026-01-02T03:04:05.678Z#01ARYZ6S41TSV4RRFFQ69G5FAV","gsi2pk":"BLOG#SLUG#hello","gsi3pk":"BLOG#CATEGORY#news","gsi3sk":"2026-01-01T00:00:00Z#01ARYZ6S41TSV4RRFFQ69G5FAV","entity":"Blog"}' '' \
+  -- keys "$blog" Blog blogId=01ARYZ6S41TSV4RRFFQ69G5FAV slug=hello title=Hi category=news status=published publishedAt=2026-01-01T00:00:00Z createdAt=2026-01-02T03:04:05.678Z
+expect keys-blog-draft 0 '{"pk":"BLOG#01ARYZ6S41TSV4RRFFQ69G5FAV","sk":"BLOG#01ARYZ6S41TSV4RRFFQ69G5FAV","gsi1pk":"BLOG","gsi1sk":"2026-01-02T03:04:05.678Z#01ARYZ6S41TSV4RRFFQ69G5FAV","gsi2pk":"BLOG#SLUG#hello","entity":"Blog"}' '' \
+  -- keys "$blog" Blog blogId=01ARYZ6S41TSV4RRFFQ69G5FAV slug=hello title=Hi category=news publishedAt=2026-01-01T00:00:00Z createdAt=2026-01-02T03:04:05.678Z
+expect keys-service-padded 0 '{"pk":"SERVICE#01ARYZ6S41TSV4RRFFQ69G5FAV","sk":"SERVICE#01ARYZ6S41TSV4RRFFQ69G5FAV","gsi1pk":"SERVICE","gsi1sk":"0042#01ARYZ6S41TSV4RRFFQ69G5FAV","gsi2pk":"SERVICE#SLUG#audits","entity":"Service"}' '' \
+  -- keys "$blog" Service serviceId=01ARYZ6S41TSV4RRFFQ69G5FAV slug=audits name=Audits position=42
+expect keys-service-too-wide 2 '' 'ddbst: Service.position: ' \
+  -- keys "$blog" Service serviceId=01ARYZ6S41TSV4RRFFQ69G5FAV slug=a name=A position=12345
+
+# Defaults fill what is missing: a generated ULID and "now" appear in keys.
+out=$("$ddbst" keys "$saas" Event projectId=p1 ts=2026-03-14T09:00:00Z)
+if [[ $out =~ ^\{\"PK\":\"PROJECT#p1\",\"SK\":\"EVENT#2026-03-14T09:00:00Z#[0-7][0-9A-HJKMNP-TV-Z]{25}\",\"_type\":\"Event\"\}$ ]]; then
+  passed=$((passed + 1))
+else
+  echo "FAIL keys-generated-ulid: $out"; failed=$((failed + 1))
+fi
+
+expect parse-user 0 '{"entity":"User","values":{"orgId":"123","userId":"9"}}' '' -- parse "$saas" 'ORG#123' 'USER#9'
+expect parse-org 0 '{"entity":"Organisation","values":{"orgId":"123"}}' '' -- parse "$saas" 'ORG#123' 'ORG#123'
+expect parse-project 0 '{"entity":"Project","values":{"orgId":"123","projectId":"p1","createdAt":"2026-03-14T09:00:00Z"}}' '' \
+  -- parse "$saas" 'ORG#123' 'PROJECT#2026-03-14T09:00:00Z#p1'
+expect parse-gsi1 0 '{"entity":"User","values":{"email":"ann@example.com"}}' '' -- parse "$saas" --index GSI1 'EMAIL#ann@example.com'
+expect parse-service 0 '{"entity":"Service","values":{"serviceId":"01ARYZ6S41TSV4RRFFQ69G5FAV","position":42}}' '' \
+  -- parse "$blog" --index gsi1 SERVICE '0042#01ARYZ6S41TSV4RRFFQ69G5FAV'
+expect parse-no-entity 2 '' 'ddbst: key: no entity' -- parse "$saas" 'TEAM#1' 'TEAM#1'
+expect parse-org-mismatch 2 '' 'ddbst: key: ' -- parse "$saas" 'ORG#1' 'ORG#2'
+expect parse-bad-timestamp 2 '' 'is not a canonical timestamp' -- parse "$saas" 'ORG#1' 'PROJECT#2026-03-14T09:00:00.000Z#p1'
+expect parse-unknown-index 2 '' 'no index named GSI9' -- parse "$saas" --index GSI9 'X'
+
+expect patterns-saas 0 '' '' -- patterns "$saas"
+out=$("$ddbst" patterns "$saas")
+if [[ $out == *'"listEvents":{"op":"query","entities":["Event"],"index":null,"pk":"PROJECT#{projectId}","sk":"EVENT#{ts}#{eventId}","range":"ts","order":"asc","limit":{"default":100,"max":1000}}'* ]]; then
+  passed=$((passed + 1))
+else
+  echo "FAIL patterns-listEvents: $out"; failed=$((failed + 1))
+fi
+
+expect no-verb 2 '' 'usage:' --
+expect unknown-verb 2 '' "unknown verb 'frobnicate'" -- frobnicate
+expect version 0 'ddbst 0.1.0' '' -- --version
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

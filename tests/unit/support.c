@@ -1,0 +1,83 @@
+#include "support.h"
+#include "item.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef DDBST_SOURCE_DIR
+#define DDBST_SOURCE_DIR "."
+#endif
+
+ddbst_model *load_example(const char *rel) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", DDBST_SOURCE_DIR, rel);
+  ddbst_model *m = NULL;
+  ddbst_error err;
+  int rc = ddbst_model_load_file(path, NULL, &m, &err);
+  if (rc) fail_msg("%s: %s: %s", rel, err.path, err.message);
+  return m;
+}
+
+ddbst_model *load_text(const char *json) {
+  ddbst_model *m = NULL;
+  ddbst_error err;
+  int rc = ddbst_model_load(json, strlen(json), NULL, &m, &err);
+  if (rc) fail_msg("model did not load: %s: %s", err.path, err.message);
+  return m;
+}
+
+int load_fails(const char *json, ddbst_error *err) {
+  ddbst_model *m = NULL;
+  int rc = ddbst_model_load(json, strlen(json), NULL, &m, err);
+  if (rc == 0) {
+    ddbst_model_free(m);
+    fail_msg("the model loaded but should not have");
+  }
+  assert_null(m);
+  return rc;
+}
+
+int try_set(ddbst_item *item, const char *name, const char *value,
+            ddbst_error *err) {
+  const ddbst_model *m = item->m; /* tests may look inside (item.h) */
+  int a = ddbst_model_attribute(m, ddbst_item_entity(item), name);
+  if (a < 0) fail_msg("no attribute %s", name);
+  return ddbst_item_set(item, a, value, strlen(value), err);
+}
+
+void set(ddbst_item *item, const char *name, const char *value) {
+  ddbst_error err;
+  if (try_set(item, name, value, &err))
+    fail_msg("setting %s=%s: %s: %s", name, value, err.path, err.message);
+}
+
+static void *c_malloc(void *user, size_t n) {
+  counting_alloc *c = user;
+  c->calls++;
+  if (c->fail_at && c->calls == c->fail_at) return NULL;
+  void *p = malloc(n);
+  if (p) c->live++;
+  return p;
+}
+static void *c_realloc(void *user, void *p, size_t n) {
+  counting_alloc *c = user;
+  c->calls++;
+  if (c->fail_at && c->calls == c->fail_at) return NULL;
+  void *q = realloc(p, n);
+  if (q && !p) c->live++;
+  return q;
+}
+static void c_free(void *user, void *p) {
+  counting_alloc *c = user;
+  if (p) c->live--;
+  free(p);
+}
+
+void counting_alloc_init(counting_alloc *c) {
+  memset(c, 0, sizeof *c);
+  c->hooks.malloc = c_malloc;
+  c->hooks.realloc = c_realloc;
+  c->hooks.free = c_free;
+  c->hooks.user = c;
+}

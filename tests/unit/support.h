@@ -1,0 +1,41 @@
+/* Helpers shared by the unit tests: loading models, and an allocator that
+ * fails on demand and counts what is still allocated. */
+#ifndef DDBST_TEST_SUPPORT_H
+#define DDBST_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "ddbst.h"
+
+/* A model from a file under the source tree ("examples/saas/model.json");
+ * fails the test when it does not load. */
+ddbst_model *load_example(const char *relative_path);
+
+/* A model from JSON text; fails the test when it does not load. */
+ddbst_model *load_text(const char *json);
+
+/* Loading `json` must fail: returns the code and fills `err`. */
+int load_fails(const char *json, ddbst_error *err);
+
+/* Sets attribute `name` of `item` from text; fails the test on error. */
+void set(ddbst_item *item, const char *name, const char *value);
+/* The same, returning the status and filling `err`. */
+int try_set(ddbst_item *item, const char *name, const char *value,
+            ddbst_error *err);
+
+/* Counting allocator: fail_at = N makes the Nth allocation from now fail
+ * (0: never). live counts blocks not yet freed. */
+typedef struct counting_alloc {
+  ddbst_allocator hooks;
+  long calls;
+  long fail_at;
+  long live;
+} counting_alloc;
+void counting_alloc_init(counting_alloc *c);
+
+#endif

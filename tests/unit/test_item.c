@@ -1,0 +1,264 @@
+/* Item values: each type's canonical text and refusals, defaults, required
+ * attributes, monotonic ULIDs. */
+#include <stdio.h>
+#include <string.h>
+
+#include "support.h"
+
+static const char model_json[] =
+    "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":\"PK\","
+    "\"sortKey\":\"SK\",\"ttlAttribute\":\"expires\"},"
+    "\"entities\":{\"Thing\":{\"attributes\":{"
+    "\"id\":\"string\",\"n\":\"number\",\"i\":\"integer\",\"b\":\"boolean\","
+    "\"ts\":{\"type\":\"timestamp\",\"precision\":\"ms\"},"
+    "\"tus\":{\"type\":\"timestamp\",\"precision\":\"us\"},"
+    "\"u\":\"ulid\",\"e\":{\"type\":\"enum\",\"values\":[\"red\",\"blue\"]},"
+    "\"expires\":\"ttl\",\"l\":\"list\",\"m\":\"map\",\"ss\":\"string_set\","
+    "\"ns\":\"number_set\",\"bin\":\"binary\","
+    "\"must\":{\"type\":\"string\",\"required\":true},"
+    "\"colour\":{\"type\":\"enum\",\"values\":[\"red\",\"blue\"],"
+    "\"default\":\"blue\"},"
+    "\"count\":{\"type\":\"integer\",\"default\":0},"
+    "\"made\":{\"type\":\"timestamp\",\"default\":\"now\"},"
+    "\"gen\":{\"type\":\"ulid\",\"default\":\"generate\"}},"
+    "\"key\":{\"pk\":\"T#{id}\",\"sk\":\"T\"},"
+    "\"version\":\"rev\",\"timestamps\":true}}}";
+
+static ddbst_model *model;
+static ddbst_item *item;
+
+static int setup(void **state) {
+  (void)state;
+  model = load_text(model_json);
+  item = ddbst_item_new(model, 0);
+  return item ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ddbst_item_free(item);
+  ddbst_model_free(model);
+  return 0;
+}
+
+static const char *get(const char *name) {
+  const char *v;
+  size_t n;
+  int a = ddbst_model_attribute(model, 0, name);
+  assert_true(a >= 0);
+  int rc = ddbst_item_get(item, a, &v, &n);
+  assert_true(rc >= 0);
+  assert_true(rc == 0 || strlen(v) == n);
+  return rc == 1 ? v : NULL;
+}
+
+/* Sets `in` and expects `want` back, or a refusal when want is NULL. */
+static void check_value(const char *name, const char *in, const char *want) {
+  ddbst_error err;
+  int rc = try_set(item, name, in, &err);
+  if (!want) {
+    if (rc != DDBST_EVALUE)
+      fail_msg("%s=%s: expected a refusal, got %d", name, in, rc);
+    char path[300];
+    snprintf(path, sizeof path, "Thing.%s", name);
+    assert_string_equal(err.path, path);
+    assert_int_equal(err.code, DDBST_EVALUE);
+    return;
+  }
+  if (rc) fail_msg("%s=%s: %s", name, in, err.message);
+  assert_string_equal(get(name), want);
+}
+
+static void canonical_values(void **state) {
+  (void)state;
+  check_value("id", "Ünïcode stays as written", "Ünïcode stays as written");
+  check_value("id", "", "");
+  check_value("id", "bad \xff utf8", NULL);
+  check_value("id", "overlong \xc0\xaf", NULL);
+  check_value("n", "-12.50E+3", "-12.50E+3"); /* exactly as given */
+  check_value("n", "123456789012345678901234567890123456789", NULL);
+  check_value("n", "1E+126", NULL);
+  check_value("n", "NaN", NULL);
+  check_value("n", "+1", NULL);
+  check_value("n", "1e", NULL);
+  check_value("i", "-42", "-42");
+  check_value("i", "4.2", NULL);
+  check_value("i", "9223372036854775808", NULL);
+  check_value("b", "true", "true");
+  check_value("b", "yes", NULL);
+  check_value("ts", "2026-03-14T10:00:00+01:00", "2026-03-14T09:00:00.000Z");
+  check_value("ts", "2026-03-14T09:00:00.123456Z", "2026-03-14T09:00:00.123Z");
+  check_value("ts", "2026-03-14 09:00:00Z", NULL);
+  check_value("ts", "2026-03-14T09:00:00", NULL); /* no zone */
+  check_value("tus", "2026-03-14T09:00:00.1Z", "2026-03-14T09:00:00.100000Z");
+  check_value("u", "01arz3ndektsv4rrffq69g5fav", "01ARZ3NDEKTSV4RRFFQ69G5FAV");
+  check_value("u", "01ARZ3NDEKTSV4RRFFQ69G5FAL", NULL); /* L is not Crockford */
+  check_value("u", "81ARZ3NDEKTSV4RRFFQ69G5FAV", NULL); /* overflows 128 bits */
+  check_value("e", "red", "red");
+  check_value("e", "Red", NULL);
+  check_value("expires", "1767225600", "1767225600");
+  check_value("expires", "2026-01-01T00:00:00Z", "1767225600");
+  check_value("expires", "2026-01-01T01:00:00+01:00", "1767225600");
+  check_value("expires", "-5", NULL);
+  check_value("l", "[1, \"a\", {\"b\": null}]", "[1, \"a\", {\"b\": null}]");
+  check_value("l", "{}", NULL);
+  check_value("l", "[1e999]", NULL); /* not a DynamoDB number */
+  check_value("m", "{\"a\": [true]}", "{\"a\": [true]}");
+  check_value("m", "[]", NULL);
+  check_value("m", "{\"a\": ", NULL);
+  check_value("ss", "[\"a\", \"b\"]", "[\"a\", \"b\"]");
+  check_value("ss", "[]", NULL); /* DynamoDB has no empty sets */
+  check_value("ss", "[1]", NULL);
+  check_value("ns", "[1, 2.5]", "[1, 2.5]");
+  check_value("ns", "[\"1\"]", NULL);
+  check_value("bin", "aGVsbG8=", "aGVsbG8=");
+  check_value("bin", "aGVsbG8", NULL);
+}
+
+/* A refused value leaves the previous one in place. */
+static void refusal_keeps_old_value(void **state) {
+  (void)state;
+  check_value("e", "blue", "blue");
+  check_value("e", "green", NULL);
+  assert_string_equal(get("e"), "blue");
+}
+
+static void nul_in_value_refused(void **state) {
+  (void)state;
+  ddbst_error err;
+  int a = ddbst_model_attribute(model, 0, "id");
+  assert_int_equal(ddbst_item_set(item, a, "a\0b", 3, &err), DDBST_EVALUE);
+  assert_string_equal(err.path, "Thing.id");
+}
+
+static void typed_setters(void **state) {
+  (void)state;
+  ddbst_error err;
+  int i = ddbst_model_attribute(model, 0, "i");
+  assert_int_equal(ddbst_item_set_int(item, i, INT64_MIN, &err), 0);
+  assert_string_equal(get("i"), "-9223372036854775808");
+  int b = ddbst_model_attribute(model, 0, "b");
+  assert_int_equal(ddbst_item_set_bool(item, b, 0, &err), 0);
+  assert_string_equal(get("b"), "false");
+  int id = ddbst_model_attribute(model, 0, "id");
+  assert_int_equal(ddbst_item_set_int(item, id, 1, &err), DDBST_EVALUE);
+  assert_int_equal(ddbst_item_set(item, 999, "x", 1, &err), DDBST_EINVAL);
+  assert_int_equal(ddbst_item_get(item, 999, NULL, NULL), DDBST_EINVAL);
+  assert_int_equal(ddbst_item_unset(item, i), 0);
+  assert_null(get("i"));
+}
+
+static void defaults(void **state) {
+  (void)state;
+  assert_int_equal(ddbst_item_reset(item, 0), 0);
+  /* 2026-03-14T09:00:00.123456Z */
+  int64_t now = 1773478800123456LL;
+  assert_int_equal(ddbst_item_apply_defaults(item, now, NULL), 0);
+  assert_string_equal(get("colour"), "blue");
+  assert_string_equal(get("count"), "0");
+  assert_string_equal(get("made"), "2026-03-14T09:00:00Z");
+  /* timestamps: true adds createdAt/updatedAt at ms precision */
+  assert_string_equal(get("createdAt"), "2026-03-14T09:00:00.123Z");
+  assert_string_equal(get("updatedAt"), "2026-03-14T09:00:00.123Z");
+  const char *u = get("gen");
+  assert_non_null(u);
+  assert_int_equal(strlen(u), 26);
+  /* the ULID's time part is the same instant: 1773478800123 ms */
+  assert_memory_equal(u, "01KKNS5TQV", 10);
+  /* given values are kept */
+  check_value("colour", "red", "red");
+  assert_int_equal(ddbst_item_apply_defaults(item, now, NULL), 0);
+  assert_string_equal(get("colour"), "red");
+  /* nothing without a default is invented */
+  assert_null(get("id"));
+  assert_null(get("rev"));
+  assert_string_equal(ddbst_model_attribute_type(model, 0,
+                          ddbst_model_attribute(model, 0, "rev")),
+                      "integer");
+}
+
+static void ulids_are_monotonic(void **state) {
+  (void)state;
+  char prev[27] = "";
+  int64_t now = 1773478800123456LL;
+  for (int i = 0; i < 1000; i++) {
+    ddbst_item_reset(item, 0);
+    /* the same millisecond every time, and once a step back in time */
+    assert_int_equal(ddbst_item_apply_defaults(item, i == 500 ? now - 5000 : now,
+                                               NULL),
+                     0);
+    const char *u = get("gen");
+    assert_true(strcmp(u, prev) > 0);
+    memcpy(prev, u, 27);
+  }
+}
+
+static void required(void **state) {
+  (void)state;
+  ddbst_item_reset(item, 0);
+  ddbst_error err;
+  /* the primary-key facet first, then the declared required attribute */
+  assert_int_equal(ddbst_item_check_required(item, &err), DDBST_EMISSING);
+  assert_string_equal(err.path, "Thing.id");
+  check_value("id", "x", "x");
+  assert_int_equal(ddbst_item_check_required(item, &err), DDBST_EMISSING);
+  assert_string_equal(err.path, "Thing.must");
+  assert_string_equal(err.message, "Thing.must is required");
+  check_value("must", "y", "y");
+  assert_int_equal(ddbst_item_check_required(item, &err), 0);
+}
+
+static void bad_handles(void **state) {
+  (void)state;
+  assert_null(ddbst_item_new(model, 5));
+  assert_null(ddbst_item_new(model, -1));
+  assert_null(ddbst_item_new(NULL, 0));
+  assert_int_equal(ddbst_item_reset(item, 3), DDBST_EINVAL);
+  assert_int_equal(ddbst_item_entity(NULL), DDBST_EINVAL);
+  ddbst_item_free(NULL);
+}
+
+/* Every allocation of item creation may fail: NULL, and nothing leaks. */
+static void item_new_allocation_failures(void **state) {
+  (void)state;
+  counting_alloc ca;
+  counting_alloc_init(&ca);
+  ddbst_load_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.allocator = &ca.hooks;
+  ddbst_model *m;
+  assert_int_equal(ddbst_model_load(model_json, strlen(model_json), &o, &m,
+                                    NULL),
+                   0);
+  long base_live = ca.live;
+  for (long n = 1;; n++) {
+    ca.calls = 0;
+    ca.fail_at = n;
+    ddbst_item *it = ddbst_item_new(m, 0);
+    ca.fail_at = 0;
+    if (it) {
+      ddbst_item_free(it);
+      break;
+    }
+    assert_int_equal(ca.live, base_live);
+    assert_true(n < 50);
+  }
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(canonical_values),
+      cmocka_unit_test(refusal_keeps_old_value),
+      cmocka_unit_test(nul_in_value_refused),
+      cmocka_unit_test(typed_setters),
+      cmocka_unit_test(defaults),
+      cmocka_unit_test(ulids_are_monotonic),
+      cmocka_unit_test(required),
+      cmocka_unit_test(bad_handles),
+      cmocka_unit_test(item_new_allocation_failures),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,494 @@
+/* The key engine: exact key strings for every entity of both examples,
+ * injection and length refusals, sparse indexes, and key → entity. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+static ddbst_model *saas, *blog;
+
+static int setup(void **state) {
+  (void)state;
+  saas = load_example("examples/saas/model.json");
+  blog = load_example("examples/blog/model.json");
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ddbst_model_free(saas);
+  ddbst_model_free(blog);
+  return 0;
+}
+
+static ddbst_item *item_of(ddbst_model *m, const char *entity) {
+  int e = ddbst_model_entity(m, entity);
+  assert_true(e >= 0);
+  ddbst_item *it = ddbst_item_new(m, e);
+  assert_non_null(it);
+  return it;
+}
+
+/* The item's keys as JSON, or the error's "path: message". */
+static char *keys_of(ddbst_item *it) {
+  static char out[4096];
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  if (ddbst_item_keys_json(it, b, &err) == 0)
+    snprintf(out, sizeof out, "%s", ddbst_buf_data(b));
+  else
+    snprintf(out, sizeof out, "error %d %s: %s", err.code, err.path,
+             err.message);
+  ddbst_buf_free(b);
+  return out;
+}
+
+static void saas_keys(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "Organisation");
+  set(it, "orgId", "123");
+  assert_string_equal(keys_of(it),
+                      "{\"PK\":\"ORG#123\",\"SK\":\"ORG#123\",\"_type\":"
+                      "\"Organisation\"}");
+
+  ddbst_item_reset(it, ddbst_model_entity(saas, "User"));
+  set(it, "orgId", "123");
+  set(it, "userId", "9");
+  set(it, "email", "Ann.Lee@Example.COM");
+  assert_string_equal(keys_of(it),
+                      "{\"PK\":\"ORG#123\",\"SK\":\"USER#9\",\"GSI1PK\":"
+                      "\"EMAIL#ann.lee@example.com\",\"_type\":\"User\"}");
+  /* Lower-casing is for the key only: the attribute keeps its case. */
+  const char *v;
+  size_t n;
+  assert_int_equal(ddbst_item_get(it, ddbst_model_attribute(saas, 1, "email"),
+                                  &v, &n),
+                   1);
+  assert_string_equal(v, "Ann.Lee@Example.COM");
+
+  ddbst_item_reset(it, ddbst_model_entity(saas, "Project"));
+  set(it, "orgId", "123");
+  set(it, "projectId", "p1");
+  set(it, "createdAt", "2026-03-14T04:30:00.999-04:30");
+  set(it, "status", "archived");
+  assert_string_equal(keys_of(it),
+                      "{\"PK\":\"ORG#123\",\"SK\":\"PROJECT#2026-03-14T09:00:"
+                      "00Z#p1\",\"GSI2PK\":\"STATUS#archived\",\"GSI2SK\":"
+                      "\"2026-03-14T09:00:00Z\",\"_type\":\"Project\"}");
+
+  ddbst_item_reset(it, ddbst_model_entity(saas, "Event"));
+  set(it, "projectId", "p1");
+  set(it, "ts", "2026-03-14T09:00:00Z");
+  set(it, "eventId", "01arz3ndektsv4rrffq69g5fav");
+  assert_string_equal(keys_of(it),
+                      "{\"PK\":\"PROJECT#p1\",\"SK\":\"EVENT#2026-03-14T09:00:"
+                      "00Z#01ARZ3NDEKTSV4RRFFQ69G5FAV\",\"_type\":\"Event\"}");
+  ddbst_item_free(it);
+}
+
+/* Keys read through the typed accessors, not only as JSON. */
+static void typed_key_access(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "User");
+  set(it, "orgId", "o");
+  set(it, "userId", "u");
+  set(it, "email", "E@x");
+  assert_int_equal(ddbst_item_build_keys(it, NULL), 4);
+  const char *name, *value;
+  size_t len;
+  assert_int_equal(ddbst_item_key(it, 2, &name, &value, &len), 0);
+  assert_string_equal(name, "GSI1PK");
+  assert_string_equal(value, "EMAIL#e@x");
+  assert_int_equal(len, 9);
+  assert_int_equal(ddbst_item_key(it, 4, &name, &value, &len), DDBST_EINVAL);
+  assert_int_equal(ddbst_item_key(it, -1, NULL, NULL, NULL), DDBST_EINVAL);
+  /* Changing a value forgets the keys built from the old one. */
+  set(it, "userId", "v");
+  assert_int_equal(ddbst_item_key(it, 0, &name, &value, &len), DDBST_EINVAL);
+  ddbst_item_free(it);
+}
+
+static void injection_refused(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "User");
+  set(it, "orgId", "1#USER#admin");
+  set(it, "userId", "9");
+  set(it, "email", "a@b.c");
+  assert_string_equal(keys_of(it),
+                      "error -5 facet orgId: User.orgId contains the key "
+                      "delimiter '#', which would forge another key");
+  /* The same through the sort key and through a lower-cased GSI facet. */
+  set(it, "orgId", "1");
+  set(it, "userId", "9#x");
+  assert_non_null(strstr(keys_of(it), "error -5 facet userId"));
+  set(it, "userId", "9");
+  set(it, "email", "a#b@c");
+  assert_non_null(strstr(keys_of(it), "error -5 facet email"));
+  ddbst_item_free(it);
+}
+
+static void empty_facet_refused(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "Organisation");
+  set(it, "orgId", "");
+  assert_string_equal(keys_of(it), "error -5 facet orgId: Organisation.orgId "
+                                   "is empty; a key facet needs a value");
+  ddbst_item_free(it);
+}
+
+static void missing_facet(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "Project");
+  set(it, "orgId", "1");
+  set(it, "projectId", "p");
+  assert_string_equal(keys_of(it),
+                      "error -6 facet createdAt: Project.createdAt is needed "
+                      "for SK = PROJECT#{createdAt}#{projectId}");
+  ddbst_item_free(it);
+}
+
+static char *repeat(char c, size_t n) {
+  char *s = malloc(n + 1);
+  memset(s, c, n);
+  s[n] = '\0';
+  return s;
+}
+
+static void key_length_limits(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "User");
+  /* PK = "ORG#" + orgId: 2048 bytes fit, 2049 do not. */
+  char *org = repeat('o', 2044);
+  set(it, "orgId", org);
+  set(it, "userId", "u");
+  set(it, "email", "e");
+  assert_non_null(strstr(keys_of(it), "\"PK\":\"ORG#oooo"));
+  char *org2 = repeat('o', 2045);
+  set(it, "orgId", org2);
+  assert_string_equal(keys_of(it), "error -8 PK: PK would be 2049 bytes; "
+                                   "DynamoDB allows 2048");
+  /* SK = "USER#" + userId: 1024 fit, 1025 do not. */
+  set(it, "orgId", "1");
+  char *user = repeat('u', 1019);
+  set(it, "userId", user);
+  assert_non_null(strstr(keys_of(it), "\"SK\":\"USER#uuu"));
+  char *user2 = repeat('u', 1020);
+  set(it, "userId", user2);
+  assert_string_equal(keys_of(it), "error -8 SK: SK would be 1025 bytes; "
+                                   "DynamoDB allows 1024");
+  /* Multi-byte characters count as bytes: 510 × "é" (2 bytes) = 1020. */
+  char *accents = malloc(2 * 510 + 1);
+  for (int i = 0; i < 510; i++) memcpy(accents + 2 * i, "\xc3\xa9", 2);
+  accents[1020] = '\0';
+  set(it, "userId", accents);
+  assert_non_null(strstr(keys_of(it), "error -8 SK: SK would be 1025 bytes"));
+  free(org), free(org2), free(user), free(user2), free(accents);
+  ddbst_item_free(it);
+}
+
+/* The index is written with all of its facets, left out with none, and an
+ * error names what is missing when only some are given. */
+static void sparse_index(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(blog, "Blog");
+  set(it, "blogId", "01ARYZ6S41TSV4RRFFQ69G5FAV");
+  set(it, "slug", "hello");
+  set(it, "title", "Hello");
+  set(it, "createdAt", "2026-01-02T03:04:05.678Z");
+  set(it, "status", "published");
+  /* none of gsi3's own facets (category, publishedAt): not in gsi3 */
+  assert_string_equal(
+      keys_of(it),
+      "{\"pk\":\"BLOG#01ARYZ6S41TSV4RRFFQ69G5FAV\",\"sk\":\"BLOG#"
+      "01ARYZ6S41TSV4RRFFQ69G5FAV\",\"gsi1pk\":\"BLOG\",\"gsi1sk\":\"2026-01-"
+      "02T03:04:05.678Z#01ARYZ6S41TSV4RRFFQ69G5FAV\",\"gsi2pk\":\"BLOG#SLUG#"
+      "hello\",\"entity\":\"Blog\"}");
+  /* some: an error naming the missing facet */
+  set(it, "category", "news");
+  assert_string_equal(keys_of(it),
+                      "error -6 Blog.indexes.gsi3: Blog is partly given for "
+                      "index gsi3: also give publishedAt, or none of its "
+                      "facets to leave the item out of the index");
+  /* all: written */
+  set(it, "publishedAt", "2026-01-05T10:00:00+02:00");
+  assert_non_null(strstr(keys_of(it),
+                         "\"gsi3pk\":\"BLOG#CATEGORY#news\",\"gsi3sk\":\"2026-"
+                         "01-05T08:00:00Z#01ARYZ6S41TSV4RRFFQ69G5FAV\""));
+  /* membership condition false: out of gsi3 even with every facet */
+  set(it, "status", "draft");
+  assert_null(strstr(keys_of(it), "gsi3"));
+  assert_null(strstr(keys_of(it), "error"));
+  /* condition attribute unset: the condition does not hold */
+  ddbst_item_unset(it, ddbst_model_attribute(blog, 0, "status"));
+  assert_null(strstr(keys_of(it), "gsi3"));
+  ddbst_item_free(it);
+}
+
+/* An index whose facets all come from the primary key is always written;
+ * GSI2's own facet (status) decides for Project. */
+static void sparse_index_own_facets(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "Project");
+  set(it, "orgId", "1");
+  set(it, "projectId", "p");
+  set(it, "createdAt", "2026-03-14T09:00:00Z");
+  assert_null(strstr(keys_of(it), "GSI2"));
+  set(it, "status", "active");
+  assert_non_null(strstr(keys_of(it), "\"GSI2PK\":\"STATUS#active\""));
+  ddbst_item_free(it);
+}
+
+static void padded_integers(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(blog, "Service");
+  set(it, "serviceId", "01ARYZ6S41TSV4RRFFQ69G5FAV");
+  set(it, "slug", "s");
+  set(it, "name", "S");
+  set(it, "position", "7");
+  assert_non_null(
+      strstr(keys_of(it), "\"gsi1sk\":\"0007#01ARYZ6S41TSV4RRFFQ69G5FAV\""));
+  ddbst_error err;
+  assert_int_equal(try_set(it, "position", "10000", &err), DDBST_EVALUE);
+  assert_string_equal(err.path, "Service.position");
+  assert_int_equal(try_set(it, "position", "-1", &err), DDBST_EVALUE);
+  /* the refused values left the old one in place */
+  assert_non_null(strstr(keys_of(it), "\"gsi1sk\":\"0007#"));
+  ddbst_item_free(it);
+}
+
+static const char escape_model[] =
+    "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":\"PK\","
+    "\"sortKey\":\"SK\",\"entityAttribute\":\"_t\"},"
+    "\"entities\":{\"File\":{\"attributes\":{\"path\":{\"type\":\"string\","
+    "\"escape\":true},\"n\":{\"type\":\"integer\",\"width\":3,"
+    "\"negative\":\"sortable\"},\"flag\":\"boolean\"},"
+    "\"key\":{\"pk\":\"FILE#{path}\",\"sk\":\"N#{n}#{flag}\"}}}}";
+
+/* Opting in to escaping keeps the delimiter out of the key reversibly. */
+static void escaped_facets_round_trip(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(escape_model);
+  ddbst_item *it = item_of(m, "File");
+  set(it, "path", "a#b%c");
+  set(it, "n", "-5");
+  set(it, "flag", "true");
+  assert_string_equal(keys_of(it), "{\"PK\":\"FILE#a%23b%25c\",\"SK\":\"N#-995#"
+                                   "true\",\"_t\":\"File\"}");
+  ddbst_item *back = ddbst_item_new(m, 0);
+  ddbst_error err;
+  assert_int_equal(ddbst_item_from_key(back, NULL, "FILE#a%23b%25c", 14,
+                                       "N#-995#true", 11, &err),
+                   0);
+  const char *v;
+  size_t n;
+  assert_int_equal(ddbst_item_get(back, 0, &v, &n), 1);
+  assert_string_equal(v, "a#b%c");
+  assert_int_equal(ddbst_item_get(back, 1, &v, &n), 1);
+  assert_string_equal(v, "-5");
+  assert_int_equal(ddbst_item_get(back, 2, &v, &n), 1);
+  assert_string_equal(v, "true");
+  /* An escape the writer could not have produced is refused. */
+  assert_int_equal(ddbst_item_from_key(back, NULL, "FILE#a%41", 9, "N#-995#true",
+                                       11, &err),
+                   DDBST_EVALUE);
+  assert_non_null(strstr(err.message, "malformed %-escape"));
+  ddbst_item_free(back);
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+}
+
+/* Case-insensitive comparison of n bytes (lower-cased facets come back
+ * lower-cased). */
+static int same_ignoring_case(const char *a, const char *b, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i])) return 0;
+  return 1;
+}
+
+/* Builds the keys of `it`, parses the table's or `index`'s key back into a
+ * fresh item and checks that every facet value comes back. Key attribute
+ * names are found by position: the table's come first, then each index's in
+ * the order the entity lists them, so the test names them explicitly. */
+static void round_trip(ddbst_model *m, ddbst_item *it, const char *index,
+                       const char *pk_attr, const char *sk_attr) {
+  int n = ddbst_item_build_keys(it, NULL);
+  assert_true(n > 0);
+  char pk[4096] = "", sk[4096] = "";
+  int have_pk = 0, have_sk = 0;
+  for (int i = 0; i < n; i++) {
+    const char *name, *value;
+    ddbst_item_key(it, i, &name, &value, NULL);
+    if (strcmp(name, pk_attr) == 0) have_pk = snprintf(pk, sizeof pk, "%s", value) >= 0;
+    if (sk_attr && strcmp(name, sk_attr) == 0)
+      have_sk = snprintf(sk, sizeof sk, "%s", value) >= 0;
+  }
+  assert_true(have_pk);
+  assert_true(have_sk == (sk_attr != NULL));
+  ddbst_item *back = ddbst_item_new(m, 0);
+  ddbst_error err;
+  int e = ddbst_item_from_key(back, index, pk, strlen(pk),
+                              sk_attr ? sk : NULL, strlen(sk), &err);
+  if (e < 0) fail_msg("%s: %s", err.path, err.message);
+  assert_int_equal(e, ddbst_item_entity(it));
+  int recovered = 0;
+  for (int a = 0; a < ddbst_model_attribute_count(m, e); a++) {
+    const char *got, *want;
+    size_t gl, wl;
+    if (ddbst_item_get(back, a, &got, &gl) != 1) continue;
+    recovered++;
+    assert_int_equal(ddbst_item_get(it, a, &want, &wl), 1);
+    assert_int_equal(gl, wl);
+    assert_true(same_ignoring_case(got, want, gl));
+  }
+  assert_true(recovered > 0);
+  ddbst_item_free(back);
+}
+
+static void every_entity_round_trips(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "Organisation");
+  set(it, "orgId", "acme-01");
+  round_trip(saas, it, NULL, "PK", "SK");
+
+  ddbst_item_reset(it, ddbst_model_entity(saas, "User"));
+  set(it, "orgId", "acme-01");
+  set(it, "userId", "u\xc3\xa9-9");
+  set(it, "email", "Ann@Example.com");
+  round_trip(saas, it, NULL, "PK", "SK");
+  round_trip(saas, it, "GSI1", "GSI1PK", NULL);
+
+  ddbst_item_reset(it, ddbst_model_entity(saas, "Project"));
+  set(it, "orgId", "acme-01");
+  set(it, "projectId", "p1");
+  set(it, "createdAt", "2026-03-14T09:00:00Z");
+  set(it, "status", "active");
+  round_trip(saas, it, NULL, "PK", "SK");
+  round_trip(saas, it, "GSI2", "GSI2PK", "GSI2SK");
+
+  ddbst_item_reset(it, ddbst_model_entity(saas, "Event"));
+  set(it, "projectId", "p1");
+  set(it, "ts", "2026-03-14T09:00:00Z");
+  set(it, "eventId", "01ARZ3NDEKTSV4RRFFQ69G5FAV");
+  round_trip(saas, it, NULL, "PK", "SK");
+  ddbst_item_free(it);
+
+  it = item_of(blog, "Blog");
+  set(it, "blogId", "01ARYZ6S41TSV4RRFFQ69G5FAV");
+  set(it, "slug", "hello-world");
+  set(it, "title", "Hello");
+  set(it, "category", "news");
+  set(it, "status", "published");
+  set(it, "publishedAt", "2026-01-05T08:00:00Z");
+  set(it, "createdAt", "2026-01-02T03:04:05.678Z");
+  round_trip(blog, it, NULL, "pk", "sk");
+  round_trip(blog, it, "gsi1", "gsi1pk", "gsi1sk");
+  round_trip(blog, it, "gsi2", "gsi2pk", NULL);
+  round_trip(blog, it, "gsi3", "gsi3pk", "gsi3sk");
+
+  ddbst_item_reset(it, ddbst_model_entity(blog, "Service"));
+  set(it, "serviceId", "01ARYZ6S41TSV4RRFFQ69G5FAV");
+  set(it, "slug", "audits");
+  set(it, "name", "Audits");
+  set(it, "position", "12");
+  round_trip(blog, it, NULL, "pk", "sk");
+  round_trip(blog, it, "gsi1", "gsi1pk", "gsi1sk");
+  round_trip(blog, it, "gsi2", "gsi2pk", NULL);
+  ddbst_item_free(it);
+}
+
+static void parse_refusals(void **state) {
+  (void)state;
+  ddbst_item *it = ddbst_item_new(saas, 0);
+  ddbst_error err;
+  /* no entity has this shape */
+  assert_int_equal(ddbst_item_from_key(it, NULL, "TEAM#1", 6, "TEAM#1", 6, &err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(err.path, "key");
+  /* a facet that holds the delimiter cannot be one facet */
+  assert_int_equal(
+      ddbst_item_from_key(it, NULL, "ORG#1#2", 7, "USER#9", 6, &err),
+      DDBST_ENOTFOUND);
+  /* Organisation's two orgIds disagree */
+  assert_int_equal(ddbst_item_from_key(it, NULL, "ORG#1", 5, "ORG#2", 5, &err),
+                   DDBST_EVALUE);
+  assert_non_null(strstr(err.message, "orgId differs between the keys"));
+  /* right shape, but not a canonical timestamp or ULID */
+  const char *sk = "PROJECT#2026-03-14T10:00:00+01:00#p1";
+  assert_int_equal(
+      ddbst_item_from_key(it, NULL, "ORG#1", 5, sk, strlen(sk), &err),
+      DDBST_EVALUE);
+  assert_non_null(strstr(err.message, "is not a canonical timestamp"));
+  sk = "EVENT#2026-03-14T09:00:00Z#01arz3ndektsv4rrffq69g5fav";
+  assert_int_equal(
+      ddbst_item_from_key(it, NULL, "PROJECT#p", 9, sk, strlen(sk), &err),
+      DDBST_EVALUE);
+  /* a sort key where the table needs one is missing */
+  assert_int_equal(ddbst_item_from_key(it, NULL, "ORG#1", 5, NULL, 0, &err),
+                   DDBST_ENOTFOUND);
+  /* enum values are checked */
+  assert_int_equal(ddbst_item_from_key(it, "GSI2", "STATUS#gone", 11,
+                                       "2026-03-14T09:00:00Z", 20, &err),
+                   DDBST_EVALUE);
+  assert_int_equal(ddbst_item_from_key(it, "NOPE", "X", 1, NULL, 0, &err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(err.path, "index");
+  ddbst_item_free(it);
+}
+
+/* Items and key building allocate nothing once warm. */
+static void warm_item_does_not_allocate(void **state) {
+  (void)state;
+  counting_alloc ca;
+  counting_alloc_init(&ca);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/examples/saas/model.json", DDBST_SOURCE_DIR);
+  ddbst_load_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.allocator = &ca.hooks;
+  ddbst_model *m;
+  assert_int_equal(ddbst_model_load_file(path, &o, &m, NULL), 0);
+  ddbst_item *it = ddbst_item_new(m, ddbst_model_entity(m, "Project"));
+  ddbst_buf *b = ddbst_buf_new(&ca.hooks);
+  for (int round = 0; round < 3; round++) {
+    long before = ca.calls;
+    ddbst_item_reset(it, ddbst_model_entity(m, "Project"));
+    set(it, "orgId", "123");
+    set(it, "projectId", "p1");
+    set(it, "createdAt", "2026-03-14T10:00:00+01:00");
+    set(it, "status", "active");
+    ddbst_buf_reset(b);
+    assert_int_equal(ddbst_item_keys_json(it, b, NULL), 0);
+    /* parsing a key back into a warm item does not allocate either */
+    const char *sk = "PROJECT#2026-03-14T09:00:00Z#p1";
+    assert_int_equal(ddbst_item_from_key(it, NULL, "ORG#123", 7, sk,
+                                         strlen(sk), NULL),
+                     ddbst_model_entity(m, "Project"));
+    if (round > 0) assert_int_equal(ca.calls, before);
+  }
+  ddbst_buf_free(b);
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(saas_keys),
+      cmocka_unit_test(typed_key_access),
+      cmocka_unit_test(injection_refused),
+      cmocka_unit_test(empty_facet_refused),
+      cmocka_unit_test(missing_facet),
+      cmocka_unit_test(key_length_limits),
+      cmocka_unit_test(sparse_index),
+      cmocka_unit_test(sparse_index_own_facets),
+      cmocka_unit_test(padded_integers),
+      cmocka_unit_test(escaped_facets_round_trip),
+      cmocka_unit_test(every_entity_round_trips),
+      cmocka_unit_test(parse_refusals),
+      cmocka_unit_test(warm_item_does_not_allocate),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
