@@ -192,6 +192,13 @@ DDBST_API int ddbst_model_pattern_count(const ddbst_model *model);
 DDBST_API int ddbst_model_pattern(const ddbst_model *model, const char *name);
 DDBST_API const char *ddbst_model_pattern_name(const ddbst_model *model,
                                                int pattern);
+/* The i-th entity a pattern reads (a collection reads several; a get one),
+ * or DDBST_ENOTFOUND past the last; DDBST_EINVAL for a bad pattern. */
+DDBST_API int ddbst_model_pattern_entity(const ddbst_model *model, int pattern,
+                                         int i);
+/* 1 when the pattern is a query, 0 when it is a get, DDBST_EINVAL. */
+DDBST_API int ddbst_model_pattern_is_query(const ddbst_model *model,
+                                           int pattern);
 
 /* Writes a JSON description of every access pattern into `out` (appending):
  * operation, entities, index, key templates, sort-key range facet, order and
@@ -288,6 +295,136 @@ DDBST_API int ddbst_item_keys_json(ddbst_item *item, ddbst_buf *out,
 DDBST_API int ddbst_item_from_key(ddbst_item *item, const char *index,
                                   const char *pk, size_t pk_len, const char *sk,
                                   size_t sk_len, ddbst_error *err);
+
+/* ---- update operations on an item ---- */
+
+/* Marks an attribute for REMOVE in an update (removing a facet of a sparse
+ * index takes the item out of that index). */
+DDBST_API int ddbst_item_remove(ddbst_item *item, int attribute);
+/* Marks an ADD in an update: a number delta for an integer or number, or
+ * elements (a JSON array) for a string or number set. DDBST_EVALUE for other
+ * types; an update refuses ADD on a key facet. */
+DDBST_API int ddbst_item_add(ddbst_item *item, int attribute, const char *text,
+                             size_t len, ddbst_error *err);
+/* Marks a list append in an update: `json` is a JSON array of the elements. */
+DDBST_API int ddbst_item_append(ddbst_item *item, int attribute,
+                                const char *json, size_t len,
+                                ddbst_error *err);
+/* Optimistic locking: the write succeeds only if the item's version attribute
+ * equals `version`, and stores version + 1. DDBST_EINVAL when the entity has
+ * no version attribute. Cleared by ddbst_item_reset. */
+DDBST_API int ddbst_item_expect_version(ddbst_item *item, int64_t version);
+
+/* ---- requests ---- */
+
+/* What a body is for: send it with the header
+ * X-Amz-Target: DynamoDB_20120810.<ddbst_operation_name(op)> and
+ * Content-Type: application/x-amz-json-1.0. The builders return these. */
+#define DDBST_OP_GET_ITEM 1
+#define DDBST_OP_PUT_ITEM 2
+#define DDBST_OP_UPDATE_ITEM 3
+#define DDBST_OP_DELETE_ITEM 4
+#define DDBST_OP_QUERY 5
+#define DDBST_OP_BATCH_GET_ITEM 6
+#define DDBST_OP_BATCH_WRITE_ITEM 7
+#define DDBST_OP_TRANSACT_WRITE_ITEMS 8
+#define DDBST_OP_TRANSACT_GET_ITEMS 9
+#define DDBST_OP_CREATE_TABLE 10
+
+/* "GetItem", "Query", ... (static), or NULL for an unknown code. */
+DDBST_API const char *ddbst_operation_name(int op);
+
+/* Flags of the builders. */
+#define DDBST_CONSISTENT_READ 0x1u /* get, query: strongly consistent */
+#define DDBST_CREATE 0x2u          /* put: only if no such item exists */
+#define DDBST_UPSERT 0x4u          /* update: also when the item is missing */
+#define DDBST_IF_EXISTS 0x8u       /* delete: fail when the item is missing */
+
+/* Every builder below appends one complete request body to `out` and returns
+ * its DDBST_OP_* code, or appends nothing and returns a negative DDBST_E*
+ * code with `err` naming what was wrong. Attribute names in expressions go
+ * through ExpressionAttributeNames and values through
+ * ExpressionAttributeValues, numbered in order of use: the same call gives
+ * the same bytes. With a warm item and buffer they do not allocate. The item
+ * is not thread-safe; the model may be shared. */
+
+/* GetItem of the item whose primary-key facets are set. */
+DDBST_API int ddbst_get_request(ddbst_item *item, uint32_t flags,
+                                ddbst_buf *out, ddbst_error *err);
+
+/* PutItem of the whole item: defaults filled first (timestamps at
+ * `now_unix_us`, generated ULIDs — the item keeps them, so the caller sees
+ * them), required attributes checked, keys built (primary, the sparse
+ * indexes that apply, the entity type). With DDBST_CREATE it is conditional
+ * on no item having the key, and a version attribute starts at 1. With an
+ * expected version it is conditional on it. */
+DDBST_API int ddbst_put_request(ddbst_item *item, uint32_t flags,
+                                int64_t now_unix_us, ddbst_buf *out,
+                                ddbst_error *err);
+
+/* UpdateItem: the primary-key facets identify the item; every other set
+ * attribute is SET, removed ones REMOVEd, ADDs and appends applied. Index
+ * keys stay true: changing a facet of an index rewrites that index's keys
+ * (DDBST_EMISSING names any other facet needed to rebuild them, or the
+ * attribute its membership condition reads); removing a facet, or a
+ * membership condition that stops holding, removes them. Primary-key facets
+ * cannot change (DDBST_EVALUE). The version attribute is checked (with an
+ * expected version) and incremented; updatedAt is set to `now_unix_us`
+ * unless given. Conditional on the item existing unless DDBST_UPSERT. */
+DDBST_API int ddbst_update_request(ddbst_item *item, uint32_t flags,
+                                   int64_t now_unix_us, ddbst_buf *out,
+                                   ddbst_error *err);
+
+/* DeleteItem; with DDBST_IF_EXISTS or an expected version, conditional. */
+DDBST_API int ddbst_delete_request(ddbst_item *item, uint32_t flags,
+                                   ddbst_buf *out, ddbst_error *err);
+
+/* CreateTable for the model: key attributes, GSIs with their projections,
+ * on-demand billing, the stream view type. */
+DDBST_API int ddbst_create_table_request(const ddbst_model *model,
+                                         ddbst_buf *out, ddbst_error *err);
+
+/* ---- queries ---- */
+
+/* Sort-key conditions, on the canonical text of one facet of the sort key,
+ * the facets before it fixed by the values (docs/queries.md has the table).
+ * A partial value is a proper prefix of a canonical value ("2026-03" of a
+ * timestamp). Whatever the condition, only keys of the queried entity match:
+ * the bounds are built inside its key space, never by a filter. */
+#define DDBST_SK_NONE 0    /* the entity's whole key space (or the facets given) */
+#define DDBST_SK_BEGINS 1  /* facet starts with value */
+#define DDBST_SK_GT 2      /* after value (after every value starting with a partial one) */
+#define DDBST_SK_GTE 3     /* value or after */
+#define DDBST_SK_LT 4      /* before value */
+#define DDBST_SK_LTE 5     /* value or before (a partial value: through its whole range) */
+#define DDBST_SK_BETWEEN 6 /* value (gte) through value2 (lte) */
+
+/* A query's options. Zero-initialise, set `size` to sizeof(ddbst_query). */
+typedef struct ddbst_query {
+  uint32_t size;
+  uint32_t flags;      /* DDBST_CONSISTENT_READ (table patterns only) */
+  int32_t condition;   /* DDBST_SK_* */
+  int32_t attribute;   /* the facet's attribute index in the values' entity */
+  const char *value;   /* the bound, as text typed by the attribute */
+  size_t value_len;
+  const char *value2;  /* DDBST_SK_BETWEEN's upper bound */
+  size_t value2_len;
+  uint32_t limit;      /* 0: the pattern's default; capped at its maximum */
+  uint32_t reserved;
+} ddbst_query;
+
+/* Query for access pattern `pattern` (ddbst_model_pattern). `values` is an
+ * item of the pattern's entity (or of one entity of a collection) holding the
+ * partition key's facets and, for a narrower read, leading sort-key facets
+ * (complete facets match up to the following delimiter: USER#12 never
+ * matches USER#123). `q` may be NULL for the whole key space. Errors:
+ * DDBST_EMISSING (a partition facet, or a facet before the condition's),
+ * DDBST_EVALUE (a bad bound), DDBST_ERANGE (an empty range), DDBST_EINVAL
+ * (a get pattern, a condition on a collection, a consistent read of an
+ * index). */
+DDBST_API int ddbst_query_request(ddbst_item *values, int pattern,
+                                  const ddbst_query *q, ddbst_buf *out,
+                                  ddbst_error *err);
 
 #ifdef __cplusplus
 }

@@ -86,9 +86,8 @@ int ddbst__value_canon(const ddbst__attr *a, const char *in, size_t n,
         [DDBST__T_STRING_SET] = DDBST__JV_STRING_SET,
         [DDBST__T_NUMBER_SET] = DDBST__JV_NUMBER_SET,
     };
-    int rc = ddbst__json_validate(&out->alloc, in, n, kinds[a->type], why,
-                                  why_cap);
-    return rc ? rc : ddbst__buf_append(out, in, n);
+    return ddbst__json_to_attribute_value(in, n, kinds[a->type], out, why,
+                                          why_cap);
   }
   }
   return refuse(why, why_cap, "unknown attribute type");
@@ -109,8 +108,14 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
   it->vals = ddbst__malloc(&m->alloc, nvals * sizeof *it->vals);
   it->keys = ddbst__malloc(&m->alloc,
                            (3 + 2 * (size_t)m->nindexes) * sizeof *it->keys);
+  /* Every attribute and key may appear in one expression, plus a few
+   * literals (version, counters, entity type). */
+  it->cap_refs = 2 * (int)nvals + 4 * m->nindexes + 16;
+  it->names = ddbst__malloc(&m->alloc, (size_t)it->cap_refs * sizeof *it->names);
+  it->refs = ddbst__malloc(&m->alloc, (size_t)it->cap_refs * sizeof *it->refs);
   /* Reserving now lets a typical item be filled without growing. */
-  if (!it->vals || !it->keys || ddbst__buf_reserve(&it->text, 512) ||
+  if (!it->vals || !it->keys || !it->names || !it->refs ||
+      ddbst__buf_reserve(&it->text, 512) ||
       ddbst__buf_reserve(&it->keytext, 256)) {
     ddbst_item_free(it);
     return NULL;
@@ -126,6 +131,8 @@ void ddbst_item_free(ddbst_item *it) {
   ddbst__buf_release(&it->keytext);
   ddbst__free(a, it->vals);
   ddbst__free(a, it->keys);
+  ddbst__free(a, it->names);
+  ddbst__free(a, it->refs);
   ddbst__free(a, it);
 }
 
@@ -136,6 +143,7 @@ int ddbst_item_reset(ddbst_item *it, int entity) {
   ddbst_buf_reset(&it->text);
   ddbst_buf_reset(&it->keytext);
   it->nkeys = 0;
+  it->has_expected_version = 0;
   return 0;
 }
 
@@ -148,6 +156,12 @@ static const ddbst__attr *attr_of(const ddbst_item *it, int attr) {
   return attr >= 0 && attr < e->nattrs ? &e->attrs[attr] : NULL;
 }
 
+/* Values are named "Entity.attribute" in errors. */
+static void attr_path(char *path, size_t cap, const ddbst_item *it,
+                      const ddbst__attr *a) {
+  snprintf(path, cap, "%s.%s", it->m->entities[it->entity].name, a->name);
+}
+
 int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len) {
   size_t off = it->text.len;
   if (ddbst__buf_reserve(&it->text, len + 1)) return DDBST_ENOMEM;
@@ -156,14 +170,9 @@ int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len) {
   it->vals[attr].off = (uint32_t)off;
   it->vals[attr].len = (uint32_t)len;
   it->vals[attr].set = 1;
+  it->vals[attr].upd = DDBST__UPD_SET;
   it->nkeys = 0; /* keys built before no longer describe the item */
   return 0;
-}
-
-/* Values are named "Entity.attribute" in errors. */
-static void attr_path(char *path, size_t cap, const ddbst_item *it,
-                      const ddbst__attr *a) {
-  snprintf(path, cap, "%s.%s", it->m->entities[it->entity].name, a->name);
 }
 
 int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
@@ -196,6 +205,7 @@ int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
   it->vals[attr].off = (uint32_t)start;
   it->vals[attr].len = (uint32_t)(it->text.len - start - 1);
   it->vals[attr].set = 1;
+  it->vals[attr].upd = DDBST__UPD_SET;
   it->nkeys = 0;
   return 0;
 }
@@ -222,7 +232,89 @@ int ddbst_item_set_bool(ddbst_item *it, int attr, int value, ddbst_error *err) {
 int ddbst_item_unset(ddbst_item *it, int attr) {
   if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
   it->vals[attr].set = 0;
+  it->vals[attr].upd = DDBST__UPD_SET;
   it->nkeys = 0;
+  return 0;
+}
+
+int ddbst_item_remove(ddbst_item *it, int attr) {
+  if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
+  it->vals[attr].set = 0;
+  it->vals[attr].upd = DDBST__UPD_REMOVE;
+  it->nkeys = 0;
+  return 0;
+}
+
+/* ADD and append values: a number delta, set elements, list elements. */
+static int set_update_value(ddbst_item *it, int attr, const char *text,
+                            size_t len, ddbst__upd upd, ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__attr *a = attr_of(it, attr);
+  if (!a) return ddbst__fail(err, DDBST_EINVAL, NULL, "bad attribute index");
+  char path[DDBST_ERROR_PATH_MAX];
+  attr_path(path, sizeof path, it, a);
+  int ok = upd == DDBST__UPD_APPEND
+               ? a->type == DDBST__T_LIST
+               : a->type == DDBST__T_INTEGER || a->type == DDBST__T_NUMBER ||
+                     a->type == DDBST__T_STRING_SET ||
+                     a->type == DDBST__T_NUMBER_SET;
+  if (!ok)
+    return ddbst__fail(err, DDBST_EVALUE, path,
+                       upd == DDBST__UPD_APPEND
+                           ? "%s is of type %s; only lists take an append"
+                           : "%s is of type %s; ADD takes numbers and sets",
+                       a->name, ddbst__type_name(a->type));
+  /* The delta of an integer with a key width need not fit the width. */
+  ddbst__attr plain = *a;
+  plain.width = 0;
+  plain.sortable_negative = 0;
+  size_t start = it->text.len;
+  char why[160];
+  int rc = ddbst__value_canon(&plain, text ? text : "", len, &it->text, why,
+                              sizeof why);
+  if (rc == 0) rc = ddbst__buf_putc(&it->text, '\0');
+  if (rc) {
+    ddbst__buf_truncate(&it->text, start);
+    if (rc == DDBST_ENOMEM) return ddbst__fail(err, rc, path, "out of memory");
+    return ddbst__fail(err, rc, path, "%s: %s", a->name, why);
+  }
+  it->vals[attr].off = (uint32_t)start;
+  it->vals[attr].len = (uint32_t)(it->text.len - start - 1);
+  it->vals[attr].set = 1;
+  it->vals[attr].upd = upd;
+  it->nkeys = 0;
+  return 0;
+}
+
+int ddbst_item_add(ddbst_item *it, int attr, const char *text, size_t len,
+                   ddbst_error *err) {
+  return set_update_value(it, attr, text, len, DDBST__UPD_ADD, err);
+}
+
+int ddbst_item_append(ddbst_item *it, int attr, const char *json, size_t len,
+                      ddbst_error *err) {
+  return set_update_value(it, attr, json, len, DDBST__UPD_APPEND, err);
+}
+
+int ddbst_item_expect_version(ddbst_item *it, int64_t version) {
+  if (!it) return DDBST_EINVAL;
+  if (it->m->entities[it->entity].version_attr < 0) return DDBST_EINVAL;
+  it->has_expected_version = 1;
+  it->expected_version = version;
+  return 0;
+}
+
+int ddbst__item_check_plain(const ddbst_item *it, ddbst_error *err) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  for (int i = 0; i < e->nattrs; i++)
+    if (it->vals[i].upd != DDBST__UPD_SET) {
+      char path[DDBST_ERROR_PATH_MAX];
+      attr_path(path, sizeof path, it, &e->attrs[i]);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s has a REMOVE, ADD or append, which only an "
+                         "update can carry",
+                         e->attrs[i].name);
+    }
   return 0;
 }
 

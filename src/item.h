@@ -5,10 +5,36 @@
 
 #include "model.h"
 
+/* What an update does with an attribute. */
+typedef enum {
+  DDBST__UPD_SET,    /* the value (or nothing, when unset) */
+  DDBST__UPD_REMOVE, /* REMOVE it */
+  DDBST__UPD_ADD,    /* ADD the value: a number delta or set elements */
+  DDBST__UPD_APPEND  /* append the value (a list) to the list */
+} ddbst__upd;
+
 typedef struct ddbst__val {
   uint32_t off, len; /* into ddbst_item.text */
   int set;
+  ddbst__upd upd;
 } ddbst__val;
+
+/* An expression placeholder's value: an attribute's, a key built into
+ * keytext, or a literal number or string. */
+typedef enum {
+  DDBST__REF_ATTR,
+  DDBST__REF_KEY,
+  DDBST__REF_NUMBER,
+  DDBST__REF_STRING,
+  DDBST__REF_RAW /* an AttributeValue written as is: {"L":[]} */
+} ddbst__refkind;
+
+typedef struct ddbst__vref {
+  ddbst__refkind kind;
+  int attr;          /* REF_ATTR */
+  uint32_t off, len; /* REF_KEY: into keytext; literals: into text */
+  const char *lit;   /* literals held by the model or static */
+} ddbst__vref;
 
 typedef struct ddbst__keyval {
   const char *name;
@@ -23,6 +49,15 @@ struct ddbst_item {
   ddbst_buf keytext;
   ddbst__keyval *keys; /* 3 + 2 * model->nindexes slots */
   int nkeys;
+  int has_expected_version;
+  int64_t expected_version;
+  /* Placeholder bookkeeping for expressions, sized once at creation so that
+   * building a request never allocates. */
+  const char **names;
+  ddbst__vref *refs;
+  int nnames, nrefs, cap_refs;
+  char scratch[64]; /* literal numbers of the request being built */
+  size_t scratch_len;
 };
 
 /* Canonical text of `in` for attribute `a`, appended to `out`; DDBST_EVALUE
@@ -38,6 +73,10 @@ static inline const char *ddbst__item_text(const ddbst_item *it, int attr,
   *len = v->len;
   return it->text.data + v->off;
 }
+
+/* Whether any attribute carries an update-only operation (REMOVE, ADD,
+ * append): puts and key building refuse those. Fills `err` when so. */
+int ddbst__item_check_plain(const ddbst_item *it, ddbst_error *err);
 
 /* Stores already-canonical text as the value of `attr`. */
 int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len);

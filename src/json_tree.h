@@ -43,7 +43,6 @@ void ddbst__text_position(const char *text, size_t len, size_t offset,
 /* The member `key` of an object node, or NULL. */
 const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key);
 
-#endif
 
 /* What a JSON value given for a list, map or set attribute must be. */
 typedef enum {
@@ -53,9 +52,14 @@ typedef enum {
   DDBST__JV_NUMBER_SET  /* a non-empty array of numbers */
 } ddbst__jvkind;
 
-/* Checks that `json` is one such value that DynamoDB would accept: nesting at
- * most 32 deep, every number a valid DynamoDB number, strings free of NUL.
- * Returns 0, DDBST_EVALUE with `why`, or DDBST_ENOMEM. */
-int ddbst__json_validate(const ddbst_allocator *alloc, const char *json,
-                         size_t len, ddbst__jvkind kind, char *why,
-                         size_t why_cap);
+/* Converts `json`, one such value, to its DynamoDB AttributeValue JSON,
+ * appended to `out`: [1, "a"] → {"L":[{"N":"1"},{"S":"a"}]}, {"a": true} →
+ * {"M":{"a":{"BOOL":true}}}, a string set → {"SS":["a","b"]}. Refuses what
+ * DynamoDB would: nesting past 32 levels, numbers outside its range, empty
+ * sets, NUL in strings. Returns 0, DDBST_EVALUE with `why` (then `out` is as
+ * it was), or DDBST_ENOMEM. */
+int ddbst__json_to_attribute_value(const char *json, size_t len,
+                                   ddbst__jvkind kind, ddbst_buf *out,
+                                   char *why, size_t why_cap);
+
+#endif

@@ -82,6 +82,13 @@ int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
                          "%s.%s is needed for %s = %s", e->name, a->name,
                          key_attr, t->source);
     }
+    if (it->vals[s->attr].upd != DDBST__UPD_SET) {
+      ddbst__buf_truncate(out, start);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s.%s is a key facet: it takes a value, never an ADD "
+                         "or append (the key would be built from the delta)",
+                         e->name, a->name);
+    }
     if (n == 0) {
       ddbst__buf_truncate(out, start);
       return ddbst__fail(err, DDBST_EVALUE, path,

@@ -75,6 +75,17 @@ const char *ddbst_model_pattern_name(const ddbst_model *m, int p) {
   return m && p >= 0 && p < m->npatterns ? m->patterns[p].name : NULL;
 }
 
+int ddbst_model_pattern_entity(const ddbst_model *m, int p, int i) {
+  if (!m || p < 0 || p >= m->npatterns) return DDBST_EINVAL;
+  if (i < 0 || i >= m->patterns[p].nentities) return DDBST_ENOTFOUND;
+  return m->patterns[p].entities[i];
+}
+
+int ddbst_model_pattern_is_query(const ddbst_model *m, int p) {
+  if (!m || p < 0 || p >= m->npatterns) return DDBST_EINVAL;
+  return m->patterns[p].op == DDBST__OP_QUERY;
+}
+
 /* ---- description ---- */
 
 static int put_str(ddbst_buf *b, const char *s) {

@@ -100,16 +100,26 @@ static void canonical_values(void **state) {
   check_value("expires", "2026-01-01T00:00:00Z", "1767225600");
   check_value("expires", "2026-01-01T01:00:00+01:00", "1767225600");
   check_value("expires", "-5", NULL);
-  check_value("l", "[1, \"a\", {\"b\": null}]", "[1, \"a\", {\"b\": null}]");
+  check_value("l", "[1, \"a\", {\"b\": null}, [false]]",
+              "{\"L\":[{\"N\":\"1\"},{\"S\":\"a\"},{\"M\":{\"b\":{\"NULL\":true}}},"
+              "{\"L\":[{\"BOOL\":false}]}]}");
   check_value("l", "{}", NULL);
   check_value("l", "[1e999]", NULL); /* not a DynamoDB number */
-  check_value("m", "{\"a\": [true]}", "{\"a\": [true]}");
+  check_value("m", "{\"a\": [true], \"q\\\"\": \"x\\n\"}",
+              "{\"M\":{\"a\":{\"L\":[{\"BOOL\":true}]},\"q\\\"\":{\"S\":\"x\\n\"}}}");
+  check_value("m", "{}", "{\"M\":{}}");
   check_value("m", "[]", NULL);
   check_value("m", "{\"a\": ", NULL);
-  check_value("ss", "[\"a\", \"b\"]", "[\"a\", \"b\"]");
+  /* DynamoDB nests at most 32 levels */
+  char deep[128] = "";
+  for (int i = 0; i < 33; i++) strcat(deep, "[");
+  for (int i = 0; i < 33; i++) strcat(deep, "]");
+  check_value("l", deep, NULL);
+  check_value("ss", "[\"a\", \"b\"]", "{\"SS\":[\"a\",\"b\"]}");
   check_value("ss", "[]", NULL); /* DynamoDB has no empty sets */
   check_value("ss", "[1]", NULL);
-  check_value("ns", "[1, 2.5]", "[1, 2.5]");
+  check_value("ns", "[1, 2.5]", "{\"NS\":[\"1\",\"2.5\"]}");
+  check_value("ns", "[[1]]", NULL);
   check_value("ns", "[\"1\"]", NULL);
   check_value("bin", "aGVsbG8=", "aGVsbG8=");
   check_value("bin", "aGVsbG8", NULL);

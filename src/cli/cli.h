@@ -1,0 +1,39 @@
+/* Shared pieces of the `ddbst` command: loading the model, printing errors
+ * and JSON. Each group of verbs lives in its own file. */
+#ifndef DDBST_CLI_H
+#define DDBST_CLI_H
+
+#include <stddef.h>
+
+#include "ddbst.h"
+
+/* --table NAME, given before the verb. */
+extern const char *cli_table_override;
+
+/* "ddbst: <path>: <message>" on stderr. */
+void cli_print_error(const ddbst_error *e);
+/* Prints the error and returns the exit code for bad input, 2. */
+int cli_fail(const ddbst_error *e);
+/* Prints why and the usage, returns 2. */
+int cli_usage_error(const char *why);
+/* Loads MODEL; with `all`, every error is printed, else only the first.
+ * Returns 0 or 2. */
+int cli_load(const char *path, int all, ddbst_model **m);
+/* The buffer and a newline on stdout; 0, or 1 when stdout failed. */
+int cli_print_buf(const ddbst_buf *b);
+void cli_print_json_string(const char *s, size_t n);
+
+/* Verbs: each takes the arguments after the verb, returns the exit code. */
+int cli_check(int argc, char **argv);
+int cli_keys(int argc, char **argv);
+int cli_parse(int argc, char **argv);
+int cli_patterns(int argc, char **argv);
+int cli_create_table(int argc, char **argv);
+int cli_get(int argc, char **argv);
+int cli_put(int argc, char **argv);
+int cli_create(int argc, char **argv);
+int cli_delete(int argc, char **argv);
+int cli_update(int argc, char **argv);
+int cli_query(int argc, char **argv);
+
+#endif

@@ -1,0 +1,119 @@
+/* The `ddbst` command: a thin shell over the public API. Output is JSON on
+ * stdout; bad input exits 2 with "ddbst: <path>: <message>" on stderr. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: ddbst check MODEL\n"
+    "       ddbst keys MODEL ENTITY NAME=VALUE...\n"
+    "       ddbst parse MODEL [--index NAME] PK [SK]\n"
+    "       ddbst patterns MODEL\n"
+    "requests (printed as OPERATION<TAB>BODY):\n"
+    "       ddbst create-table MODEL\n"
+    "       ddbst get|put|create|delete MODEL ENTITY NAME=VALUE... "
+    "[--consistent] [--if-exists] [--expect-version N]\n"
+    "       ddbst update MODEL ENTITY NAME=VALUE... [--set NAME=VALUE]... "
+    "[--remove NAME]...\n"
+    "             [--add NAME=NUMBER]... [--append NAME=JSON]... "
+    "[--expect-version N] [--upsert]\n"
+    "       ddbst query MODEL PATTERN NAME=VALUE... [--begins|--gt|--gte|--lt|"
+    "--lte NAME=VALUE]\n"
+    "             [--limit N] [--consistent]   (--gte with --lte: between)\n"
+    "options before the verb: --table NAME (overrides table.name)\n";
+
+const char *cli_table_override;
+
+static const struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+} verbs[] = {
+    {"check", cli_check},
+    {"keys", cli_keys},
+    {"parse", cli_parse},
+    {"patterns", cli_patterns},
+    {"create-table", cli_create_table},
+    {"get", cli_get},
+    {"put", cli_put},
+    {"create", cli_create},
+    {"delete", cli_delete},
+    {"update", cli_update},
+    {"query", cli_query},
+};
+
+void cli_print_error(const ddbst_error *e) {
+  if (e->path[0])
+    fprintf(stderr, "ddbst: %s: %s\n", e->path, e->message);
+  else
+    fprintf(stderr, "ddbst: %s\n", e->message);
+}
+
+static void print_each(void *user, const ddbst_error *e) {
+  (void)user;
+  cli_print_error(e);
+}
+
+int cli_fail(const ddbst_error *e) {
+  cli_print_error(e);
+  return 2;
+}
+
+int cli_usage_error(const char *why) {
+  fprintf(stderr, "ddbst: %s\n%s", why, usage);
+  return 2;
+}
+
+int cli_load(const char *path, int all, ddbst_model **m) {
+  ddbst_load_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.table_name = cli_table_override;
+  if (all) o.on_error = print_each;
+  ddbst_error e;
+  int rc = ddbst_model_load_file(path, &o, m, &e);
+  if (rc == 0) return 0;
+  if (!all || rc == DDBST_EIO || rc == DDBST_ENOMEM) cli_print_error(&e);
+  return 2;
+}
+
+int cli_print_buf(const ddbst_buf *b) {
+  fwrite(ddbst_buf_data(b), 1, ddbst_buf_len(b), stdout);
+  fputc('\n', stdout);
+  return ferror(stdout) ? 1 : 0;
+}
+
+void cli_print_json_string(const char *s, size_t n) {
+  putchar('"');
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\')
+      printf("\\%c", c);
+    else if (c < 0x20)
+      printf("\\u%04x", c);
+    else
+      putchar(c);
+  }
+  putchar('"');
+}
+
+int main(int argc, char **argv) {
+  argc--, argv++;
+  while (argc >= 2 && strcmp(argv[0], "--table") == 0) {
+    cli_table_override = argv[1];
+    argc -= 2, argv += 2;
+  }
+  if (argc >= 1 && strcmp(argv[0], "--version") == 0) {
+    printf("ddbst %s\n", ddbst_version());
+    return 0;
+  }
+  if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
+    fputs(usage, argc < 1 ? stderr : stdout);
+    return argc < 1 ? 2 : 0;
+  }
+  for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+    if (strcmp(argv[0], verbs[i].name) == 0)
+      return verbs[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "ddbst: unknown verb '%s'\n%s", argv[0], usage);
+  return 2;
+}

@@ -1,0 +1,158 @@
+/* Expression placeholders and typed AttributeValues (see expr.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "expr.h"
+
+void ddbst__expr_reset(ddbst_item *it) {
+  it->nnames = 0;
+  it->nrefs = 0;
+  it->scratch_len = 0;
+}
+
+/* "#n12" / ":v3": small decimal suffixes written without printf. */
+static int put_placeholder(ddbst_buf *out, const char *prefix, int k) {
+  char tmp[16];
+  int n = 0;
+  tmp[n++] = prefix[0];
+  tmp[n++] = prefix[1];
+  char digits[12];
+  int d = 0;
+  do {
+    digits[d++] = (char)('0' + k % 10);
+    k /= 10;
+  } while (k);
+  while (d) tmp[n++] = digits[--d];
+  return ddbst__buf_append(out, tmp, (size_t)n);
+}
+
+int ddbst__expr_name(ddbst_item *it, const char *name, ddbst_buf *out) {
+  for (int i = 0; i < it->nnames; i++)
+    if (it->names[i] == name || strcmp(it->names[i], name) == 0)
+      return put_placeholder(out, "#n", i);
+  if (it->nnames == it->cap_refs) return DDBST_ERANGE;
+  it->names[it->nnames] = name;
+  return put_placeholder(out, "#n", it->nnames++);
+}
+
+int ddbst__expr_value(ddbst_item *it, ddbst__vref ref, ddbst_buf *out) {
+  if (it->nrefs == it->cap_refs) return DDBST_ERANGE;
+  it->refs[it->nrefs] = ref;
+  return put_placeholder(out, ":v", it->nrefs++);
+}
+
+int ddbst__expr_attr_value(ddbst_item *it, int attr, ddbst_buf *out) {
+  ddbst__vref r = {DDBST__REF_ATTR, attr, 0, 0, NULL};
+  return ddbst__expr_value(it, r, out);
+}
+
+int ddbst__expr_number(ddbst_item *it, const char *lit, ddbst_buf *out) {
+  ddbst__vref r = {DDBST__REF_NUMBER, -1, 0, 0, lit};
+  return ddbst__expr_value(it, r, out);
+}
+
+int ddbst__expr_string(ddbst_item *it, const char *lit, ddbst_buf *out) {
+  ddbst__vref r = {DDBST__REF_STRING, -1, 0, 0, lit};
+  return ddbst__expr_value(it, r, out);
+}
+
+int ddbst__expr_raw(ddbst_item *it, const char *av, ddbst_buf *out) {
+  ddbst__vref r = {DDBST__REF_RAW, -1, 0, 0, av};
+  return ddbst__expr_value(it, r, out);
+}
+
+int ddbst__write_s(ddbst_buf *b, const char *v, size_t n) {
+  int rc = ddbst__buf_append(b, "{\"S\":", 5);
+  if (!rc) rc = ddbst__json_string(b, v, n);
+  if (!rc) rc = ddbst__buf_putc(b, '}');
+  return rc;
+}
+
+int ddbst__write_av(ddbst_buf *b, const ddbst__attr *a, const char *v,
+                    size_t n) {
+  int rc;
+  switch (a->type) {
+  case DDBST__T_STRING:
+  case DDBST__T_TIMESTAMP:
+  case DDBST__T_ULID:
+  case DDBST__T_ENUM:
+    return ddbst__write_s(b, v, n);
+  case DDBST__T_NUMBER:
+  case DDBST__T_INTEGER:
+  case DDBST__T_TTL:
+    /* validated number text: nothing in it needs escaping */
+    rc = ddbst__buf_append(b, "{\"N\":\"", 6);
+    if (!rc) rc = ddbst__buf_append(b, v, n);
+    if (!rc) rc = ddbst__buf_append(b, "\"}", 2);
+    return rc;
+  case DDBST__T_BOOLEAN:
+    rc = ddbst__buf_append(b, "{\"BOOL\":", 8);
+    if (!rc) rc = ddbst__buf_append(b, v, n);
+    if (!rc) rc = ddbst__buf_putc(b, '}');
+    return rc;
+  case DDBST__T_BINARY:
+    rc = ddbst__buf_append(b, "{\"B\":\"", 6);
+    if (!rc) rc = ddbst__buf_append(b, v, n);
+    if (!rc) rc = ddbst__buf_append(b, "\"}", 2);
+    return rc;
+  case DDBST__T_LIST:
+  case DDBST__T_MAP:
+  case DDBST__T_STRING_SET:
+  case DDBST__T_NUMBER_SET:
+    return ddbst__buf_append(b, v, n);
+  }
+  return DDBST_EINVAL;
+}
+
+static int write_ref(const ddbst_item *it, const ddbst__vref *r,
+                     ddbst_buf *out) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  size_t n;
+  const char *v;
+  switch (r->kind) {
+  case DDBST__REF_ATTR:
+    v = it->text.data + it->vals[r->attr].off;
+    n = it->vals[r->attr].len;
+    return ddbst__write_av(out, &e->attrs[r->attr], v, n);
+  case DDBST__REF_KEY:
+    return ddbst__write_s(out, it->keytext.data + r->off, r->len);
+  case DDBST__REF_NUMBER: {
+    int rc = ddbst__buf_append(out, "{\"N\":\"", 6);
+    if (!rc) rc = ddbst__buf_puts(out, r->lit);
+    if (!rc) rc = ddbst__buf_append(out, "\"}", 2);
+    return rc;
+  }
+  case DDBST__REF_STRING:
+    return ddbst__write_s(out, r->lit, strlen(r->lit));
+  case DDBST__REF_RAW:
+    return ddbst__buf_puts(out, r->lit);
+  }
+  return DDBST_EINVAL;
+}
+
+int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
+  int rc = 0;
+  if (it->nnames) {
+    rc = ddbst__buf_puts(out, ",\"ExpressionAttributeNames\":{");
+    for (int i = 0; !rc && i < it->nnames; i++) {
+      if (i) rc = ddbst__buf_putc(out, ',');
+      if (!rc) rc = ddbst__buf_putc(out, '"');
+      if (!rc) rc = put_placeholder(out, "#n", i);
+      if (!rc) rc = ddbst__buf_append(out, "\":", 2);
+      if (!rc) rc = ddbst__json_string(out, it->names[i], strlen(it->names[i]));
+    }
+    if (!rc) rc = ddbst__buf_putc(out, '}');
+  }
+  if (!rc && it->nrefs) {
+    rc = ddbst__buf_puts(out, ",\"ExpressionAttributeValues\":{");
+    for (int i = 0; !rc && i < it->nrefs; i++) {
+      if (i) rc = ddbst__buf_putc(out, ',');
+      if (!rc) rc = ddbst__buf_putc(out, '"');
+      if (!rc) rc = put_placeholder(out, ":v", i);
+      if (!rc) rc = ddbst__buf_append(out, "\":", 2);
+      if (!rc) rc = write_ref(it, &it->refs[i], out);
+    }
+    if (!rc) rc = ddbst__buf_putc(out, '}');
+  }
+  return rc;
+}
