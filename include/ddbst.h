@@ -261,6 +261,12 @@ DDBST_API int64_t ddbst_now_unix_us(void);
 DDBST_API int ddbst_item_check_required(const ddbst_item *item,
                                         ddbst_error *err);
 
+/* The item's size by DynamoDB's rules (attribute names and values, keys
+ * included: they are built first, with ddbst_item_build_keys's errors).
+ * Writes of items over 400 KB (409600 bytes) are refused with DDBST_ERANGE
+ * before any request is built. */
+DDBST_API int ddbst_item_size(ddbst_item *item, ddbst_error *err);
+
 /* ---- keys --------------------------------------------------------------- */
 
 /* Builds every key attribute the item would be written with: the table's
@@ -310,6 +316,18 @@ DDBST_API int ddbst_item_add(ddbst_item *item, int attribute, const char *text,
 DDBST_API int ddbst_item_append(ddbst_item *item, int attribute,
                                 const char *json, size_t len,
                                 ddbst_error *err);
+/* Reads (get, query, transaction gets) return only the attributes marked
+ * here, plus the keys and entity type that identify the item. None marked:
+ * the whole item. Cleared by ddbst_item_reset. */
+DDBST_API int ddbst_item_project(ddbst_item *item, int attribute);
+
+/* The value an attribute had before this update. An update that changes a
+ * unique attribute needs it: the old guard item is deleted and the new one
+ * written in the same transaction, conditional on the item holding the old
+ * value. Cleared by ddbst_item_reset. */
+DDBST_API int ddbst_item_set_previous(ddbst_item *item, int attribute,
+                                      const char *text, size_t len,
+                                      ddbst_error *err);
 /* Optimistic locking: the write succeeds only if the item's version attribute
  * equals `version`, and stores version + 1. DDBST_EINVAL when the entity has
  * no version attribute. Cleared by ddbst_item_reset. */
@@ -384,6 +402,90 @@ DDBST_API int ddbst_delete_request(ddbst_item *item, uint32_t flags,
 DDBST_API int ddbst_create_table_request(const ddbst_model *model,
                                          ddbst_buf *out, ddbst_error *err);
 
+/* ---- transactions ---- */
+
+/* Entities with unique attributes ("unique" in the model) are written as
+ * transactions by the single-item builders above: create → the item and one
+ * guard item per unique attribute, each conditional on not existing (so a
+ * second user with the same email, in any letter case the key lower-cases,
+ * is refused and nothing is written); delete → the item and its guards (the
+ * unique attributes' values must be set); an update that changes a unique
+ * attribute → the update (conditional on the previous value, see
+ * ddbst_item_set_previous), the old guard's Delete and the new guard's Put.
+ * Those builders then return DDBST_OP_TRANSACT_WRITE_ITEMS. A plain put of
+ * such an entity is refused (DDBST_EINVAL): it could not keep guards true. */
+
+/* Several items' operations in one TransactWriteItems (or, with gets only,
+ * TransactGetItems): at most 100 operations, unique guards included, never
+ * two on one item. Reusable after ddbst_txn_reset. Not thread-safe. */
+typedef struct ddbst_txn ddbst_txn;
+
+/* A new empty transaction for `model` (which must outlive it), or NULL. */
+DDBST_API ddbst_txn *ddbst_txn_new(const ddbst_model *model);
+DDBST_API void ddbst_txn_free(ddbst_txn *txn);
+DDBST_API void ddbst_txn_reset(ddbst_txn *txn);
+/* Operations so far. */
+DDBST_API int ddbst_txn_count(const ddbst_txn *txn);
+
+/* Each adds the item's operation (and its guards) as the matching single
+ * builder would write it, all or nothing: DDBST_EINVAL for a second
+ * operation on one item or a read mixed with writes, DDBST_ERANGE past 100,
+ * or the builder's own errors. The item may be reset and reused right after
+ * the call: the transaction keeps what it needs. */
+DDBST_API int ddbst_txn_put(ddbst_txn *txn, ddbst_item *item, uint32_t flags,
+                            int64_t now_unix_us, ddbst_error *err);
+DDBST_API int ddbst_txn_update(ddbst_txn *txn, ddbst_item *item,
+                               uint32_t flags, int64_t now_unix_us,
+                               ddbst_error *err);
+DDBST_API int ddbst_txn_delete(ddbst_txn *txn, ddbst_item *item,
+                               uint32_t flags, ddbst_error *err);
+/* ConditionCheck: the item exists (and has the expected version, if one was
+ * set with ddbst_item_expect_version). */
+DDBST_API int ddbst_txn_check(ddbst_txn *txn, ddbst_item *item,
+                              ddbst_error *err);
+/* A Get of TransactGetItems. */
+DDBST_API int ddbst_txn_get(ddbst_txn *txn, ddbst_item *item,
+                            ddbst_error *err);
+
+/* The request body: DDBST_OP_TRANSACT_WRITE_ITEMS or
+ * DDBST_OP_TRANSACT_GET_ITEMS. `client_token` (1 to 36 printable ASCII
+ * characters, or NULL) makes a retried TransactWriteItems apply once. */
+DDBST_API int ddbst_txn_request(const ddbst_txn *txn, const char *client_token,
+                                ddbst_buf *out, ddbst_error *err);
+
+/* ---- batches ---- */
+
+/* Any number of reads (BatchGetItem) and writes (BatchWriteItem), cut into
+ * DynamoDB's chunks: 100 keys per BatchGetItem, 25 writes per
+ * BatchWriteItem. Reusable after ddbst_batch_reset. Not thread-safe. */
+typedef struct ddbst_batch ddbst_batch;
+
+DDBST_API ddbst_batch *ddbst_batch_new(const ddbst_model *model);
+DDBST_API void ddbst_batch_free(ddbst_batch *batch);
+DDBST_API void ddbst_batch_reset(ddbst_batch *batch);
+
+/* Adds the item's key to read: 1 when added, 0 when the batch reads it
+ * already (duplicates are dropped: DynamoDB would refuse the request). */
+DDBST_API int ddbst_batch_get(ddbst_batch *batch, ddbst_item *item,
+                              ddbst_error *err);
+/* Adds a PutRequest of the whole item (defaults filled, keys built as
+ * ddbst_put_request does) or a DeleteRequest of its key. A second write of
+ * one key is refused (DDBST_EINVAL), and so are entities with unique
+ * attributes and expected versions: a batch write holds no conditions. */
+DDBST_API int ddbst_batch_put(ddbst_batch *batch, ddbst_item *item,
+                              int64_t now_unix_us, ddbst_error *err);
+DDBST_API int ddbst_batch_delete(ddbst_batch *batch, ddbst_item *item,
+                                 ddbst_error *err);
+
+/* How many request bodies the batch makes: the BatchGetItem chunks first,
+ * then the BatchWriteItem chunks. */
+DDBST_API int ddbst_batch_request_count(const ddbst_batch *batch);
+/* Body `i` (0-based); returns DDBST_OP_BATCH_GET_ITEM or
+ * DDBST_OP_BATCH_WRITE_ITEM. DDBST_CONSISTENT_READ applies to reads. */
+DDBST_API int ddbst_batch_request(const ddbst_batch *batch, int i,
+                                  uint32_t flags, ddbst_buf *out,
+                                  ddbst_error *err);
+
 /* ---- queries ---- */
 
 /* Sort-key conditions, on the canonical text of one facet of the sort key,
@@ -425,6 +527,69 @@ typedef struct ddbst_query {
 DDBST_API int ddbst_query_request(ddbst_item *values, int pattern,
                                   const ddbst_query *q, ddbst_buf *out,
                                   ddbst_error *err);
+
+/* ---- infrastructure and review ---- */
+
+/* The model as a deployable table and as a design review. These read the
+ * model only: like every model function they may run on many threads at
+ * once. Output is appended to `out`; on failure nothing is appended. */
+
+/* A CloudFormation template (JSON) for the model's table, appended to `out`:
+ *  - Resources.AppTable, the AWS::DynamoDB::Table: the table name in force,
+ *    AttributeDefinitions of exactly the key attributes (all "S"), the key
+ *    schema, every GSI with its projection, PAY_PER_REQUEST, the stream when
+ *    the model has one, point-in-time recovery and SSE on, TTL on the
+ *    model's TTL attribute when it has one, DeletionPolicy and
+ *    UpdateReplacePolicy Retain;
+ *  - Resources.AppTableAccess, an AWS::IAM::ManagedPolicy with one statement
+ *    on the table's ARN and its "/index/" wildcard (when it has indexes) allowing only
+ *    the actions the access patterns and writes need;
+ *  - with stream filters, Metadata.ddbst.filterPatterns: one Lambda
+ *    event-source filter pattern per filter, in order, passing only that
+ *    entity's records (told apart by key prefixes) and only its events.
+ * `stream_filters` holds `nfilters` strings "Entity" (every event) or
+ * "Entity:INSERT,MODIFY,REMOVE" (any of the three); it may be NULL when
+ * `nfilters` is 0. Errors, with the path "stream_filters[i]":
+ * DDBST_ENOTFOUND (no such entity), DDBST_EINVAL (a bad event name; filters
+ * on a model without a stream, path "table.stream"), DDBST_EMODEL (no key
+ * prefix tells the entity's records apart from another item's), and
+ * DDBST_ENOMEM. */
+DDBST_API int ddbst_model_cloudformation(const ddbst_model *model,
+                                         const char *const *stream_filters,
+                                         size_t nfilters, ddbst_buf *out,
+                                         ddbst_error *err);
+
+/* Severities of lint findings. */
+#define DDBST_LINT_NOTE 0
+#define DDBST_LINT_WARNING 1
+#define DDBST_LINT_ERROR 2
+
+/* Receives one lint finding: its severity (DDBST_LINT_*), the rule's stable
+ * name ("hot-partition"), the JSON path in the model file it is about
+ * ("entities.Blog.indexes.gsi1.pk") and a message a person can act on. The
+ * strings are valid during the call only. */
+typedef void (*ddbst_lint_fn)(void *user, int32_t severity, const char *rule,
+                              const char *path, const char *message);
+
+/* Reviews the model against the single-table checklist (docs/review.md lists
+ * every rule) and calls `on_finding` (which may be NULL, to count only) for
+ * each finding in a stable order: table, entities, patterns. Returns the
+ * number of findings of severity DDBST_LINT_ERROR (>= 0), or DDBST_EINVAL.
+ * Does not allocate. */
+DDBST_API int ddbst_model_lint(const ddbst_model *model,
+                               ddbst_lint_fn on_finding, void *user,
+                               ddbst_error *err);
+
+/* "error", "warning" or "note" (static), or NULL for an unknown severity. */
+DDBST_API const char *ddbst_lint_severity_name(int32_t severity);
+
+/* Markdown for a design review, appended to `out`: the entity and key table
+ * (Entity | PK | SK | each index's keys | other attributes), the indexes, the
+ * access-pattern table (# | pattern | operation | index | key condition |
+ * order | limit) and a Mermaid diagram of which entities share which
+ * partitions of the table and of each index. DDBST_ENOMEM. */
+DDBST_API int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
+                              ddbst_error *err);
 
 #ifdef __cplusplus
 }

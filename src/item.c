@@ -106,6 +106,8 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
   ddbst__buf_init(&it->keytext, &m->alloc);
   size_t nvals = m->max_attrs ? (size_t)m->max_attrs : 1;
   it->vals = ddbst__malloc(&m->alloc, nvals * sizeof *it->vals);
+  it->prev = ddbst__malloc(&m->alloc, nvals * sizeof *it->prev);
+  it->projected = ddbst__malloc(&m->alloc, nvals);
   it->keys = ddbst__malloc(&m->alloc,
                            (3 + 2 * (size_t)m->nindexes) * sizeof *it->keys);
   /* Every attribute and key may appear in one expression, plus a few
@@ -114,13 +116,16 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
   it->names = ddbst__malloc(&m->alloc, (size_t)it->cap_refs * sizeof *it->names);
   it->refs = ddbst__malloc(&m->alloc, (size_t)it->cap_refs * sizeof *it->refs);
   /* Reserving now lets a typical item be filled without growing. */
-  if (!it->vals || !it->keys || !it->names || !it->refs ||
+  if (!it->vals || !it->prev || !it->projected || !it->keys || !it->names ||
+      !it->refs ||
       ddbst__buf_reserve(&it->text, 512) ||
       ddbst__buf_reserve(&it->keytext, 256)) {
     ddbst_item_free(it);
     return NULL;
   }
   memset(it->vals, 0, nvals * sizeof *it->vals);
+  memset(it->prev, 0, nvals * sizeof *it->prev);
+  memset(it->projected, 0, nvals);
   return it;
 }
 
@@ -130,6 +135,8 @@ void ddbst_item_free(ddbst_item *it) {
   ddbst__buf_release(&it->text);
   ddbst__buf_release(&it->keytext);
   ddbst__free(a, it->vals);
+  ddbst__free(a, it->prev);
+  ddbst__free(a, it->projected);
   ddbst__free(a, it->keys);
   ddbst__free(a, it->names);
   ddbst__free(a, it->refs);
@@ -140,6 +147,9 @@ int ddbst_item_reset(ddbst_item *it, int entity) {
   if (!it || entity < 0 || entity >= it->m->nentities) return DDBST_EINVAL;
   it->entity = entity;
   memset(it->vals, 0, (size_t)it->m->max_attrs * sizeof *it->vals);
+  memset(it->prev, 0, (size_t)it->m->max_attrs * sizeof *it->prev);
+  memset(it->projected, 0, (size_t)it->m->max_attrs);
+  it->nprojected = 0;
   ddbst_buf_reset(&it->text);
   ddbst_buf_reset(&it->keytext);
   it->nkeys = 0;
@@ -294,6 +304,25 @@ int ddbst_item_add(ddbst_item *it, int attr, const char *text, size_t len,
 int ddbst_item_append(ddbst_item *it, int attr, const char *json, size_t len,
                       ddbst_error *err) {
   return set_update_value(it, attr, json, len, DDBST__UPD_APPEND, err);
+}
+
+int ddbst_item_set_previous(ddbst_item *it, int attr, const char *text,
+                            size_t len, ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  /* canonicalise as a value, then move it to the previous slot */
+  ddbst__val keep = it->vals[attr < 0 || attr >= it->m->max_attrs ? 0 : attr];
+  int rc = ddbst_item_set(it, attr, text, len, err);
+  if (rc) return rc;
+  it->prev[attr] = it->vals[attr];
+  it->vals[attr] = keep;
+  return 0;
+}
+
+int ddbst_item_project(ddbst_item *it, int attr) {
+  if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
+  if (!it->projected[attr]) it->nprojected++;
+  it->projected[attr] = 1;
+  return 0;
 }
 
 int ddbst_item_expect_version(ddbst_item *it, int64_t version) {

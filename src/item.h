@@ -26,7 +26,8 @@ typedef enum {
   DDBST__REF_KEY,
   DDBST__REF_NUMBER,
   DDBST__REF_STRING,
-  DDBST__REF_RAW /* an AttributeValue written as is: {"L":[]} */
+  DDBST__REF_RAW, /* an AttributeValue written as is: {"L":[]} */
+  DDBST__REF_PREV /* the previous value of attr */
 } ddbst__refkind;
 
 typedef struct ddbst__vref {
@@ -45,10 +46,13 @@ struct ddbst_item {
   const ddbst_model *m;
   int entity;
   ddbst__val *vals; /* model->max_attrs slots */
+  ddbst__val *prev; /* values before an update, for unique guards */
   ddbst_buf text;   /* canonical values, each NUL-terminated */
   ddbst_buf keytext;
   ddbst__keyval *keys; /* 3 + 2 * model->nindexes slots */
   int nkeys;
+  unsigned char *projected; /* per attribute: read back by get/query */
+  int nprojected;
   int has_expected_version;
   int64_t expected_version;
   /* Placeholder bookkeeping for expressions, sized once at creation so that

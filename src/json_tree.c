@@ -1,4 +1,6 @@
 /* YAJL's streaming parser → a ddbst__jnode tree in an arena. */
+#include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <yajl/yajl_parse.h>
@@ -23,7 +25,7 @@ typedef struct frame {
 typedef struct builder {
   ddbst__arena *ar;
   const ddbst_allocator *alloc;
-  yajl_handle h;
+  const struct yrun *run; /* for the offset of each value */
   frame stack[MAX_DEPTH];
   int depth;
   ddbst__jnode *root;
@@ -31,16 +33,123 @@ typedef struct builder {
   const char *why;
 } builder;
 
-static size_t offset_now(builder *b) { return yajl_get_bytes_consumed(b->h); }
+static size_t offset_now(builder *b);
 
-static void *y_malloc(void *ctx, size_t n) {
-  return ddbst__malloc((const ddbst_allocator *)ctx, n);
+/* YAJL 2.1 uses what its allocator returns without checking for NULL, so a
+ * failed allocation inside it would crash. Its allocations therefore go
+ * through a session: every block is linked into a list, and a failure jumps
+ * back to where the session started, which releases every block YAJL held
+ * and reports DDBST_ENOMEM. */
+typedef union yhdr {
+  struct {
+    union yhdr *prev, *next;
+  } l;
+  max_align_t align; /* keeps the block after the header aligned */
+} yhdr;
+
+typedef struct ysession {
+  const ddbst_allocator *alloc;
+  yhdr head; /* circular list of live blocks */
+  jmp_buf fail;
+} ysession;
+
+static void ys_link(ysession *s, yhdr *h) {
+  h->l.next = s->head.l.next;
+  h->l.prev = &s->head;
+  s->head.l.next->l.prev = h;
+  s->head.l.next = h;
 }
-static void *y_realloc(void *ctx, void *p, size_t n) {
-  return ddbst__realloc((const ddbst_allocator *)ctx, p, n);
+
+static void ys_unlink(yhdr *h) {
+  h->l.prev->l.next = h->l.next;
+  h->l.next->l.prev = h->l.prev;
 }
-static void y_free(void *ctx, void *p) {
-  ddbst__free((const ddbst_allocator *)ctx, p);
+
+static void *ys_malloc(void *ctx, size_t n) {
+  ysession *s = ctx;
+  yhdr *h = n > SIZE_MAX - sizeof *h ? NULL
+                                     : ddbst__malloc(s->alloc, sizeof *h + n);
+  if (!h) longjmp(s->fail, 1);
+  ys_link(s, h);
+  return h + 1;
+}
+
+static void *ys_realloc(void *ctx, void *p, size_t n) {
+  ysession *s = ctx;
+  if (!p) return ys_malloc(ctx, n);
+  yhdr *h = (yhdr *)p - 1;
+  ys_unlink(h);
+  yhdr *q = n > SIZE_MAX - sizeof *h
+                ? NULL
+                : ddbst__realloc(s->alloc, h, sizeof *h + n);
+  if (!q) {
+    ys_link(s, h); /* still YAJL's, released with the rest */
+    longjmp(s->fail, 1);
+  }
+  ys_link(s, q);
+  return q + 1;
+}
+
+static void ys_free(void *ctx, void *p) {
+  ysession *s = ctx;
+  if (!p) return;
+  yhdr *h = (yhdr *)p - 1;
+  ys_unlink(h);
+  ddbst__free(s->alloc, h);
+}
+
+static void ys_release_all(ysession *s) {
+  while (s->head.l.next != &s->head) {
+    yhdr *h = s->head.l.next;
+    ys_unlink(h);
+    ddbst__free(s->alloc, h);
+  }
+}
+
+/* One parse with YAJL. Lives in the caller's memory, so that nothing the
+ * parse changes is a local of the function that calls setjmp. */
+typedef struct yrun {
+  ysession sess;
+  const yajl_callbacks *callbacks;
+  void *ctx;
+  const char *json;
+  size_t len;
+  yajl_handle h;
+  yajl_status status;
+  size_t at;       /* where parsing stopped */
+  char *msg;       /* YAJL's syntax message, when status is an error */
+  size_t msg_cap;
+} yrun;
+
+static void syntax_message(yajl_handle h, const char *json, size_t len,
+                           char *out, size_t cap);
+
+/* Parses r->json; 0, or DDBST_ENOMEM when YAJL could not allocate. */
+static int yajl_run(yrun *r, const ddbst_allocator *alloc) {
+  r->sess.alloc = alloc;
+  r->sess.head.l.next = r->sess.head.l.prev = &r->sess.head;
+  r->h = NULL;
+  if (setjmp(r->sess.fail)) {
+    ys_release_all(&r->sess);
+    return DDBST_ENOMEM;
+  }
+  yajl_alloc_funcs af = {ys_malloc, ys_realloc, ys_free, &r->sess};
+  r->h = yajl_alloc(r->callbacks, &af, r->ctx);
+  if (!r->h) {
+    ys_release_all(&r->sess);
+    return DDBST_ENOMEM;
+  }
+  r->status = yajl_parse(r->h, (const unsigned char *)r->json, r->len);
+  r->at = yajl_get_bytes_consumed(r->h);
+  if (r->status == yajl_status_ok) {
+    r->status = yajl_complete_parse(r->h);
+    if (r->status != yajl_status_ok) r->at = r->len;
+  }
+  if (r->status == yajl_status_error && r->msg)
+    syntax_message(r->h, r->json, r->len, r->msg, r->msg_cap);
+  yajl_free(r->h);
+  ys_release_all(&r->sess);
+  return 0;
 }
 
 static int refuse(builder *b, int code, const char *why) {
@@ -220,47 +329,48 @@ static void syntax_message(yajl_handle h, const char *json, size_t len,
   }
 }
 
+static size_t offset_now(builder *b) {
+  return yajl_get_bytes_consumed(b->run->h);
+}
+
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err) {
   builder b;
   memset(&b, 0, sizeof b);
   b.ar = ar;
   b.alloc = ar->alloc;
-  yajl_alloc_funcs af = {y_malloc, y_realloc, y_free, (void *)ar->alloc};
-  b.h = yajl_alloc(&callbacks, &af, &b);
-  if (!b.h) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-
-  yajl_status st = yajl_parse(b.h, (const unsigned char *)json, len);
-  size_t at = yajl_get_bytes_consumed(b.h);
-  if (st == yajl_status_ok) {
-    st = yajl_complete_parse(b.h);
-    if (st != yajl_status_ok) at = len;
-  }
-  int rc = 0;
-  if (st != yajl_status_ok) {
-    char msg[160];
+  char msg[160] = "";
+  yrun r;
+  memset(&r, 0, sizeof r);
+  r.callbacks = &callbacks;
+  r.ctx = &b;
+  r.json = json;
+  r.len = len;
+  r.msg = msg;
+  r.msg_cap = sizeof msg;
+  b.run = &r;
+  int rc = yajl_run(&r, ar->alloc);
+  if (rc == 0 && r.status != yajl_status_ok) {
     if (b.error) {
       rc = b.error;
       snprintf(msg, sizeof msg, "%s", b.why);
     } else {
       rc = DDBST_ESYNTAX;
-      syntax_message(b.h, json, len, msg, sizeof msg);
     }
-    if (rc == DDBST_ENOMEM) {
-      ddbst__fail(err, rc, NULL, "out of memory");
-    } else {
-      unsigned line, col;
-      ddbst__text_position(json, len, at, &line, &col);
-      ddbst__fail(err, rc, NULL, "%s (line %u, column %u)", msg, line, col);
-      if (err) {
-        err->offset = at;
-        err->line = line;
-        err->column = col;
-      }
+  }
+  if (rc == DDBST_ENOMEM) {
+    ddbst__fail(err, rc, NULL, "out of memory");
+  } else if (rc) {
+    unsigned line, col;
+    ddbst__text_position(json, len, r.at, &line, &col);
+    ddbst__fail(err, rc, NULL, "%s (line %u, column %u)", msg, line, col);
+    if (err) {
+      err->offset = r.at;
+      err->line = line;
+      err->column = col;
     }
   }
   while (b.depth > 0) release_frame(&b, &b.stack[--b.depth]);
-  yajl_free(b.h);
   if (rc == 0) *root = b.root;
   return rc;
 }
@@ -428,24 +538,25 @@ int ddbst__json_to_attribute_value(const char *json, size_t len,
   c.why_cap = why_cap;
   why[0] = '\0';
   size_t start = out->len;
-  yajl_alloc_funcs af = {y_malloc, y_realloc, y_free, (void *)&out->alloc};
-  yajl_handle h = yajl_alloc(&convert_callbacks, &af, &c);
-  if (!h) return DDBST_ENOMEM;
-  yajl_status st = yajl_parse(h, (const unsigned char *)json, len);
-  if (st == yajl_status_ok) st = yajl_complete_parse(h);
-  int rc = 0;
-  if (c.nomem) {
+  yrun r;
+  memset(&r, 0, sizeof r);
+  r.callbacks = &convert_callbacks;
+  r.ctx = &c;
+  r.json = json;
+  r.len = len;
+  r.msg = why;
+  r.msg_cap = why_cap;
+  int rc = yajl_run(&r, &out->alloc);
+  if (rc || c.nomem) {
     rc = DDBST_ENOMEM;
-  } else if (st == yajl_status_client_canceled) {
+  } else if (r.status == yajl_status_client_canceled) {
     rc = DDBST_EVALUE;
-  } else if (st != yajl_status_ok) {
+  } else if (r.status != yajl_status_ok) {
     rc = DDBST_EVALUE;
-    syntax_message(h, json, len, why, why_cap);
   } else if (is_set(&c) && c.top_count == 0) {
     rc = DDBST_EVALUE;
     snprintf(why, why_cap, "DynamoDB refuses empty sets");
   }
-  yajl_free(h);
   if (rc) ddbst__buf_truncate(out, start);
   return rc;
 }

@@ -123,7 +123,7 @@ nomem:
   return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
 }
 
-static int cond_holds(const ddbst_item *it, const ddbst__cond *c) {
+int ddbst__cond_holds(const ddbst_item *it, const ddbst__cond *c) {
   size_t n = 0;
   const char *v = ddbst__item_text(it, c->attr, &n);
   if (!v) return 0;
@@ -171,7 +171,7 @@ static int all_present(const ddbst_item *it, const ddbst__template *t) {
 int ddbst__index_applies(const ddbst_item *it, const ddbst__ekey *k,
                          ddbst_error *err) {
   for (int i = 0; i < k->nwhen; i++)
-    if (!cond_holds(it, &k->when[i])) return 0;
+    if (!ddbst__cond_holds(it, &k->when[i])) return 0;
   if (all_present(it, &k->pk) && all_present(it, &k->sk)) return 1;
   /* Only facets the primary key does not already demand say whether the
    * caller meant the item to be in the index: none of them → sparse, out. */

@@ -15,6 +15,10 @@ int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
                       const char *key_attr, size_t limit, ddbst_buf *out,
                       ddbst_error *err);
 
+/* Whether the item's value of the condition's attribute is one of its
+ * values (an unset attribute: no). */
+int ddbst__cond_holds(const ddbst_item *it, const ddbst__cond *c);
+
 /* Whether the item belongs in index key `k`: -1 error (filled), 0 not in it
  * (its own facets all absent, or its membership condition false), 1 in it. */
 int ddbst__index_applies(const ddbst_item *it, const ddbst__ekey *k,

@@ -105,7 +105,10 @@ static int describe_pattern(const ddbst_model *m, const ddbst__pattern *p,
                             ddbst_buf *b) {
   int first = 1, rc = ddbst__buf_putc(b, '{');
   rc = rc ? rc : put_member(b, &first, "op");
-  rc = rc ? rc : put_str(b, p->op == DDBST__OP_GET ? "get" : "query");
+  rc = rc ? rc
+          : put_str(b, p->op == DDBST__OP_GET     ? "get"
+                       : p->op == DDBST__OP_QUERY ? "query"
+                                                  : "scan");
   rc = rc ? rc : put_member(b, &first, "entities");
   rc = rc ? rc : ddbst__buf_putc(b, '[');
   for (int i = 0; !rc && i < p->nentities; i++) {

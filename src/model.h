@@ -119,7 +119,9 @@ typedef struct ddbst__index {
   size_t ninclude;
 } ddbst__index;
 
-typedef enum { DDBST__OP_GET, DDBST__OP_QUERY } ddbst__op;
+/* A scan is declared so that review can see it (lint flags it, IAM grants
+ * Scan for it); it is never the way a pattern ought to be served. */
+typedef enum { DDBST__OP_GET, DDBST__OP_QUERY, DDBST__OP_SCAN } ddbst__op;
 
 typedef struct ddbst__pattern {
   const char *name;
@@ -131,6 +133,14 @@ typedef struct ddbst__pattern {
   int descending;
   uint32_t limit_default; /* 0: none */
   uint32_t limit_max;     /* 0: none */
+  /* For review (lint, doc). `ordered`: "order" or "range" was given, so the
+   * pattern relies on sort-key order. `filter`: conditions applied after the
+   * read, attribute indices of entities[0] (every entity of the pattern
+   * declares the attribute). */
+  int ordered;
+  ddbst__cond *filter;
+  int nfilter;
+  const char *description; /* NULL when none */
 } ddbst__pattern;
 
 /* Stream view types, as DynamoDB spells them. */
@@ -160,6 +170,9 @@ struct ddbst_model {
   ddbst__pattern *patterns;
   int npatterns;
   int max_attrs; /* the most attributes any entity has: item slot count */
+  /* "cursors": "unsealed" (development only; lint flags it). */
+  int cursors_unsealed;
+  const char *description; /* the model file's, NULL when none */
 
   /* Monotonic ULID state: the one mutable part, behind its own lock. */
   struct ddbst__ulid_state *ulid;

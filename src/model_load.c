@@ -266,12 +266,22 @@ static void load_delimiter(loader *L, const ddbst__jnode *t) {
   L->m->delim_len = d->len;
 }
 
+/* "cursors": "sealed" (the default) or "unsealed", for development. */
+static void load_cursors(loader *L, const ddbst__jnode *t) {
+  const ddbst__jnode *c = get_string(L, t, "cursors", 0);
+  if (!c) return;
+  if (strcmp(c->text, "unsealed") == 0)
+    L->m->cursors_unsealed = 1;
+  else if (strcmp(c->text, "sealed") != 0)
+    report_field(L, "cursors", c, "expected \"sealed\" or \"unsealed\"");
+}
+
 static void load_table(loader *L, const ddbst__jnode *t,
                        const char *name_override) {
   static const char *const fields[] = {
       "name",          "partitionKey", "sortKey",   "indexes",
       "entityAttribute", "ttlAttribute", "delimiter", "stream",
-      NULL};
+      "cursors",       NULL};
   ddbst_model *m = L->m;
   if (!expect(L, t, DDBST__J_OBJECT, "an object")) return;
   check_fields(L, t, fields);
@@ -293,6 +303,7 @@ static void load_table(loader *L, const ddbst__jnode *t,
   m->pk_attr = key_attr(L, t, "partitionKey", 1);
   m->sk_attr = key_attr(L, t, "sortKey", 0);
   load_delimiter(L, t);
+  load_cursors(L, t);
 
   const ddbst__jnode *ea = get_string(L, t, "entityAttribute", 0);
   if (ea) {
@@ -964,11 +975,88 @@ static uint32_t get_limit(loader *L, const ddbst__jnode *lim,
   return (uint32_t)x;
 }
 
+/* "filter": {"attribute": value or [values]}, conditions applied after the
+ * read. Every entity of the pattern must declare the attribute; values are
+ * canonical for the first entity's type. */
+static void load_pattern_filter(loader *L, const ddbst__jnode *f,
+                                ddbst__pattern *p) {
+  const ddbst_model *m = L->m;
+  size_t old = push(L, "filter");
+  if (!expect(L, f, DDBST__J_OBJECT,
+              "an object of attribute: value (or [values])")) {
+    pop(L, old);
+    return;
+  }
+  if (f->count == 0) report(L, f, "give at least one attribute");
+  p->filter = alloc_array(L, f->count, sizeof *p->filter);
+  for (size_t i = 0; i < f->count && p->filter && p->nentities; i++) {
+    size_t o2 = push(L, f->keys[i]);
+    const ddbst__jnode *v = f->items[i];
+    int a = -1, ok = 1;
+    for (int j = 0; j < p->nentities; j++) {
+      const ddbst__entity *e = &m->entities[p->entities[j]];
+      int here = attr_index(e, f->keys[i]);
+      if (here < 0) {
+        report(L, v, "'%s' is not an attribute of %s", f->keys[i], e->name);
+        ok = 0;
+      } else if (j == 0) {
+        a = here;
+      }
+    }
+    const ddbst__entity *first = &m->entities[p->entities[0]];
+    if (ok && !ddbst__type_is_key(first->attrs[a].type) &&
+        first->attrs[a].type != DDBST__T_NUMBER) {
+      report(L, v, "a filter compares a scalar: '%s' is a %s", f->keys[i],
+             ddbst__type_name(first->attrs[a].type));
+      ok = 0;
+    }
+    size_t nv = v->type == DDBST__J_ARRAY ? v->count : 1;
+    if (ok && nv == 0) {
+      report(L, v, "give at least one value");
+      ok = 0;
+    }
+    if (ok) {
+      ddbst__cond *c = &p->filter[p->nfilter++];
+      c->attr = a;
+      c->values = alloc_array(L, nv, sizeof *c->values);
+      c->lens = alloc_array(L, nv, sizeof *c->lens);
+      for (size_t j = 0; j < nv && c->values && c->lens; j++) {
+        const ddbst__jnode *x = v->type == DDBST__J_ARRAY ? v->items[j] : v;
+        size_t len = 0;
+        const char *text = canon_literal(L, &first->attrs[a], x, &len);
+        if (!text) continue;
+        c->values[c->nvalues] = text;
+        c->lens[c->nvalues++] = len;
+      }
+    }
+    pop(L, o2);
+  }
+  pop(L, old);
+}
+
+/* What lint and doc read beyond the request shape: whether the pattern
+ * relies on order, the filter, the description; and what a scan refuses. */
+static void load_pattern_review(loader *L, const ddbst__jnode *n,
+                                ddbst__pattern *p) {
+  if (p->op == DDBST__OP_SCAN &&
+      (ddbst__jobj_get(n, "range") || ddbst__jobj_get(n, "order")))
+    report(L, n, "a scan has no key order: 'range' and 'order' do not apply");
+  p->ordered = ddbst__jobj_get(n, "order") || ddbst__jobj_get(n, "range");
+  const ddbst__jnode *f = ddbst__jobj_get(n, "filter");
+  if (f && p->op == DDBST__OP_GET)
+    report_field(L, "filter", f, "GetItem reads one item: it takes no filter");
+  else if (f)
+    load_pattern_filter(L, f, p);
+  const ddbst__jnode *d = get_string(L, n, "description", 0);
+  if (d) p->description = dup(L, d->text);
+}
+
 static void load_pattern(loader *L, const char *name, const ddbst__jnode *n,
                          ddbst__pattern *p) {
-  static const char *const fields[] = {"get",   "query", "index",
-                                       "range", "order", "limit",
-                                       "description", NULL};
+  static const char *const fields[] = {"get",   "query", "scan",
+                                       "index", "range", "order",
+                                       "limit", "filter", "description",
+                                       NULL};
   ddbst_model *m = L->m;
   p->name = dup(L, name);
   p->index = -1;
@@ -981,14 +1069,16 @@ static void load_pattern(loader *L, const char *name, const ddbst__jnode *n,
   check_fields(L, n, fields);
   const ddbst__jnode *get = ddbst__jobj_get(n, "get");
   const ddbst__jnode *query = ddbst__jobj_get(n, "query");
-  if (!!get == !!query) {
+  const ddbst__jnode *scan = ddbst__jobj_get(n, "scan");
+  if (!!get + !!query + !!scan != 1) {
     report(L, n, "give exactly one of 'get' (an entity) or 'query' (an "
-                 "entity or a list of entities)");
+                 "entity or a list of entities), or 'scan' (the same, read "
+                 "without a key)");
     return;
   }
-  p->op = get ? DDBST__OP_GET : DDBST__OP_QUERY;
-  const ddbst__jnode *what = get ? get : query;
-  const char *field = get ? "get" : "query";
+  p->op = get ? DDBST__OP_GET : query ? DDBST__OP_QUERY : DDBST__OP_SCAN;
+  const ddbst__jnode *what = get ? get : query ? query : scan;
+  const char *field = get ? "get" : query ? "query" : "scan";
   size_t old = push(L, field);
   size_t count = what->type == DDBST__J_ARRAY ? what->count : 1;
   if (get && what->type != DDBST__J_STRING) {
@@ -1030,6 +1120,7 @@ static void load_pattern(loader *L, const char *name, const ddbst__jnode *n,
   if (get && (ddbst__jobj_get(n, "range") || ddbst__jobj_get(n, "order") ||
               ddbst__jobj_get(n, "limit")))
     report(L, n, "'range', 'order' and 'limit' apply to queries only");
+  load_pattern_review(L, n, p);
 
   int has_sk = p->index < 0 ? m->sk_attr != NULL
                             : m->indexes[p->index].sk_attr != NULL;
@@ -1048,7 +1139,8 @@ static void load_pattern(loader *L, const char *name, const ddbst__jnode *n,
     if (!first) {
       first = e;
       first_key = k;
-    } else if (first_key->pk.nsegs && k->pk.nsegs &&
+    } else if (p->op != DDBST__OP_SCAN && first_key->pk.nsegs &&
+               k->pk.nsegs &&
                !same_partition(first, &first_key->pk, e, &k->pk)) {
       report_field(L, field, what,
                    "a collection reads one partition, but %s's partition key "
@@ -1120,6 +1212,9 @@ static void load_root(loader *L, const ddbst__jnode *root,
     report_field(L, "ddbst", v,
                  "this library reads model format %d; the file says %s",
                  DDBST_MODEL_FORMAT, v->text ? v->text : jtype_name(v->type));
+
+  const ddbst__jnode *desc = get_string(L, root, "description", 0);
+  if (desc) m->description = dup(L, desc->text);
 
   const ddbst__jnode *t = ddbst__jobj_get(root, "table");
   size_t old = push(L, "table");

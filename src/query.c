@@ -514,6 +514,12 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
     }
   }
   if (lo.present && hi.present) {
+    /* [lo, hi) with hi exclusive is empty when lo >= hi: say so rather than
+     * send a query that can only come back empty */
+    if (!hi.inclusive && compare_bounds(it, &lo, &hi) >= 0)
+      return ddbst__fail(err, DDBST_ERANGE, path,
+                         "the condition selects nothing: its lower bound is "
+                         "not below its upper bound");
     if (!lo.inclusive) {
       /* facets hold no NUL, so P+v+"\x01" is the smallest key above P+v */
       char lcopy[DDBST__SK_MAX + 2];
@@ -611,16 +617,21 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
   if (!rc) rc = name_eq(it, pk_attr, key_ref(po, pl), " = ", out);
   if (!rc && sk_attr) {
     if (p->nentities > 1) {
-      /* a collection: the literal start its sort keys share, if any */
-      const ddbst__seg *s0 = &k->sk.segs[0];
-      size_t common = s0->attr < 0 ? s0->len : 0;
-      for (int i = 1; i < p->nentities && common; i++) {
+      /* a collection: the literal start every entity's sort key shares */
+      const ddbst__seg *s0 = NULL;
+      size_t common = 0;
+      for (int i = 0; i < p->nentities; i++) {
         const ddbst__entity *o = &m->entities[p->entities[i]];
         const ddbst__ekey *ok2 = &o->key;
         for (int j = 0; p->index >= 0 && j < o->nindexes; j++)
           if (o->indexes[j].index == p->index) ok2 = &o->indexes[j];
         const ddbst__seg *t0 = &ok2->sk.segs[0];
         size_t l = t0->attr < 0 ? t0->len : 0;
+        if (!s0) {
+          s0 = t0;
+          common = l;
+          continue;
+        }
         size_t n = 0;
         while (n < common && n < l && s0->text[n] == t0->text[n]) n++;
         common = n;
@@ -639,9 +650,20 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     }
   }
   if (!rc) rc = ddbst__buf_putc(out, '"');
+  if (!rc) {
+    /* a page's items must still say what they are and where the page ends:
+     * the table's keys, the index's keys and the entity type */
+    const char *keys[] = {m->pk_attr, m->sk_attr,
+                          p->index >= 0 ? pk_attr : NULL,
+                          p->index >= 0 ? sk_attr : NULL, m->entity_attr};
+    rc = ddbst__write_projection(it, keys, 5, out);
+  }
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc && p->descending) rc = ddbst__buf_puts(out, ",\"ScanIndexForward\":false");
-  uint32_t limit = qd.limit ? qd.limit : p->limit_default;
+  /* a pattern with only a maximum still bounds every page */
+  uint32_t limit = qd.limit ? qd.limit
+                   : p->limit_default ? p->limit_default
+                                      : p->limit_max;
   if (p->limit_max && limit > p->limit_max) limit = p->limit_max;
   if (!rc && limit) {
     char tmp[32];

@@ -7,6 +7,7 @@
 
 #include "expr.h"
 #include "facet.h"
+#include "itemsize.h"
 #include "keys.h"
 #include "request.h"
 
@@ -93,17 +94,51 @@ static int check_args(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
 
 /* ---- GetItem ---- */
 
+int ddbst__write_projection(ddbst_item *it, const char *const *keys,
+                             int nkeys, ddbst_buf *out) {
+  if (!it->nprojected) return 0;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  int rc = ddbst__buf_puts(out, ",\"ProjectionExpression\":\"");
+  int first = 1;
+  /* the keys and the entity type always come back: they say what the item
+   * is and where the next page starts */
+  for (int i = 0; !rc && i < nkeys; i++) {
+    if (!keys[i]) continue;
+    if (!first) rc = ddbst__buf_puts(out, ", ");
+    first = 0;
+    rc = rc ? rc : ddbst__expr_name(it, keys[i], out);
+  }
+  for (int a = 0; !rc && a < e->nattrs; a++) {
+    if (!it->projected[a]) continue;
+    if (!first) rc = ddbst__buf_puts(out, ", ");
+    first = 0;
+    rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
+  }
+  return rc ? rc : ddbst__buf_putc(out, '"');
+}
+
+int ddbst__get_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                    ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const char *keys[] = {m->pk_attr, m->sk_attr, m->entity_attr};
+  ddbst__expr_reset(it);
+  int rc = ddbst__begin(out, m);
+  if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
+  if (!rc) rc = ddbst__write_key(it, out, err);
+  if (!rc) rc = ddbst__write_projection(it, keys, 3, out);
+  if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc && (flags & DDBST_CONSISTENT_READ))
+    rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc;
+}
+
 int ddbst_get_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
                       ddbst_error *err) {
   int rc = check_args(it, out, err);
   if (rc) return rc;
   size_t start = out->len;
-  rc = ddbst__begin(out, it->m);
-  if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
-  if (!rc) rc = ddbst__write_key(it, out, err);
-  if (!rc && (flags & DDBST_CONSISTENT_READ))
-    rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
-  if (!rc) rc = ddbst__buf_putc(out, '}');
+  rc = ddbst__get_body(it, flags, out, err);
   return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_GET_ITEM;
 }
 
@@ -122,6 +157,12 @@ int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
   int n = ddbst_item_build_keys(it, err);
   if (n < 0) return n;
+  size_t size = ddbst__item_size(it);
+  if (size > DDBST__ITEM_MAX)
+    return ddbst__fail(err, DDBST_ERANGE, e->name,
+                       "the %s would be %zu bytes; DynamoDB stores at most "
+                       "%d per item",
+                       e->name, size, DDBST__ITEM_MAX);
   int rc = ddbst__buf_putc(out, '{');
   for (int i = 0; !rc && i < n; i++) {
     const ddbst__keyval *kv = &it->keys[i];
@@ -188,56 +229,87 @@ static int write_put_condition(ddbst_item *it, int create, ddbst_buf *out) {
   return rc ? rc : ddbst__buf_putc(out, '"');
 }
 
-int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
-                      ddbst_buf *out, ddbst_error *err) {
-  int rc = check_args(it, out, err);
-  if (rc) return rc;
+int ddbst__put_body(ddbst_item *it, uint32_t flags, int64_t now_us,
+                    ddbst_buf *out, ddbst_error *err) {
   int create = (flags & DDBST_CREATE) != 0;
-  size_t start = out->len;
   ddbst__expr_reset(it);
-  rc = ddbst__prepare_write(it, create, now_us, err);
+  int rc = ddbst__prepare_write(it, create, now_us, err);
   if (!rc) rc = ddbst__begin(out, it->m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Item\":");
   if (!rc) rc = ddbst__write_item(it, out, err);
   if (!rc) rc = write_put_condition(it, create, out);
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc;
+}
+
+int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
+                      ddbst_buf *out, ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc) return rc;
+  if (ddbst__entity_of(it)->nuniques)
+    return ddbst__unique_write(it, DDBST__W_PUT, flags, now_us, out, err);
+  size_t start = out->len;
+  rc = ddbst__put_body(it, flags, now_us, out, err);
   return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_PUT_ITEM;
 }
 
 /* ---- DeleteItem ---- */
 
+int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                       ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  ddbst__expr_reset(it);
+  int rc = ddbst__begin(out, it->m);
+  if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
+  if (!rc) rc = ddbst__write_key(it, out, err);
+  /* the conditions that apply, joined by AND; none → no condition */
+  size_t mark = out->len;
+  int parts = 0;
+  if (!rc) rc = ddbst__buf_puts(out, ",\"ConditionExpression\":\"");
+  if (!rc && (flags & DDBST_IF_EXISTS)) {
+    rc = ddbst__buf_puts(out, "attribute_exists(");
+    rc = rc ? rc : ddbst__expr_name(it, it->m->pk_attr, out);
+    rc = rc ? rc : ddbst__buf_putc(out, ')');
+    parts++;
+  }
+  if (!rc && it->has_expected_version) {
+    if (parts++) rc = ddbst__buf_puts(out, " AND ");
+    rc = rc ? rc : ddbst__expr_name(it, e->attrs[e->version_attr].name, out);
+    rc = rc ? rc : ddbst__buf_puts(out, " = ");
+    int n = snprintf(it->scratch, sizeof it->scratch, "%lld",
+                     (long long)it->expected_version);
+    it->scratch_len = (size_t)n + 1;
+    rc = rc ? rc : ddbst__expr_number(it, it->scratch, out);
+  }
+  /* the guards deleted with the item must be its own: the item must hold
+   * the unique values the guards' keys were built from */
+  for (int u = 0; !rc && u < e->nuniques; u++) {
+    const ddbst__template *t = &e->uniques[u].tmpl;
+    for (int i = 0; !rc && i < t->nsegs; i++) {
+      int a = t->segs[i].attr;
+      if (a < 0 || e->attrs[a].primary_facet || !it->vals[a].set) continue;
+      if (parts++) rc = ddbst__buf_puts(out, " AND ");
+      rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
+      rc = rc ? rc : ddbst__buf_puts(out, " = ");
+      rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
+    }
+  }
+  if (!rc && parts) rc = ddbst__buf_putc(out, '"');
+  if (!rc && !parts) ddbst__buf_truncate(out, mark);
+  if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc;
+}
+
 int ddbst_delete_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
                          ddbst_error *err) {
   int rc = check_args(it, out, err);
   if (rc) return rc;
-  const ddbst__entity *e = ddbst__entity_of(it);
+  if (ddbst__entity_of(it)->nuniques)
+    return ddbst__unique_write(it, DDBST__W_DELETE, flags, 0, out, err);
   size_t start = out->len;
-  ddbst__expr_reset(it);
-  rc = ddbst__begin(out, it->m);
-  if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
-  if (!rc) rc = ddbst__write_key(it, out, err);
-  int cond = (flags & DDBST_IF_EXISTS) || it->has_expected_version;
-  if (!rc && cond) {
-    rc = ddbst__buf_puts(out, ",\"ConditionExpression\":\"");
-    if (!rc && (flags & DDBST_IF_EXISTS)) {
-      rc = ddbst__buf_puts(out, "attribute_exists(");
-      rc = rc ? rc : ddbst__expr_name(it, it->m->pk_attr, out);
-      rc = rc ? rc : ddbst__buf_putc(out, ')');
-      if (!rc && it->has_expected_version) rc = ddbst__buf_puts(out, " AND ");
-    }
-    if (!rc && it->has_expected_version) {
-      rc = ddbst__expr_name(it, e->attrs[e->version_attr].name, out);
-      rc = rc ? rc : ddbst__buf_puts(out, " = ");
-      int n = snprintf(it->scratch, sizeof it->scratch, "%lld",
-                       (long long)it->expected_version);
-      it->scratch_len = (size_t)n + 1;
-      rc = rc ? rc : ddbst__expr_number(it, it->scratch, out);
-    }
-    if (!rc) rc = ddbst__buf_putc(out, '"');
-  }
-  if (!rc) rc = ddbst__expr_emit(it, out);
-  if (!rc) rc = ddbst__buf_putc(out, '}');
+  rc = ddbst__delete_body(it, flags, out, err);
   return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_DELETE_ITEM;
 }
 
@@ -305,22 +377,21 @@ static int index_action(const ddbst_item *it, const ddbst__ekey *k,
                          "this update changes index %s's keys; give %s too, "
                          "so ddbst can tell whether the item stays in it",
                          index, e->attrs[k->when[i].attr].name);
-  int in = ddbst__index_applies(it, k, err);
-  if (in < 0) return err ? err->code : DDBST_EMISSING;
-  if (in) {
-    /* every facet must be given to rebuild the keys */
-    for (int t = 0; t < 2; t++)
-      for (int i = 0; i < ts[t]->nsegs; i++) {
-        int a = ts[t]->segs[i].attr;
-        if (a >= 0 && !facet_given(it, a))
-          return ddbst__fail(err, DDBST_EMISSING, path,
-                             "this update rewrites index %s's keys: give %s "
-                             "too",
-                             index, e->attrs[a].name);
-      }
-    return IDX_WRITE;
-  }
-  return IDX_REMOVE;
+  /* a membership condition that stops holding takes the item out */
+  for (int i = 0; i < k->nwhen; i++)
+    if (!ddbst__cond_holds(it, &k->when[i])) return IDX_REMOVE;
+  /* it holds: the keys are rewritten, so every facet is needed, even when
+   * only the condition's attribute changed (a draft being published) */
+  for (int t = 0; t < 2; t++)
+    for (int i = 0; i < ts[t]->nsegs; i++) {
+      int a = ts[t]->segs[i].attr;
+      if (a >= 0 && !facet_given(it, a))
+        return ddbst__fail(err, DDBST_EMISSING, path,
+                           "this update rewrites index %s's keys: give %s "
+                           "too",
+                           index, e->attrs[a].name);
+    }
+  return IDX_WRITE;
 }
 
 static int set_key(ddbst_item *it, const char *name, const ddbst__template *t,
@@ -336,25 +407,14 @@ static int set_key(ddbst_item *it, const char *name, const ddbst__template *t,
   return rc ? rc : ddbst__expr_value(it, r, out);
 }
 
-static int update_expression(ddbst_item *it, int64_t now_us, ddbst_buf *out,
-                             ddbst_error *err) {
+static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
+                             ddbst_buf *out, ddbst_error *err) {
   const ddbst_model *m = it->m;
   const ddbst__entity *e = ddbst__entity_of(it);
   clause set = {0}, rem = {0}, add = {0};
   int first = 1, rc = 0;
   char path[DDBST_ERROR_PATH_MAX];
 
-  for (int a = 0; a < e->nattrs; a++) {
-    const ddbst__attr *at = &e->attrs[a];
-    ddbst__upd u = it->vals[a].upd;
-    if (at->primary_facet && (u != DDBST__UPD_SET)) {
-      snprintf(path, sizeof path, "%s.%s", e->name, at->name);
-      return ddbst__fail(err, DDBST_EVALUE, path,
-                         "%s.%s is part of the primary key and cannot change; "
-                         "write a new item and delete this one",
-                         e->name, at->name);
-    }
-  }
   if (e->updated_attr >= 0 && !it->vals[e->updated_attr].set) {
     char ts[DDBST__TS_MAX];
     size_t tl;
@@ -387,6 +447,34 @@ static int update_expression(ddbst_item *it, int64_t now_us, ddbst_buf *out,
       rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
       rc = rc ? rc : ddbst__buf_putc(out, ')');
     }
+  }
+  /* an upsert may create the item: it must say what it is, and when it was
+   * created, like a put would */
+  if (!rc && upsert && m->entity_attr) {
+    rc = action(out, &set, "SET", &first);
+    rc = rc ? rc : ddbst__expr_name(it, m->entity_attr, out);
+    rc = rc ? rc : ddbst__buf_puts(out, " = ");
+    rc = rc ? rc : ddbst__expr_string(it, e->name, out);
+  }
+  if (!rc && upsert && e->created_attr >= 0 && !it->vals[e->created_attr].set) {
+    char ts[DDBST__TS_MAX];
+    size_t tl;
+    const char *bad = ddbst__ts_from_unix_us(
+        now_us, e->attrs[e->created_attr].precision, ts, &tl);
+    if (bad) return ddbst__fail(err, DDBST_ERANGE, NULL, "createdAt: %s", bad);
+    if (tl + 1 > sizeof it->scratch - it->scratch_len) return DDBST_ERANGE;
+    char *lit = it->scratch + it->scratch_len;
+    memcpy(lit, ts, tl);
+    lit[tl] = '\0';
+    it->scratch_len += tl + 1;
+    const char *cn = e->attrs[e->created_attr].name;
+    rc = action(out, &set, "SET", &first);
+    rc = rc ? rc : ddbst__expr_name(it, cn, out);
+    rc = rc ? rc : ddbst__buf_puts(out, " = if_not_exists(");
+    rc = rc ? rc : ddbst__expr_name(it, cn, out);
+    rc = rc ? rc : ddbst__buf_puts(out, ", ");
+    rc = rc ? rc : ddbst__expr_string(it, lit, out);
+    rc = rc ? rc : ddbst__buf_putc(out, ')');
   }
   /* index keys kept true */
   int actions[20]; /* a table has at most 20 indexes (checked at load) */
@@ -460,19 +548,39 @@ static int update_expression(ddbst_item *it, int64_t now_us, ddbst_buf *out,
   return rc ? rc : ddbst__buf_putc(out, '"');
 }
 
-int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
-                         ddbst_buf *out, ddbst_error *err) {
-  int rc = check_args(it, out, err);
-  if (rc) return rc;
+int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
+                       ddbst_buf *out, ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
-  size_t start = out->len;
+  char path[DDBST_ERROR_PATH_MAX];
+  /* before the key is built: a removed primary facet is a change, not a
+   * missing value */
+  for (int a = 0; a < e->nattrs; a++) {
+    const ddbst__attr *at = &e->attrs[a];
+    ddbst__upd u = it->vals[a].upd;
+    if (at->primary_facet && (u != DDBST__UPD_SET)) {
+      snprintf(path, sizeof path, "%s.%s", e->name, at->name);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s.%s is part of the primary key and cannot change; "
+                         "write a new item and delete this one",
+                         e->name, at->name);
+    }
+  }
+  for (int a = 0; a < e->nattrs; a++)
+    if (e->attrs[a].required && it->vals[a].upd == DDBST__UPD_REMOVE) {
+      snprintf(path, sizeof path, "%s.%s", e->name, e->attrs[a].name);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s.%s is required and cannot be removed", e->name,
+                         e->attrs[a].name);
+    }
   ddbst__expr_reset(it);
-  rc = ddbst__begin(out, it->m);
+  int rc = ddbst__begin(out, it->m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
   if (!rc) rc = ddbst__write_key(it, out, err);
-  if (!rc) rc = update_expression(it, now_us, out, err);
+  if (!rc) rc = update_expression(it, (flags & DDBST_UPSERT) != 0, now_us, out,
+                                  err);
   int exists = !(flags & DDBST_UPSERT);
-  if (!rc && (exists || it->has_expected_version)) {
+  int guarded = ddbst__unique_conditions_needed(it);
+  if (!rc && (exists || it->has_expected_version || guarded)) {
     rc = ddbst__buf_puts(out, ",\"ConditionExpression\":\"");
     if (!rc && exists) {
       rc = ddbst__buf_puts(out, "attribute_exists(");
@@ -490,10 +598,25 @@ int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
       it->scratch_len += (size_t)n + 1;
       rc = rc ? rc : ddbst__expr_number(it, lit, out);
     }
+    /* a unique attribute moves only from the value its guard holds */
+    if (!rc && guarded)
+      rc = ddbst__unique_conditions(it, exists || it->has_expected_version,
+                                    out);
     if (!rc) rc = ddbst__buf_putc(out, '"');
   }
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc;
+}
+
+int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
+                         ddbst_buf *out, ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc) return rc;
+  if (ddbst__unique_conditions_needed(it))
+    return ddbst__unique_write(it, DDBST__W_UPDATE, flags, now_us, out, err);
+  size_t start = out->len;
+  rc = ddbst__update_body(it, flags, now_us, out, err);
   return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_UPDATE_ITEM;
 }
 

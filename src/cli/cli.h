@@ -35,5 +35,11 @@ int cli_create(int argc, char **argv);
 int cli_delete(int argc, char **argv);
 int cli_update(int argc, char **argv);
 int cli_query(int argc, char **argv);
+int cli_batch_get(int argc, char **argv);
+int cli_batch_write(int argc, char **argv);
+int cli_transact(int argc, char **argv);
+int cli_cloudformation(int argc, char **argv);
+int cli_lint(int argc, char **argv);
+int cli_doc(int argc, char **argv);
 
 #endif

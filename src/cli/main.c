@@ -13,14 +13,26 @@ static const char usage[] =
     "requests (printed as OPERATION<TAB>BODY):\n"
     "       ddbst create-table MODEL\n"
     "       ddbst get|put|create|delete MODEL ENTITY NAME=VALUE... "
-    "[--consistent] [--if-exists] [--expect-version N]\n"
+    "[--consistent] [--project NAME]... [--if-exists] [--expect-version N]\n"
     "       ddbst update MODEL ENTITY NAME=VALUE... [--set NAME=VALUE]... "
-    "[--remove NAME]...\n"
+    "[--remove NAME]... [--previous NAME=VALUE]...\n"
     "             [--add NAME=NUMBER]... [--append NAME=JSON]... "
     "[--expect-version N] [--upsert]\n"
     "       ddbst query MODEL PATTERN NAME=VALUE... [--begins|--gt|--gte|--lt|"
     "--lte NAME=VALUE]\n"
-    "             [--limit N] [--consistent]   (--gte with --lte: between)\n"
+    "             [--limit N] [--consistent] [--project NAME]...   (--gte "
+    "with --lte: between)\n"
+    "       ddbst batch-get MODEL [--consistent] < ops.jsonl\n"
+    "       ddbst batch-write MODEL < ops.jsonl\n"
+    "       ddbst transact MODEL [--token TOKEN] < ops.jsonl\n"
+    "         one JSON object per line: {\"op\":\"put\",\"entity\":\"User\","
+    "\"values\":{...}}\n"
+    "infrastructure and review:\n"
+    "       ddbst cloudformation MODEL [--yaml] "
+    "[--stream-filter ENTITY[:INSERT,MODIFY,REMOVE]]...\n"
+    "       ddbst lint MODEL    (error|warning|note PATH: MESSAGE; exit 1 on "
+    "an error)\n"
+    "       ddbst doc MODEL     (Markdown for a design review)\n"
     "options before the verb: --table NAME (overrides table.name)\n";
 
 const char *cli_table_override;
@@ -40,6 +52,12 @@ static const struct {
     {"delete", cli_delete},
     {"update", cli_update},
     {"query", cli_query},
+    {"batch-get", cli_batch_get},
+    {"batch-write", cli_batch_write},
+    {"transact", cli_transact},
+    {"cloudformation", cli_cloudformation},
+    {"lint", cli_lint},
+    {"doc", cli_doc},
 };
 
 void cli_print_error(const ddbst_error *e) {

@@ -101,6 +101,14 @@ static int item_verb(const char *verb, int argc, char **argv) {
                         "an entity with a version attribute\n");
         rc = 2;
       }
+    } else if (strcmp(a, "--project") == 0 && i + 1 < argc) {
+      int at = ddbst_model_attribute(c.m, c.entity, argv[++i]);
+      if (at < 0) {
+        fprintf(stderr, "ddbst: %s: no such attribute\n", argv[i]);
+        rc = 2;
+      } else {
+        ddbst_item_project(c.item, at);
+      }
     } else if (is_update && strcmp(a, "--remove") == 0 && i + 1 < argc) {
       int at = ddbst_model_attribute(c.m, c.entity, argv[++i]);
       if (at < 0) {
@@ -111,12 +119,13 @@ static int item_verb(const char *verb, int argc, char **argv) {
       }
     } else if (is_update &&
                (strcmp(a, "--set") == 0 || strcmp(a, "--add") == 0 ||
-                strcmp(a, "--append") == 0) &&
+                strcmp(a, "--append") == 0 || strcmp(a, "--previous") == 0) &&
                i + 1 < argc) {
       rc = split_assignment(c.m, c.entity, argv[++i], &attr, &value);
       if (rc) break;
       size_t n = strlen(value);
       int r = a[2] == 's'   ? ddbst_item_set(c.item, attr, value, n, &e)
+              : a[2] == 'p' ? ddbst_item_set_previous(c.item, attr, value, n, &e)
               : a[3] == 'd' ? ddbst_item_add(c.item, attr, value, n, &e)
                             : ddbst_item_append(c.item, attr, value, n, &e);
       if (r) rc = cli_fail(&e);
@@ -252,6 +261,14 @@ int cli_query(int argc, char **argv) {
       q.attribute = attr;
       q.value = value;
       q.value_len = strlen(value);
+    } else if (strcmp(a, "--project") == 0 && i + 1 < argc) {
+      int at = ddbst_model_attribute(m, entity, argv[++i]);
+      if (at < 0) {
+        fprintf(stderr, "ddbst: %s: no such attribute\n", argv[i]);
+        rc = 2;
+      } else {
+        ddbst_item_project(item, at);
+      }
     } else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
       q.limit = (uint32_t)strtoul(argv[++i], NULL, 10);
     } else if (strcmp(a, "--consistent") == 0) {

@@ -115,6 +115,36 @@ else
   echo "FAIL patterns-listEvents: $out"; failed=$((failed + 1))
 fi
 
+
+# Request verbs: one OPERATION<TAB>BODY line per request.
+expect get-user 0 $'GetItem\t{"TableName":"saas-api-dev","Key":{"PK":{"S":"ORG#123"},"SK":{"S":"USER#9"}},"ConsistentRead":true}' '' \
+  -- get "$saas" User orgId=123 userId=9 --consistent
+expect get-table-override 0 $'GetItem\t{"TableName":"saas-api-prod","Key":{"PK":{"S":"ORG#1"},"SK":{"S":"ORG#1"}}}' '' \
+  -- --table saas-api-prod get "$saas" Organisation orgId=1
+expect query-between 0 $'Query\t{"TableName":"saas-api-dev","KeyConditionExpression":"#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2","ExpressionAttributeNames":{"#n0":"PK","#n1":"SK"},"ExpressionAttributeValues":{":v0":{"S":"PROJECT#p1"},":v1":{"S":"EVENT#2026-01-01"},":v2":{"S":"EVENT#2026-02-02"}},"Limit":100}' '' \
+  -- query "$saas" listEvents projectId=p1 --gte ts=2026-01-01 --lte ts=2026-02-01
+expect query-limit-capped 0 '' '' -- query "$saas" listUsers orgId=1 --limit 1000
+out=$("$ddbst" query "$saas" listUsers orgId=1 --limit 1000)
+if [[ $out == *'"Limit":100}' ]]; then passed=$((passed + 1)); else echo "FAIL query-limit-capped: $out"; failed=$((failed + 1)); fi
+expect query-two-conditions 2 '' 'one sort-key condition' -- query "$saas" listEvents projectId=p1 --gt ts=2026 --lt ts=2027
+expect query-get-pattern 2 '' 'getUser is a get pattern' -- query "$saas" getUser orgId=1
+expect update-primary 2 '' 'Project.projectId: Project.projectId is part of the primary key' \
+  -- update "$saas" Project orgId=1 projectId=p createdAt=2026-01-01T00:00:00Z --remove projectId
+expect update-unique-needs-previous 2 '' 'give the previous value too' \
+  -- update "$saas" User orgId=1 userId=2 --set email=b@x.com
+expect put-unique-refused 2 '' 'write it with create' -- put "$saas" User orgId=1 userId=2 email=a@b.c
+out=$("$ddbst" create "$saas" User orgId=1 userId=2 email=Ann@X.com)
+if [[ $out == TransactWriteItems$'\t'*'"_type":{"S":"User.email"}'* ]]; then passed=$((passed + 1)); else echo "FAIL create-unique: $out"; failed=$((failed + 1)); fi
+n=$(printf '%s\n' '{"op":"get","entity":"Organisation","values":{"orgId":"1"}}' '{"op":"get","entity":"Organisation","values":{"orgId":"1"}}' | "$ddbst" batch-get "$saas" | grep -c 'ORG#1"},"SK"')
+if [[ $n == 1 ]]; then passed=$((passed + 1)); else echo "FAIL batch-get-dedupe: $n"; failed=$((failed + 1)); fi
+n=$(for i in $(seq 1 60); do echo "{\"op\":\"put\",\"entity\":\"Organisation\",\"values\":{\"orgId\":\"o$i\"}}"; done | "$ddbst" batch-write "$saas" | grep -c '^BatchWriteItem')
+if [[ $n == 3 ]]; then passed=$((passed + 1)); else echo "FAIL batch-write-chunks: $n"; failed=$((failed + 1)); fi
+out=$(printf '%s\n' '{"op":"create","entity":"Organisation","values":{"orgId":"1"}}' '{"op":"delete","entity":"Organisation","values":{"orgId":"1"}}' | "$ddbst" transact "$saas" 2>&1)
+if [[ $out == *'line 2: transaction: two operations on one item'* ]]; then passed=$((passed + 1)); else echo "FAIL transact-duplicate: $out"; failed=$((failed + 1)); fi
+out=$(printf '%s\n' '{"op":"create","entity":"Organisation","values":{"orgId":"1"}, "colour": 1}' | "$ddbst" transact "$saas" 2>&1)
+if [[ $out == *'line 1: colour: unknown field'* ]]; then passed=$((passed + 1)); else echo "FAIL transact-unknown-field: $out"; failed=$((failed + 1)); fi
+expect create-table 0 '' '' -- create-table "$saas"
+
 expect no-verb 2 '' 'usage:' --
 expect unknown-verb 2 '' "unknown verb 'frobnicate'" -- frobnicate
 expect version 0 'ddbst 0.1.0' '' -- --version
