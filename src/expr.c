@@ -126,6 +126,9 @@ static int write_ref(const ddbst_item *it, const ddbst__vref *r,
     return ddbst__write_s(out, r->lit, strlen(r->lit));
   case DDBST__REF_RAW:
     return ddbst__buf_puts(out, r->lit);
+  case DDBST__REF_LIT:
+    return ddbst__write_av(out, &it->m->entities[r->off].attrs[r->attr],
+                           r->lit, r->len);
   case DDBST__REF_PREV:
     v = it->text.data + it->prev[r->attr].off;
     n = it->prev[r->attr].len;

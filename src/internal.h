@@ -46,7 +46,7 @@ char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n);
 int ddbst__fail(ddbst_error *err, int code, const char *path, const char *fmt,
                 ...) DDBST__PRINTF(4, 5);
 int ddbst__vfail(ddbst_error *err, int code, const char *path, const char *fmt,
-                 va_list ap);
+                 va_list ap) DDBST__PRINTF(4, 0);
 
 /* ---- the growable buffer ---- */
 

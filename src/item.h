@@ -27,7 +27,9 @@ typedef enum {
   DDBST__REF_NUMBER,
   DDBST__REF_STRING,
   DDBST__REF_RAW, /* an AttributeValue written as is: {"L":[]} */
-  DDBST__REF_PREV /* the previous value of attr */
+  DDBST__REF_PREV, /* the previous value of attr */
+  DDBST__REF_LIT   /* canonical text `lit`, typed as attribute `attr` of
+                      entity `off` (model filters) */
 } ddbst__refkind;
 
 typedef struct ddbst__vref {

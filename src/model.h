@@ -138,6 +138,9 @@ typedef struct ddbst__pattern {
    * read, attribute indices of entities[0] (every entity of the pattern
    * declares the attribute). */
   int ordered;
+  /* Items of other entities can fall in this pattern's key range (their keys
+   * may share its prefix): the query filters on the entity attribute. */
+  int type_filter;
   ddbst__cond *filter;
   int nfilter;
   const char *description; /* NULL when none */
@@ -210,6 +213,15 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
 int ddbst__template_split(const ddbst__template *t, const char *key,
                           size_t len, const char *delim, size_t delim_len,
                           size_t *spans);
+
+/* Whether templates `a` and `b` can produce one and the same key
+ * (overlap.c); 1 also when unsure. */
+int ddbst__templates_may_share(const ddbst__template *a,
+                               const ddbst__template *b, const char *d,
+                               size_t dn);
+/* Whether template `t` can produce a key that starts with q[0..qn). */
+int ddbst__template_may_start_with(const ddbst__template *t, const char *q,
+                                   size_t qn, const char *d, size_t dn);
 
 /* A fresh monotonic ULID for `now_ms`. */
 int ddbst__model_next_ulid(const ddbst_model *m, uint64_t now_ms, char out[26]);

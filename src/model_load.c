@@ -75,10 +75,13 @@ static void report_field(loader *L, const char *field, const ddbst__jnode *at,
   pop(L, old);
 }
 
+/* Never NULL: on allocation failure the load is already lost (nomem), but
+ * the checks that still run must not trip over a missing name. */
 static char *dup(loader *L, const char *s) {
+  static char empty[1];
   char *p = ddbst__arena_strndup(&L->m->arena, s, strlen(s));
   if (!p) L->nomem = 1;
-  return p;
+  return p ? p : empty;
 }
 
 static void *alloc_array(loader *L, size_t n, size_t size) {
@@ -358,23 +361,29 @@ static void load_table(loader *L, const ddbst__jnode *t,
   }
 
   /* Every key attribute has one role: a name used twice would make one key
-   * overwrite another. GSIs may share attributes only as whole pairs. */
+   * overwrite another (an index sharing the table's or another index's key
+   * attributes is not supported). */
   const char *names[2 + 2 * 20 + 2];
-  const char *roles[sizeof names / sizeof names[0]];
+  char roles[sizeof names / sizeof names[0]][300];
   int n = 0;
-  names[n] = m->pk_attr, roles[n++] = "the table's partition key";
-  names[n] = m->sk_attr, roles[n++] = "the table's sort key";
+  names[n] = m->pk_attr;
+  snprintf(roles[n++], sizeof roles[0], "the table's partition key");
+  names[n] = m->sk_attr;
+  snprintf(roles[n++], sizeof roles[0], "the table's sort key");
   for (int i = 0; i < m->nindexes && i < 20; i++) {
-    names[n] = m->indexes[i].pk_attr, roles[n++] = "an index partition key";
-    names[n] = m->indexes[i].sk_attr, roles[n++] = "an index sort key";
+    names[n] = m->indexes[i].pk_attr;
+    snprintf(roles[n++], sizeof roles[0], "%s's partition key",
+             m->indexes[i].name);
+    names[n] = m->indexes[i].sk_attr;
+    snprintf(roles[n++], sizeof roles[0], "%s's sort key", m->indexes[i].name);
   }
-  names[n] = m->entity_attr, roles[n++] = "the entity attribute";
-  names[n] = m->ttl_attr, roles[n++] = "the TTL attribute";
+  names[n] = m->entity_attr;
+  snprintf(roles[n++], sizeof roles[0], "the entity attribute");
+  names[n] = m->ttl_attr;
+  snprintf(roles[n++], sizeof roles[0], "the TTL attribute");
   for (int i = 0; i < n; i++)
     for (int j = 0; j < i; j++)
-      if (names[i] && names[j] && strcmp(names[i], names[j]) == 0 &&
-          !(i >= 2 && j >= 2 && i < 2 + 2 * m->nindexes &&
-            j < 2 + 2 * m->nindexes))
+      if (names[i] && names[j] && strcmp(names[i], names[j]) == 0)
         report(L, t, "'%s' is both %s and %s", names[i], roles[j], roles[i]);
 }
 
@@ -690,6 +699,9 @@ static int find_index(const ddbst_model *m, const char *name) {
   return -1;
 }
 
+static void check_not_key_attr(loader *L, const ddbst__attr *a,
+                               const ddbst__jnode *at);
+
 /* Adds an attribute the model implies (version, automatic timestamps) unless
  * declared; a declared one must have the right type. */
 static int implicit_attr(loader *L, ddbst__entity *e, const char *name,
@@ -711,6 +723,7 @@ static int implicit_attr(loader *L, ddbst__entity *e, const char *name,
   a->type = type;
   a->precision = DDBST__PREC_MS;
   a->implicit = 1;
+  check_not_key_attr(L, a, at);
   return e->nattrs++;
 }
 
@@ -893,8 +906,8 @@ static void load_entity(loader *L, const char *name, const ddbst__jnode *n,
   if (e->nattrs > m->max_attrs) m->max_attrs = e->nattrs;
 }
 
-/* Two templates have one shape when the same keys could come from both:
- * equal literals at equal places, facets at equal places. */
+/* Two templates have one shape when they have equal literals at equal
+ * places and facets at equal places. */
 static int same_shape(const ddbst__template *a, const ddbst__template *b) {
   if (a->nsegs != b->nsegs) return 0;
   for (int i = 0; i < a->nsegs; i++) {
@@ -906,47 +919,129 @@ static int same_shape(const ddbst__template *a, const ddbst__template *b) {
   return 1;
 }
 
+/* The keys an index (or the table, -1) gives an entity, or NULL. */
+static const ddbst__ekey *key_in(const ddbst__entity *e, int index) {
+  if (index < 0) return &e->key;
+  for (int k = 0; k < e->nindexes; k++)
+    if (e->indexes[k].index == index) return &e->indexes[k];
+  return NULL;
+}
+
+/* A sort key template that is absent matches only the absent sort key. */
+static int may_share(const ddbst_model *m, const ddbst__ekey *a,
+                     const ddbst__template *a_sk, const ddbst__ekey *b,
+                     const ddbst__template *b_sk) {
+  return ddbst__templates_may_share(&a->pk, &b->pk, m->delim, m->delim_len) &&
+         ddbst__templates_may_share(a_sk, b_sk, m->delim, m->delim_len);
+}
+
+/* Keys must say which entity an item is: two entities (or an entity and a
+ * unique guard) whose templates could produce the same key are refused. */
 static void check_ambiguous_keys(loader *L) {
   const ddbst_model *m = L->m;
   for (int ix = -1; ix < m->nindexes; ix++)
-    for (int i = 0; i < m->nentities; i++)
+    for (int i = 0; i < m->nentities; i++) {
+      const ddbst__entity *ei = &m->entities[i];
+      const ddbst__ekey *a = key_in(ei, ix);
+      if (!a || !a->pk.nsegs) continue;
       for (int j = 0; j < i; j++) {
-        const ddbst__ekey *a = NULL, *b = NULL;
-        if (ix < 0) {
-          a = &m->entities[i].key;
-          b = &m->entities[j].key;
-        } else {
-          for (int k = 0; k < m->entities[i].nindexes; k++)
-            if (m->entities[i].indexes[k].index == ix)
-              a = &m->entities[i].indexes[k];
-          for (int k = 0; k < m->entities[j].nindexes; k++)
-            if (m->entities[j].indexes[k].index == ix)
-              b = &m->entities[j].indexes[k];
-        }
-        if (!a || !b || !a->pk.nsegs || !b->pk.nsegs) continue;
-        if (same_shape(&a->pk, &b->pk) && same_shape(&a->sk, &b->sk)) {
+        const ddbst__entity *ej = &m->entities[j];
+        const ddbst__ekey *b = key_in(ej, ix);
+        if (!b || !b->pk.nsegs || !may_share(m, a, &a->sk, b, &b->sk)) continue;
+        size_t old = push(L, "entities");
+        size_t o2 = push(L, ei->name);
+        report(L, NULL,
+               "%s and %s can have the same key in %s (%s / %s and %s / %s): "
+               "a key could not tell them apart; give them different literals",
+               ej->name, ei->name, ix < 0 ? "the table" : m->indexes[ix].name,
+               b->pk.source, b->sk.nsegs ? b->sk.source : "-", a->pk.source,
+               a->sk.nsegs ? a->sk.source : "-");
+        pop(L, o2);
+        pop(L, old);
+      }
+      /* unique guards live in the table, keyed by their template twice */
+      for (int j = 0; ix < 0 && j < m->nentities; j++)
+        for (int u = 0; u < m->entities[j].nuniques; u++) {
+          const ddbst__unique *g = &m->entities[j].uniques[u];
+          ddbst__ekey gk;
+          memset(&gk, 0, sizeof gk);
+          gk.pk = g->tmpl;
+          const ddbst__template empty = {NULL, NULL, 0, 0};
+          if (!may_share(m, a, &a->sk, &gk, m->sk_attr ? &g->tmpl : &empty))
+            continue;
           size_t old = push(L, "entities");
-          size_t o2 = push(L, m->entities[i].name);
+          size_t o2 = push(L, m->entities[j].name);
+          size_t o3 = push(L, "unique");
+          size_t o4 = push(L, g->name);
           report(L, NULL,
-                 "%s and %s have keys of the same shape in %s (%s / %s): a "
-                 "key could not tell them apart; give them different literals",
-                 m->entities[j].name, m->entities[i].name,
-                 ix < 0 ? "the table" : m->indexes[ix].name, a->pk.source,
-                 a->sk.nsegs ? a->sk.source : "-");
+                 "the guard items of %s.%s (%s) can have the same key as %s "
+                 "items; give the guard template its own literal",
+                 m->entities[j].name, g->name, g->tmpl.source, ei->name);
+          pop(L, o4);
+          pop(L, o3);
           pop(L, o2);
           pop(L, old);
         }
-      }
+    }
+}
+
+/* Whether items that are not the pattern's can fall in its key range: an
+ * entity outside it (or a unique guard) whose keys may share its partition
+ * and start with the sort-key text the pattern reads. Such a pattern filters
+ * on the entity attribute; without one the model is refused. */
+static void check_pattern_range(loader *L, ddbst__pattern *p) {
+  const ddbst_model *m = L->m;
+  if (p->op != DDBST__OP_QUERY || p->nentities == 0) return;
+  const ddbst__entity *first = &m->entities[p->entities[0]];
+  const ddbst__ekey *k = key_in(first, p->index);
+  if (!k) return;
+  /* the literal start every entity of the pattern shares */
+  char q[DDBST__SK_MAX];
+  size_t qn = 0;
+  const ddbst__seg *s0 = k->sk.nsegs ? &k->sk.segs[0] : NULL;
+  if (s0 && s0->attr < 0 && s0->len <= sizeof q) {
+    memcpy(q, s0->text, s0->len);
+    qn = s0->len;
+  }
+  for (int i = 1; i < p->nentities; i++) {
+    const ddbst__ekey *o = key_in(&m->entities[p->entities[i]], p->index);
+    const ddbst__seg *t0 = o && o->sk.nsegs ? &o->sk.segs[0] : NULL;
+    size_t l = t0 && t0->attr < 0 ? t0->len : 0, n = 0;
+    while (n < qn && n < l && q[n] == t0->text[n]) n++;
+    qn = n;
+  }
+  const char *intruder = NULL;
+  for (int e = 0; e < m->nentities && !intruder; e++) {
+    int mine = 0;
+    for (int i = 0; i < p->nentities; i++) mine |= p->entities[i] == e;
+    const ddbst__ekey *o = key_in(&m->entities[e], p->index);
+    if (mine || !o) continue;
+    if (ddbst__templates_may_share(&k->pk, &o->pk, m->delim, m->delim_len) &&
+        (!o->sk.nsegs ||
+         ddbst__template_may_start_with(&o->sk, q, qn, m->delim, m->delim_len)))
+      intruder = m->entities[e].name;
+  }
+  for (int e = 0; p->index < 0 && e < m->nentities && !intruder; e++)
+    for (int u = 0; u < m->entities[e].nuniques && !intruder; u++) {
+      const ddbst__template *g = &m->entities[e].uniques[u].tmpl;
+      if (ddbst__templates_may_share(&k->pk, g, m->delim, m->delim_len) &&
+          ddbst__template_may_start_with(g, q, qn, m->delim, m->delim_len))
+        intruder = "a unique guard";
+    }
+  if (!intruder) return;
+  if (m->entity_attr) {
+    p->type_filter = 1;
+    return;
+  }
+  report(L, NULL,
+         "%s items can fall in the key range %s reads (its sort keys start "
+         "with '%.*s'); give them different literals, or declare "
+         "table.entityAttribute so the query can filter them out",
+         intruder, p->name, (int)qn, q);
 }
 
 /* ---- patterns ---- */
 
-static const ddbst__ekey *ekey_for(const ddbst__entity *e, int index) {
-  if (index < 0) return &e->key;
-  for (int i = 0; i < e->nindexes; i++)
-    if (e->indexes[i].index == index) return &e->indexes[i];
-  return NULL;
-}
 
 /* Partition templates of a collection must be the same text with facets of
  * the same names, or one partition value could not serve them all. */
@@ -1128,7 +1223,7 @@ static void load_pattern(loader *L, const char *name, const ddbst__jnode *n,
   const ddbst__ekey *first_key = NULL;
   for (int i = 0; i < p->nentities; i++) {
     const ddbst__entity *e = &m->entities[p->entities[i]];
-    const ddbst__ekey *k = ekey_for(e, p->index);
+    const ddbst__ekey *k = key_in(e, p->index);
     if (!k) {
       report_field(L, "index", ixn,
                    "pattern %s queries index %s, but entity %s is not in it "
@@ -1208,6 +1303,10 @@ static void load_root(loader *L, const ddbst__jnode *root,
   if (!v)
     report(L, root, "'ddbst': %d is required (the model format version)",
            DDBST_MODEL_FORMAT);
+  else if (v->type == DDBST__J_STRING)
+    report_field(L, "ddbst", v,
+                 "the format version is a number: write %d, not a string",
+                 DDBST_MODEL_FORMAT);
   else if (v->type != DDBST__J_NUMBER || strcmp(v->text, "1") != 0)
     report_field(L, "ddbst", v,
                  "this library reads model format %d; the file says %s",
@@ -1253,6 +1352,7 @@ static void load_root(loader *L, const ddbst__jnode *root,
         size_t o2 = push(L, ps->keys[i]);
         load_pattern(L, ps->keys[i], ps->items[i],
                      &m->patterns[m->npatterns++]);
+        if (L->nerrors == 0) check_pattern_range(L, &m->patterns[m->npatterns - 1]);
         pop(L, o2);
       }
     }
@@ -1286,9 +1386,11 @@ int ddbst_model_load(const char *json, size_t len,
   ddbst__arena tree;
   ddbst__arena_init(&tree, &m->alloc);
   ddbst__jnode *root = NULL;
-  int rc = ddbst__jtree_parse(&tree, json ? json : "", len, &root, err);
+  ddbst_error syntax;
+  int rc = ddbst__jtree_parse(&tree, json ? json : "", len, &root, &syntax);
   if (rc) {
-    if (rc != DDBST_ENOMEM && o.on_error && err) o.on_error(o.on_error_user, err);
+    if (err) *err = syntax;
+    if (rc != DDBST_ENOMEM && o.on_error) o.on_error(o.on_error_user, &syntax);
     ddbst__arena_free(&tree);
     ddbst_model_free(m);
     return rc;

@@ -552,6 +552,44 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
                       hi.inclusive ? " <= " : " < ", out);
 }
 
+/* ,"FilterExpression":"..." for what the key range cannot say: the
+ * pattern's declared filter, and the entity type when other entities' items
+ * can fall in the range (the model found that at load). */
+static int write_filter(ddbst_item *it, const ddbst__pattern *p,
+                        ddbst_buf *out) {
+  const ddbst_model *m = it->m;
+  int typed = p->type_filter && m->entity_attr;
+  if (!typed && !p->nfilter) return 0;
+  const ddbst__entity *e0 = &m->entities[p->entities[0]];
+  int rc = ddbst__buf_puts(out, ",\"FilterExpression\":\"");
+  int parts = 0;
+  for (int i = 0; !rc && i < p->nfilter; i++) {
+    const ddbst__cond *c = &p->filter[i];
+    if (parts++) rc = ddbst__buf_puts(out, " AND ");
+    rc = rc ? rc : ddbst__expr_name(it, e0->attrs[c->attr].name, out);
+    rc = rc ? rc : ddbst__buf_puts(out, c->nvalues == 1 ? " = " : " IN (");
+    for (size_t j = 0; !rc && j < c->nvalues; j++) {
+      if (j) rc = ddbst__buf_puts(out, ", ");
+      ddbst__vref r = {DDBST__REF_LIT, c->attr, (uint32_t)p->entities[0],
+                       (uint32_t)c->lens[j], c->values[j]};
+      rc = rc ? rc : ddbst__expr_value(it, r, out);
+    }
+    if (!rc && c->nvalues != 1) rc = ddbst__buf_putc(out, ')');
+  }
+  if (!rc && typed) {
+    if (parts++) rc = ddbst__buf_puts(out, " AND ");
+    rc = rc ? rc : ddbst__expr_name(it, m->entity_attr, out);
+    rc = rc ? rc : ddbst__buf_puts(out, p->nentities == 1 ? " = " : " IN (");
+    for (int j = 0; !rc && j < p->nentities; j++) {
+      if (j) rc = ddbst__buf_puts(out, ", ");
+      rc = rc ? rc
+              : ddbst__expr_string(it, m->entities[p->entities[j]].name, out);
+    }
+    if (!rc && p->nentities != 1) rc = ddbst__buf_putc(out, ')');
+  }
+  return rc ? rc : ddbst__buf_putc(out, '"');
+}
+
 int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                         ddbst_buf *out, ddbst_error *err) {
   if (!it || !out)
@@ -572,7 +610,9 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
   snprintf(path, sizeof path, "patterns.%s", p->name);
   if (p->op != DDBST__OP_QUERY)
     return ddbst__fail(err, DDBST_EINVAL, path,
-                       "%s is a get pattern; use ddbst_get_request", p->name);
+                       "%s is a %s pattern, not a query", p->name,
+                       p->op == DDBST__OP_GET ? "get (ddbst_get_request)"
+                                              : "scan");
   int ok = 0;
   for (int i = 0; i < p->nentities; i++)
     if (p->entities[i] == it->entity) ok = 1;
@@ -658,6 +698,7 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                           p->index >= 0 ? sk_attr : NULL, m->entity_attr};
     rc = ddbst__write_projection(it, keys, 5, out);
   }
+  if (!rc) rc = write_filter(it, p, out);
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc && p->descending) rc = ddbst__buf_puts(out, ",\"ScanIndexForward\":false");
   /* a pattern with only a maximum still bounds every page */

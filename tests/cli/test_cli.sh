@@ -127,7 +127,7 @@ expect query-limit-capped 0 '' '' -- query "$saas" listUsers orgId=1 --limit 100
 out=$("$ddbst" query "$saas" listUsers orgId=1 --limit 1000)
 if [[ $out == *'"Limit":100}' ]]; then passed=$((passed + 1)); else echo "FAIL query-limit-capped: $out"; failed=$((failed + 1)); fi
 expect query-two-conditions 2 '' 'one sort-key condition' -- query "$saas" listEvents projectId=p1 --gt ts=2026 --lt ts=2027
-expect query-get-pattern 2 '' 'getUser is a get pattern' -- query "$saas" getUser orgId=1
+expect query-get-pattern 2 '' 'getUser is a get (ddbst_get_request) pattern, not a query' -- query "$saas" getUser orgId=1
 expect update-primary 2 '' 'Project.projectId: Project.projectId is part of the primary key' \
   -- update "$saas" Project orgId=1 projectId=p createdAt=2026-01-01T00:00:00Z --remove projectId
 expect update-unique-needs-previous 2 '' 'give the previous value too' \

@@ -6,8 +6,10 @@
  * back. Broken variants are derived from one small valid model with edit(),
  * which replaces exactly one occurrence of a fragment.
  *
- * Tests marked BUG assert what the loader should do but does not yet; they are
- * left out of the list in main() so that the suite passes. */
+ * Several tests here first found loader bugs (key attributes shared between
+ * indexes, implicit attributes shadowing keys, overlapping key templates,
+ * syntax errors missed by on_error, YAJL crashing on a failed allocation);
+ * they now guard the fixes. */
 #define _GNU_SOURCE /* dladdr, for telling YAJL's allocations apart */
 
 #include <setjmp.h>
@@ -30,12 +32,6 @@
 
 #include "ddbst.h"
 #include "support.h"
-
-#if defined(__GNUC__)
-#define KNOWN_BUG __attribute__((unused))
-#else
-#define KNOWN_BUG
-#endif
 
 /* snprintf into an array, failing the test rather than truncating. */
 #define FMT(buf, ...)                                                          \
@@ -264,13 +260,11 @@ static void format_version_is_required_and_checked(void **state) {
                      "the file says a boolean");
 }
 
-/* BUG: a string "1" is refused, but the message reads "this library reads
- * model format 1; the file says 1" (model_load.c, load_root: it prints
- * v->text, which is the string's text). It should say a string was found. */
-static KNOWN_BUG void format_version_as_string_says_so(void **state) {
+/* A string "1" is refused, and the message says why. */
+static void format_version_as_string_says_so(void **state) {
   (void)state;
   EXPECT_MODEL_ERROR(edit(BASE, "'ddbst':1,", "'ddbst':'1',"), "ddbst",
-                     "a string");
+                     "write 1, not a string");
 }
 
 static void root_must_be_an_object_with_table_and_entities(void **state) {
@@ -499,12 +493,12 @@ static void key_attribute_names_have_one_role(void **state) {
                      "sort key");
   EXPECT_MODEL_ERROR(
       edit(BASE, "'partitionKey':'GSI2PK'", "'partitionKey':'SK'"), "table",
-      "'SK' is both the table's sort key and an index "
+      "'SK' is both the table's sort key and GSI2's "
       "partition key");
   EXPECT_MODEL_ERROR(
       edit(BASE, "'entityAttribute':'_type'", "'entityAttribute':'GSI1SK'"),
       "table",
-      "'GSI1SK' is both an index sort key and the entity "
+      "'GSI1SK' is both GSI1's sort key and the entity "
       "attribute");
   EXPECT_MODEL_ERROR(
       edit(BASE, "'ttlAttribute':'expiresAt'", "'ttlAttribute':'PK'"), "table",
@@ -513,22 +507,18 @@ static void key_attribute_names_have_one_role(void **state) {
   EXPECT_MODEL_ERROR(
       edit(BASE, "'entityAttribute':'_type'", "'entityAttribute':'1type'"),
       "table.entityAttribute", "expected an attribute name");
-  /* Two indexes may share a whole pair of key attributes. */
-  loads(edit(BASE, "'GSI2':{'partitionKey':'GSI2PK','projection':'KEYS_ONLY'}",
-             "'GSI2':{'partitionKey':'GSI2PK'},"
-             "'GSI3':{'partitionKey':'GSI1PK','sortKey':'GSI1SK'}"));
+  /* Two indexes may not share key attributes: each writes its own. */
+  EXPECT_MODEL_ERROR(
+      edit(BASE, "'GSI2':{'partitionKey':'GSI2PK','projection':'KEYS_ONLY'}",
+           "'GSI2':{'partitionKey':'GSI2PK'},"
+           "'GSI3':{'partitionKey':'GSI1PK','sortKey':'GSI1SK'}"),
+      "table", "'GSI1PK' is both GSI1's partition key and GSI3's partition key");
 }
 
-/* BUG: the role check in load_table (model_load.c, the loop after "Every key
- * attribute has one role") exempts every clash between two index key
- * attributes, not only whole shared pairs as its comment says. An index
- * whose sortKey equals its own partitionKey, or GSI1's partition key reused
- * as GSI2's sort key, or two indexes sharing a partition key with different
- * sort keys, all load; an entity in both indexes then gets the same key
- * attribute twice with different values: `ddbst keys` prints
- * {"PK":..,"G1":"A#1",..,"G1":"B#2",..}. */
-static KNOWN_BUG void
-index_key_attributes_are_shared_only_as_pairs(void **state) {
+/* An index whose sortKey equals its own partitionKey, GSI1's partition key
+ * reused as GSI2's sort key, two indexes sharing a partition key: each would
+ * make one key attribute hold two keys. */
+static void index_key_attributes_are_not_shared(void **state) {
   (void)state;
   EXPECT_MODEL_ERROR(edit(BASE, "'sortKey':'GSI1SK'", "'sortKey':'GSI1PK'"),
                      "table", "'GSI1PK' is both");
@@ -825,11 +815,11 @@ static void attribute_may_not_shadow_a_key_attribute(void **state) {
                      "'_type' is the table's entity attribute");
 }
 
-/* BUG: the version attribute and the automatic timestamps are added by
+/* Was a bug: the version attribute and the automatic timestamps are added by
  * implicit_attr (model_load.c), which never calls check_not_key_attr: a
  * model with "version": "PK" or "timestamps": {"createdAt": "SK"} loads, and
  * writing the item would overwrite the key with a number or a time. */
-static KNOWN_BUG void
+static void
 implicit_attribute_may_not_shadow_a_key_attribute(void **state) {
   (void)state;
   EXPECT_MODEL_ERROR(edit(BASE, "'Org':{", "'Org':{'version':'PK',"),
@@ -1090,7 +1080,7 @@ static void keys_of_the_same_shape_are_refused(void **state) {
       "sk':'S'}},"
       "'Beta':{'attributes':{'b':'integer'},'key':{'pk':'X#{b}','sk':'S'}}}}",
       "entities.Beta",
-      "Alpha and Beta have keys of the same shape in the table");
+      "Alpha and Beta can have the same key in the table");
   EXPECT_MODEL_ERROR(
       "{'ddbst':1,'table':{'name':'app-dev','partitionKey':'PK','sortKey':'SK',"
       "'indexes':{'GSI1':{'partitionKey':'G'}}},"
@@ -1099,14 +1089,14 @@ static void keys_of_the_same_shape_are_refused(void **state) {
       "'indexes':{'GSI1':{'pk':'E#{a}'}}},"
       "'Beta':{'attributes':{'b':'string'},'key':{'pk':'B#{b}','sk':'S'},"
       "'indexes':{'GSI1':{'pk':'E#{b}'}}}}}",
-      "entities.Beta", "Alpha and Beta have keys of the same shape in GSI1");
+      "entities.Beta", "Alpha and Beta can have the same key in GSI1");
 }
 
-/* BUG: check_ambiguous_keys (model_load.c) only compares templates of
+/* Was a bug: check_ambiguous_keys (model_load.c) only compares templates of
  * identical shape. A facet in one template can stand for a literal in the
  * other: Alpha's SK "{kind}#{a}" with kind = "USER" is Beta's "USER#{a}", so
  * `ddbst parse` reads Beta's key X#1 / USER#1 back as an Alpha. */
-static KNOWN_BUG void keys_that_overlap_are_refused(void **state) {
+static void keys_that_overlap_are_refused(void **state) {
   (void)state;
   EXPECT_MODEL_ERROR(
       "{'ddbst':1,'table':{'name':'app-dev','partitionKey':'PK','sortKey':'SK'}"
@@ -1320,11 +1310,11 @@ static void on_error_receives_every_error(void **state) {
   assert_string_equal(c.first.message, e.message);
 }
 
-/* BUG: ddbst_model_load (model_load.c, after ddbst__jtree_parse fails) calls
+/* Was a bug: ddbst_model_load (model_load.c, after ddbst__jtree_parse fails) calls
  * on_error only when `err` is not NULL, so a caller that passes err = NULL
  * and relies on the callback never hears about a syntax error. Model errors
  * reach the callback either way. */
-static KNOWN_BUG void on_error_hears_syntax_errors_without_err(void **state) {
+static void on_error_hears_syntax_errors_without_err(void **state) {
   (void)state;
   collected c;
   memset(&c, 0, sizeof c);
@@ -1651,22 +1641,23 @@ static void allocation_failure_saas(void **state) {
   assert_true(failed > 100);
 }
 
-/* BUG (YAJL): the same loop without sparing YAJL crashes: yajl_alloc and
+/* Was a bug (YAJL): the same loop without sparing YAJL crashes: yajl_alloc and
  * yajl_parse (Debian's 2.1.0-3+deb12u2) dereference a NULL allocation at
  * N = 2..6 and once more later in the parse (N = 138 for the SaaS model).
- * json_tree.c would need to keep YAJL from ever seeing a NULL. */
-static KNOWN_BUG void yajl_allocations_crash(void **state) {
+ * json_tree.c now runs YAJL in a session that turns a failed allocation into
+ * DDBST_ENOMEM, so every N fails cleanly. */
+static void yajl_allocations_crash(void **state) {
   (void)state;
   long failed = 0;
   oom_loop(read_example("examples/saas/model.json"), 0, &failed);
 }
 
-/* BUG: when an arena allocation fails in the middle of an entity, the loader
+/* Was a bug: when an arena allocation fails in the middle of an entity, the loader
  * records nomem and carries on with a NULL attribute name; compiling the key
  * template then calls strlen(NULL) in find_attr (src/template.c:12) and
  * crashes (attr_index in model_load.c would strcmp it too). Seen with entities
  * large enough that an attribute name's copy opens a new 8 KB arena block. */
-static KNOWN_BUG void allocation_failure_large_model(void **state) {
+static void allocation_failure_large_model(void **state) {
   (void)state;
   static char text[SLOT];
   size_t used = (size_t)snprintf(
@@ -1706,7 +1697,7 @@ int main(void) {
       cmocka_unit_test(nul_in_a_string_or_name_is_refused),
       cmocka_unit_test(nesting_deeper_than_64_is_refused),
       cmocka_unit_test(format_version_is_required_and_checked),
-      /* BUG: cmocka_unit_test(format_version_as_string_says_so), */
+      cmocka_unit_test(format_version_as_string_says_so),
       cmocka_unit_test(root_must_be_an_object_with_table_and_entities),
       cmocka_unit_test(unknown_fields_are_errors_everywhere),
       cmocka_unit_test(description_is_allowed_where_documented),
@@ -1719,7 +1710,7 @@ int main(void) {
       cmocka_unit_test(projection_forms),
       cmocka_unit_test(index_names_and_keys_are_checked),
       cmocka_unit_test(key_attribute_names_have_one_role),
-      /* BUG: cmocka_unit_test(index_key_attributes_are_shared_only_as_pairs), */
+      cmocka_unit_test(index_key_attributes_are_not_shared),
       cmocka_unit_test(at_most_20_indexes),
       cmocka_unit_test(attribute_types),
       cmocka_unit_test(unknown_attribute_type),
@@ -1732,7 +1723,7 @@ int main(void) {
       cmocka_unit_test(now_and_generate_belong_to_their_types),
       cmocka_unit_test(containers_take_no_default),
       cmocka_unit_test(attribute_may_not_shadow_a_key_attribute),
-      /* BUG: cmocka_unit_test(implicit_attribute_may_not_shadow_a_key_attribute), */
+      cmocka_unit_test(implicit_attribute_may_not_shadow_a_key_attribute),
       cmocka_unit_test(ttl_attribute_type),
       cmocka_unit_test(template_errors),
       cmocka_unit_test(at_most_16_facets),
@@ -1743,7 +1734,7 @@ int main(void) {
       cmocka_unit_test(version_attribute),
       cmocka_unit_test(automatic_timestamps),
       cmocka_unit_test(keys_of_the_same_shape_are_refused),
-      /* BUG: cmocka_unit_test(keys_that_overlap_are_refused), */
+      cmocka_unit_test(keys_that_overlap_are_refused),
       cmocka_unit_test(pattern_get_or_query),
       cmocka_unit_test(pattern_index),
       cmocka_unit_test(pattern_collections),
@@ -1751,14 +1742,14 @@ int main(void) {
       cmocka_unit_test(pattern_order_and_limit),
       cmocka_unit_test(names_are_identifiers),
       cmocka_unit_test(on_error_receives_every_error),
-      /* BUG: cmocka_unit_test(on_error_hears_syntax_errors_without_err), */
+      cmocka_unit_test(on_error_hears_syntax_errors_without_err),
       cmocka_unit_test(load_arguments),
       cmocka_unit_test(saas_example_loads),
       cmocka_unit_test(blog_example_loads),
       cmocka_unit_test(saas_patterns_json),
       cmocka_unit_test(allocation_failure_saas),
-      /* BUG: cmocka_unit_test(yajl_allocations_crash), */
-      /* BUG: cmocka_unit_test(allocation_failure_large_model), */
+      cmocka_unit_test(yajl_allocations_crash),
+      cmocka_unit_test(allocation_failure_large_model),
   };
   /* clang-format on */
   return cmocka_run_group_tests(tests, NULL, NULL);
