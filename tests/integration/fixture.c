@@ -246,6 +246,11 @@ long itest_send(itest_fixture *f, int op) {
   return send_raw(f, name, ddbst_buf_data(f->body));
 }
 
+long itest_send_json(itest_fixture *f, const char *operation,
+                     const char *body) {
+  return send_raw(f, operation, body);
+}
+
 void itest_ok(itest_fixture *f, int op) {
   long status = itest_send(f, op);
   if (status != 200)
@@ -408,6 +413,14 @@ yajl_val itest_scan_index(itest_fixture *f, const char *index) {
                    index);
   assert_true(n > 0 && (size_t)n < sizeof body);
   /* so that failure messages show the Scan, not the request before it */
+  ddbst_buf_reset(f->body);
+  return all_pages(f, "Scan", body);
+}
+
+yajl_val itest_scan_table(itest_fixture *f) {
+  char body[256];
+  if (table_body(body, sizeof body, f->table))
+    fail_msg("%s", "table name too long");
   ddbst_buf_reset(f->body);
   return all_pages(f, "Scan", body);
 }

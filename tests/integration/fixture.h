@@ -90,6 +90,13 @@ ddbst_buf *itest_body(itest_fixture *f);
  * Returns the HTTP status; f->response is the parsed answer. */
 long itest_send(itest_fixture *f, int op);
 
+/* Sends `body`, a JSON text the test wrote itself (not a ddbst builder's:
+ * a GetItem of a guard item, the UnprocessedItems of a BatchWriteItem sent
+ * again), as DynamoDB_20120810.`operation`. f->body is left as it was.
+ * Returns the HTTP status; f->response is the parsed answer. */
+long itest_send_json(itest_fixture *f, const char *operation,
+                     const char *body);
+
 /* itest_send that DynamoDB must accept (HTTP 200). */
 void itest_ok(itest_fixture *f, int op);
 
@@ -127,6 +134,11 @@ yajl_val itest_query(itest_fixture *f, const char *pattern,
  * Scan builder, as no access pattern may need one. Returns Items, as
  * itest_query does. */
 yajl_val itest_scan_index(itest_fixture *f, const char *index);
+
+/* Every item of the table itself (a Scan of the base table, all pages): the
+ * one way to prove that a write left nothing else behind, guard items
+ * included. Returns Items, as itest_query does. */
+yajl_val itest_scan_table(itest_fixture *f);
 
 /* ---- assertions ---- */
 
