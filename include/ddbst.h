@@ -73,6 +73,7 @@ DDBST_API const char *ddbst_version(void);
 #define DDBST_EIO (-9)       /* a file could not be read */
 #define DDBST_ENOSPC (-10)   /* a caller's fixed-size buffer is too small */
 #define DDBST_ECURSOR (-11)  /* a pagination cursor was refused */
+#define DDBST_EDYNAMODB (-12) /* DynamoDB answered with an error (see ddbst_page_*) */
 
 #define DDBST_ERROR_PATH_MAX 256
 #define DDBST_ERROR_MESSAGE_MAX 256
@@ -501,6 +502,9 @@ DDBST_API int ddbst_batch_request(const ddbst_batch *batch, int i,
 #define DDBST_SK_LTE 5     /* value or before (a partial value: through its whole range) */
 #define DDBST_SK_BETWEEN 6 /* value (gte) through value2 (lte) */
 
+/* Pagination cursors' sealing keys (see "cursors" below). */
+typedef struct ddbst_cursor_keys ddbst_cursor_keys;
+
 /* A query's options. Zero-initialise, set `size` to sizeof(ddbst_query). */
 typedef struct ddbst_query {
   uint32_t size;
@@ -513,6 +517,16 @@ typedef struct ddbst_query {
   size_t value2_len;
   uint32_t limit;      /* 0: the pattern's default; capped at its maximum */
   uint32_t reserved;
+  /* Start after this cursor (from ddbst_page_cursor for the same pattern,
+   * partition and order; docs/cursor.md): opened with `cursor_keys` and
+   * checked, else DDBST_ECURSOR (path "cursor") with a precise message.
+   * `cursor_keys` NULL accepts unsealed cursors only, and only when the
+   * model declares "cursors": "unsealed"; otherwise it is DDBST_EINVAL
+   * (path "cursor_keys"). */
+  const char *cursor;
+  size_t cursor_len;
+  const ddbst_cursor_keys *cursor_keys;
+  int64_t now_unix_us; /* for the cursor's maximum age; 0: the clock */
 } ddbst_query;
 
 /* Query for access pattern `pattern` (ddbst_model_pattern). `values` is an
@@ -527,6 +541,326 @@ typedef struct ddbst_query {
 DDBST_API int ddbst_query_request(ddbst_item *values, int pattern,
                                   const ddbst_query *q, ddbst_buf *out,
                                   ddbst_error *err);
+
+/* ---- responses ---- */
+
+/* A parsed DynamoDB response: the items of a GetItem, Query,
+ * TransactGetItems or BatchGetItem answer (each identified as an entity of
+ * the model, by the entity attribute or else by its keys), the
+ * LastEvaluatedKey of a Query, the UnprocessedKeys / UnprocessedItems of a
+ * batch, and DynamoDB's error bodies (see "errors from DynamoDB"). Parsed
+ * with YAJL's streaming parser straight into the page's own storage: no
+ * tree. Reusable: the page keeps the memory of the largest answers it has
+ * parsed, so a warm page parses an answer no larger (no more bytes, items
+ * or attributes) without allocating. Not thread-safe; the model may be
+ * shared, and must outlive the page. */
+typedef struct ddbst_page ddbst_page;
+
+/* A new empty page, or NULL (a NULL model, no memory). Uses the model's
+ * allocator. */
+DDBST_API ddbst_page *ddbst_page_new(const ddbst_model *model);
+DDBST_API void ddbst_page_free(ddbst_page *page);
+
+/* Parses `json`, the body DynamoDB answered to a request of operation `op`
+ * (DDBST_OP_GET_ITEM, _QUERY, _BATCH_GET_ITEM, _BATCH_WRITE_ITEM,
+ * _TRANSACT_GET_ITEMS). Returns the number of items: 0 or 1 for GetItem
+ * ({} when the item does not exist); for TransactGetItems one per Get, in
+ * request order, a Get that found nothing being an empty slot (its
+ * ddbst_page_item is DDBST_ENOTFOUND, its JSON null); 0 for BatchWriteItem.
+ * Members an answer may carry besides (ConsumedCapacity,
+ * ItemCollectionMetrics, Count) are skipped. Errors:
+ *   DDBST_EDYNAMODB  the body is DynamoDB's error answer: the page holds
+ *                    it, as ddbst_page_parse_error reads it, and `err` says
+ *                    "TransactionCanceledException: ..." (path "__type");
+ *   DDBST_ESYNTAX    not JSON (truncated, not UTF-8), with offset, line and
+ *                    column;
+ *   DDBST_EVALUE     JSON of the wrong shape, with the path: an "N" that is
+ *                    not a number ("Items[3].price.N"), "Items" that is not
+ *                    a list, a type other than S N B BOOL NULL L M SS NS BS,
+ *                    an empty set, documents nested past 32 levels, strings
+ *                    holding NUL, an attribute twice in one item, a member
+ *                    the operation's answer always has missing ("Items");
+ *   DDBST_ENOTFOUND  an item that is no entity of the model (path "Items[i]"):
+ *                    its entity attribute names none, or it has none and its
+ *                    key matches no entity's templates;
+ *   DDBST_EINVAL     a NULL page, an op whose answer holds no items;
+ *   DDBST_ENOMEM.
+ * On error the page is empty (DDBST_EDYNAMODB: but for the error). */
+DDBST_API int ddbst_page_parse(ddbst_page *page, int op, const char *json,
+                               size_t len, ddbst_error *err);
+
+/* Items parsed (0 after an error). */
+DDBST_API int ddbst_page_count(const ddbst_page *page);
+
+/* The entity of item `i` without reading it: its index, DDBST_ENOTFOUND for
+ * an empty TransactGetItems slot, DDBST_EINVAL for a bad `i`. */
+DDBST_API int ddbst_page_item_entity(const ddbst_page *page, int i);
+
+/* Item `i` into `item` (of the page's model): reset to the item's entity,
+ * every attribute the model declares set from the response — facets missing
+ * from it recovered from its keys (the table's, else an index's; never a
+ * lower-cased facet, whose case the key has lost) — and nothing else: key
+ * attributes, the entity attribute and attributes the entity does not
+ * declare are left out, and a NULL value leaves its attribute unset. Values
+ * are read as ddbst_item_set reads them, so a timestamp stored at another
+ * precision or offset comes back canonical; what ddbst_item_set would
+ * refuse — a type other than the attribute's ("N" for a string), an enum
+ * value the model does not list, a timestamp that is none — is DDBST_EVALUE
+ * with the path "Items[3].createdAt" (the item then holds what was read
+ * before). Returns the entity index, or DDBST_ENOTFOUND for an empty slot,
+ * DDBST_EINVAL, DDBST_ENOMEM. A warm item does not allocate. */
+DDBST_API int ddbst_page_item(const ddbst_page *page, int i, ddbst_item *item,
+                              ddbst_error *err);
+
+/* Item `i` as plain JSON, appended to `out`:
+ * {"entity":"Project","item":{"orgId":"123","createdAt":"2026-...Z",...}}
+ * with the entity's attributes in declaration order (recovered facets
+ * included), numbers as their exact decimal text (never through a double),
+ * sets as arrays, binary as base64 strings, NULL as null, and the table's
+ * and indexes' key attributes and the entity attribute left out. Attributes
+ * the entity does not declare follow as "undeclared":{...}, only when there
+ * are any. An empty TransactGetItems slot is null. Values are as stored
+ * (ddbst_page_item is the one that checks them against the model). */
+DDBST_API int ddbst_page_item_json(const ddbst_page *page, int i,
+                                   ddbst_buf *out, ddbst_error *err);
+
+/* 1 when the Query answer had a LastEvaluatedKey (there is a next page). */
+DDBST_API int ddbst_page_has_more(const ddbst_page *page);
+
+/* The follow-up request of a batch answer, appended to `out`: a BatchGetItem
+ * of its UnprocessedKeys (with the ConsistentRead, ProjectionExpression and
+ * ExpressionAttributeNames DynamoDB handed back) or a BatchWriteItem of its
+ * UnprocessedItems, re-written by ddbst's own writer in the form the batch
+ * builders write. Returns DDBST_OP_BATCH_GET_ITEM or
+ * DDBST_OP_BATCH_WRITE_ITEM, or 0 when nothing is left. */
+DDBST_API int ddbst_page_followup_request(const ddbst_page *page,
+                                          ddbst_buf *out, ddbst_error *err);
+
+/* ---- errors from DynamoDB ---- */
+
+/* What DynamoDB's error answer (HTTP 400 or 500) says, by its __type
+ * ("com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException") and,
+ * for a cancelled transaction, by each operation's CancellationReasons
+ * code. One list for both. */
+#define DDBST_DDB_NONE 0          /* no error; the reason "None" */
+#define DDBST_DDB_OTHER 1         /* a type or code ddbst does not sort */
+#define DDBST_DDB_CONDITIONAL_CHECK_FAILED 2
+#define DDBST_DDB_TRANSACTION_CANCELED 3
+#define DDBST_DDB_TRANSACTION_CONFLICT 4
+#define DDBST_DDB_TRANSACTION_IN_PROGRESS 5
+#define DDBST_DDB_THROTTLED 6     /* ProvisionedThroughputExceeded, Throttling,
+                                     RequestLimitExceeded */
+#define DDBST_DDB_VALIDATION 7    /* ValidationException, ValidationError */
+#define DDBST_DDB_RESOURCE_NOT_FOUND 8 /* no such table or index */
+#define DDBST_DDB_INTERNAL 9      /* InternalServerError, ServiceUnavailable */
+#define DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT 10
+#define DDBST_DDB_IDEMPOTENT_PARAMETER_MISMATCH 11
+#define DDBST_DDB_ACCESS_DENIED 12 /* credentials, signature, permissions */
+
+/* Parses DynamoDB's error body into the page (ddbst_page_parse does the
+ * same when it meets one): its type, message and, for a
+ * TransactionCanceledException, one reason per operation of the
+ * transaction. Returns the DDBST_DDB_* kind (> 0), or DDBST_ESYNTAX,
+ * DDBST_EVALUE (no "__type": not an error body; a reason without "Code"),
+ * DDBST_ENOMEM; the page then holds no error. */
+DDBST_API int ddbst_page_parse_error(ddbst_page *page, const char *json,
+                                     size_t len, ddbst_error *err);
+
+/* The error's DDBST_DDB_* kind; DDBST_DDB_NONE when the page holds none. */
+DDBST_API int ddbst_page_error_kind(const ddbst_page *page);
+/* Its type, the short name after '#' ("TransactionCanceledException"), or
+ * NULL when the page holds no error. */
+DDBST_API const char *ddbst_page_error_type(const ddbst_page *page);
+/* Its message ("message" or "Message"), "" when none. */
+DDBST_API const char *ddbst_page_error_message(const ddbst_page *page);
+/* 1 when sending the same request again later can succeed: throttling,
+ * internal errors, transaction conflicts, and cancellations whose every
+ * failed reason is one of those. */
+DDBST_API int ddbst_page_error_retryable(const ddbst_page *page);
+
+/* CancellationReasons, one per operation of the cancelled transaction, in
+ * its order (0 for other errors). */
+DDBST_API int ddbst_page_reason_count(const ddbst_page *page);
+/* Reason `i`: its DDBST_DDB_* kind (DDBST_DDB_NONE: that operation did not
+ * fail), and *code ("ConditionalCheckFailed") and *message ("" when none),
+ * valid until the page changes; either may be NULL. DDBST_EINVAL for a bad
+ * `i`. */
+DDBST_API int ddbst_page_reason(const ddbst_page *page, int i,
+                                const char **code, const char **message);
+
+/* Why a transaction failed, in the model's words: each failed operation
+ * mapped to what the transaction built for it. */
+#define DDBST_FAIL_UNIQUE 1    /* a unique value is taken: "unique constraint
+                                  User.email" (a guard's Put failed) */
+#define DDBST_FAIL_EXISTS 2    /* a create found the item: "User already
+                                  exists" */
+#define DDBST_FAIL_VERSION 3   /* an expected version was set and the item
+                                  is at another (or gone): "version mismatch" */
+#define DDBST_FAIL_MISSING 4   /* an update, delete-if-exists or
+                                  ConditionCheck found no item: "User does not
+                                  exist" */
+#define DDBST_FAIL_CONDITION 5 /* another condition: the item is gone or its
+                                  unique values are not the ones given */
+#define DDBST_FAIL_CONFLICT 6  /* another transaction was at the item: retry */
+#define DDBST_FAIL_THROTTLED 7 /* retry with backoff */
+#define DDBST_FAIL_OTHER 8     /* validation, size limits, anything else */
+
+/* Explains `page`, the error DynamoDB answered to `txn`'s request (parsed
+ * with ddbst_page_parse_error), one line per failed operation appended to
+ * `out`:
+ *   TransactItems[1]: unique constraint User.email: another User already
+ *   has this email (EMAIL#ann@x.com)
+ * A ConditionalCheckFailedException answers a one-operation transaction; any
+ * other error is explained as the request's as a whole. Returns the
+ * DDBST_FAIL_* kind of the first failure, 0 when no operation failed, or
+ * DDBST_EINVAL (no error in the page; reasons that do not match the
+ * transaction's operations), DDBST_ENOMEM. The transaction must be as it was
+ * when its request was built. */
+DDBST_API int ddbst_txn_explain(const ddbst_txn *txn, const ddbst_page *page,
+                                ddbst_buf *out, ddbst_error *err);
+
+/* The k-th failure (k = 0, 1, ...) of the same: its DDBST_FAIL_* kind, with
+ * *index its position in TransactItems (-1: the request as a whole),
+ * *entity the entity of the item written (for a guard, the guarded
+ * entity's), *unique the unique constraint of a guard ("email", else NULL,
+ * valid as long as the model). DDBST_ENOTFOUND past the last failure,
+ * DDBST_EINVAL as above. Out-pointers may be NULL. */
+DDBST_API int ddbst_txn_failure(const ddbst_txn *txn, const ddbst_page *page,
+                                int k, int *index, int *entity,
+                                const char **unique);
+
+/* ddbst_txn_explain for a single-item builder's request — a create, update
+ * or delete of an entity with unique attributes, which is a
+ * TransactWriteItems, or a plain conditional PutItem, UpdateItem or
+ * DeleteItem (ConditionalCheckFailedException): `op` is the builder called
+ * (DDBST_OP_PUT_ITEM, _UPDATE_ITEM, _DELETE_ITEM), `flags` those given to
+ * it, and `item` unchanged since (the operations are worked out by building
+ * the request again, which allocates). */
+DDBST_API int ddbst_item_explain(ddbst_item *item, int op, uint32_t flags,
+                                 const ddbst_page *page, ddbst_buf *out,
+                                 ddbst_error *err);
+
+/* ---- DynamoDB Streams ---- */
+
+/* The records of a DynamoDB stream event as Lambda delivers it,
+ * {"Records":[{"eventID":"...","eventName":"INSERT","dynamodb":{"Keys":{..},
+ * "NewImage":{..},"OldImage":{..},"SequenceNumber":"...",...},...}]}, each
+ * record's images identified as a page's items are. A record of an item
+ * that is no entity — a unique attribute's guard item, an item another
+ * program wrote — is kept with DDBST_ENOTFOUND as its entity, so a handler
+ * skips it instead of failing the batch. Parsed like a page (no tree; a
+ * warm stream parses an event no larger without allocating). Not
+ * thread-safe; the model must outlive it. */
+typedef struct ddbst_stream ddbst_stream;
+
+#define DDBST_STREAM_INSERT 1
+#define DDBST_STREAM_MODIFY 2
+#define DDBST_STREAM_REMOVE 3
+
+/* A record's images. */
+#define DDBST_IMAGE_KEYS 0 /* the key: primary-key facets only */
+#define DDBST_IMAGE_NEW 1  /* the item after the write (INSERT, MODIFY) */
+#define DDBST_IMAGE_OLD 2  /* the item before it (MODIFY, REMOVE) */
+
+/* A new stream reader, or NULL (a NULL model, no memory). Uses the model's
+ * allocator. */
+DDBST_API ddbst_stream *ddbst_stream_new(const ddbst_model *model);
+DDBST_API void ddbst_stream_free(ddbst_stream *stream);
+
+/* Parses the event; returns the number of records, or DDBST_ESYNTAX,
+ * DDBST_EVALUE (path "Records[2].dynamodb.NewImage.price.N"; a record
+ * without eventName, dynamodb.Keys or dynamodb.SequenceNumber), DDBST_EINVAL,
+ * DDBST_ENOMEM; then the stream is empty. */
+DDBST_API int ddbst_stream_parse(ddbst_stream *stream, const char *json,
+                                 size_t len, ddbst_error *err);
+
+/* Records parsed (0 after an error). */
+DDBST_API int ddbst_stream_count(const ddbst_stream *stream);
+/* Record `i`'s DDBST_STREAM_* event, or DDBST_EINVAL. */
+DDBST_API int ddbst_stream_event(const ddbst_stream *stream, int i);
+/* Record `i`'s entity index, DDBST_ENOTFOUND when it is no entity's item,
+ * DDBST_EINVAL. */
+DDBST_API int ddbst_stream_entity(const ddbst_stream *stream, int i);
+/* Record `i`'s dynamodb.SequenceNumber (the batchItemFailures identifier),
+ * or NULL for a bad `i`; valid until the stream changes. */
+DDBST_API const char *ddbst_stream_sequence_number(const ddbst_stream *stream,
+                                                   int i);
+/* 1 when record `i` is a REMOVE that DynamoDB's TTL made (its userIdentity
+ * is the DynamoDB service), else 0. */
+DDBST_API int ddbst_stream_by_ttl(const ddbst_stream *stream, int i);
+
+/* Image `image` (DDBST_IMAGE_*) of record `i` into `item`, as
+ * ddbst_page_item fills it (paths "Records[i].dynamodb.NewImage.<name>").
+ * Returns the entity index, or DDBST_ENOTFOUND when the record has no such
+ * image (a KEYS_ONLY stream, the new image of a REMOVE) or is no entity's,
+ * DDBST_EVALUE, DDBST_EINVAL, DDBST_ENOMEM. */
+DDBST_API int ddbst_stream_image(const ddbst_stream *stream, int i, int image,
+                                 ddbst_item *item, ddbst_error *err);
+
+/* Record `i` as plain JSON, appended to `out`:
+ * {"eventName":"MODIFY","sequenceNumber":"...","eventID":"...",
+ *  "entity":"User","keys":{"orgId":"1","userId":"3"},"new":{...},"old":{...}}
+ * with images as ddbst_page_item_json writes items ("new" and "old" only
+ * when the record has them; "newUndeclared"/"oldUndeclared" for attributes
+ * the entity does not declare; "removedByTtl":true for a TTL removal). A
+ * record of no entity has "entity":null and every attribute as stored,
+ * key attributes included. */
+DDBST_API int ddbst_stream_record_json(const ddbst_stream *stream, int i,
+                                       ddbst_buf *out, ddbst_error *err);
+
+/* The answer of a Lambda with ReportBatchItemFailures, appended to `out`:
+ * {"batchItemFailures":[{"itemIdentifier":"<SequenceNumber>"},...]} for the
+ * records whose indices are in `failed` (`nfailed` of them, any order,
+ * repeats ignored), in stream order; no failures gives
+ * {"batchItemFailures":[]}. Lambda retries from the first one listed.
+ * DDBST_EINVAL (path "failed[k]") for an index out of range. */
+DDBST_API int ddbst_stream_failures_json(const ddbst_stream *stream,
+                                         const int32_t *failed, size_t nfailed,
+                                         ddbst_buf *out, ddbst_error *err);
+
+/* ---- cursors ---- */
+
+/* ddbst_cursor_keys (declared with the queries): sealing keys for
+ * pagination cursors, 32-byte XChaCha20-Poly1305 keys. The first one added
+ * seals, every one opens what it sealed (rotation: add the new key first,
+ * keep the old ones until their cursors have expired). Set up once, then
+ * read-only: share it between threads. */
+
+#define DDBST_CURSOR_KEY_BYTES 32
+
+/* A new empty keyring (one allocation, through `alloc`; NULL: malloc), or
+ * NULL when allocation fails. Free with ddbst_cursor_keys_free, which wipes
+ * the keys. */
+DDBST_API ddbst_cursor_keys *ddbst_cursor_keys_new(const ddbst_allocator *alloc);
+DDBST_API void ddbst_cursor_keys_free(ddbst_cursor_keys *keys);
+/* Adds a key (the first added seals); never allocates. DDBST_ERANGE past 16
+ * keys, DDBST_EVALUE for a key of zero bytes or one already added. */
+DDBST_API int ddbst_cursor_keys_add(ddbst_cursor_keys *keys,
+                                    const uint8_t key[DDBST_CURSOR_KEY_BYTES],
+                                    ddbst_error *err);
+/* Adds keys written as 64 hex characters each, comma-separated, newest
+ * first (the DDBST_CURSOR_KEY format; spaces around a key are ignored), all
+ * or none: DDBST_EVALUE names the first bad key by its position, never by
+ * its text. */
+DDBST_API int ddbst_cursor_keys_add_hex(ddbst_cursor_keys *keys,
+                                        const char *hex, ddbst_error *err);
+/* Cursors older than this are refused (0: no limit, the default). With a
+ * maximum age, cursors carry their issue time (5 bytes more); cursors made
+ * without one are refused once a maximum age is set. */
+DDBST_API void ddbst_cursor_keys_set_max_age(ddbst_cursor_keys *keys,
+                                             int64_t seconds);
+
+/* The cursor of the page's next page, for the query that read it (`values`
+ * and `pattern` as given to ddbst_query_request), appended to `out` as
+ * base64url text. `keys` NULL makes an unsealed cursor (development only:
+ * it reveals the keys and can be altered), which only a model declaring
+ * "cursors": "unsealed" allows (else DDBST_EINVAL, path "cursor_keys").
+ * Returns 0, or DDBST_ENOTFOUND when there is no next page. */
+DDBST_API int ddbst_page_cursor(const ddbst_page *page,
+                                const ddbst_cursor_keys *keys,
+                                ddbst_item *values, int pattern,
+                                int64_t now_unix_us, ddbst_buf *out,
+                                ddbst_error *err);
 
 /* ---- infrastructure and review ---- */
 

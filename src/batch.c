@@ -79,7 +79,7 @@ static int keyset_grow(ddbst_batch *b, keyset *set, size_t count) {
     uint32_t e = set->slots[i];
     if (!e) continue;
     const uint32_t *sp = &b->id_spans.v[2 * (e - 1)];
-    size_t slot;
+    size_t slot = 0;
     keyset_find(b, &grown, b->ids.data + sp[0], sp[1], &slot);
     slots[slot] = e;
   }
@@ -146,7 +146,7 @@ static int claim_key(ddbst_batch *b, keyset *set, size_t count,
   rc = rc ? rc : ddbst__buf_putc(&b->ids, '\x1f');
   rc = rc ? rc : ddbst__buf_append(&b->ids, it->keytext.data + so, sl);
   if (rc) return DDBST_ENOMEM;
-  size_t n = b->ids.len - id0, slot;
+  size_t n = b->ids.len - id0, slot = 0;
   if (keyset_find(b, set, b->ids.data + id0, n, &slot)) {
     ddbst__buf_truncate(&b->ids, id0);
     return 1;
@@ -174,7 +174,7 @@ static void unclaim(ddbst_batch *b, keyset *set) {
         uint32_t moved = set->slots[j];
         set->slots[j] = 0;
         const uint32_t *ms = &b->id_spans.v[2 * (moved - 1)];
-        size_t slot;
+        size_t slot = 0;
         keyset_find(b, set, b->ids.data + ms[0], ms[1], &slot);
         set->slots[slot] = moved;
       }

@@ -20,6 +20,7 @@ const char *ddbst_strerror(int code) {
   case DDBST_EIO: return "cannot read file";
   case DDBST_ENOSPC: return "buffer too small";
   case DDBST_ECURSOR: return "cursor refused";
+  case DDBST_EDYNAMODB: return "DynamoDB answered with an error";
   default: return "unknown error";
   }
 }

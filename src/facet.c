@@ -343,7 +343,7 @@ int ddbst__ts_is_prefix(const char *p, size_t n, int precision) {
   for (size_t i = 0; i < n; i++) {
     if (shape[i] == 'd' ? !is_digit(p[i]) : p[i] != shape[i]) return 0;
   }
-  int v;
+  int v = 0;
   int64_t year = 0;
   if (n >= 4 && digits_at(p, n, 0, 4, &v)) year = v;
   if (n > 5 && p[5] > '1') return 0;

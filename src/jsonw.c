@@ -1,4 +1,6 @@
 /* Streaming JSON output into a ddbst_buf: string escaping. */
+#include <string.h>
+
 #include "internal.h"
 
 int ddbst__json_string(ddbst_buf *b, const char *s, size_t n) {
@@ -9,6 +11,17 @@ int ddbst__json_string(ddbst_buf *b, const char *s, size_t n) {
   char *o = b->data + b->len;
   *o++ = '"';
   for (size_t i = 0; i < n; i++) {
+    /* most text needs no escape: copy the run up to the next byte that does */
+    size_t run = i;
+    while (run < n && (unsigned char)s[run] >= 0x20 && s[run] != '"' &&
+           s[run] != '\\')
+      run++;
+    if (run > i) {
+      memcpy(o, s + i, run - i);
+      o += run - i;
+      i = run;
+      if (i == n) break;
+    }
     unsigned char c = (unsigned char)s[i];
     if (c == '"' || c == '\\') {
       *o++ = '\\';

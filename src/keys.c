@@ -59,6 +59,13 @@ static int append_facet(ddbst_buf *out, const ddbst__attr *a,
   return rc;
 }
 
+/* "facet orgId": formatted only when an error needs it, never on the hot
+ * path. */
+static const char *facet_path(char *buf, size_t cap, const ddbst__attr *a) {
+  snprintf(buf, cap, "facet %s", a->name);
+  return buf;
+}
+
 int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
                       const char *key_attr, size_t limit, ddbst_buf *out,
                       ddbst_error *err) {
@@ -75,29 +82,28 @@ int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
     const ddbst__attr *a = &e->attrs[s->attr];
     size_t n = 0;
     const char *v = ddbst__item_text(it, s->attr, &n);
-    snprintf(path, sizeof path, "facet %s", a->name);
     if (!v) {
       ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EMISSING, path,
+      return ddbst__fail(err, DDBST_EMISSING, facet_path(path, sizeof path, a),
                          "%s.%s is needed for %s = %s", e->name, a->name,
                          key_attr, t->source);
     }
     if (it->vals[s->attr].upd != DDBST__UPD_SET) {
       ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
                          "%s.%s is a key facet: it takes a value, never an ADD "
                          "or append (the key would be built from the delta)",
                          e->name, a->name);
     }
     if (n == 0) {
       ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
                          "%s.%s is empty; a key facet needs a value", e->name,
                          a->name);
     }
     if (!a->escape && contains_delim(v, n, m->delim, m->delim_len)) {
       ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
                          "%s.%s contains the key delimiter '%s', which would "
                          "forge another key",
                          e->name, a->name, m->delim);
@@ -106,7 +112,7 @@ int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
     if (rc == DDBST_ENOMEM) goto nomem;
     if (rc) {
       ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
                          "%s.%s does not fit its key width", e->name, a->name);
     }
   }

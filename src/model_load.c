@@ -25,6 +25,8 @@ typedef struct loader {
 /* ---- reporting ---- */
 
 static void vreport(loader *L, const ddbst__jnode *at, const char *fmt,
+                    va_list ap) DDBST__PRINTF(3, 0);
+static void vreport(loader *L, const ddbst__jnode *at, const char *fmt,
                     va_list ap) {
   ddbst_error e;
   ddbst__vfail(&e, DDBST_EMODEL, L->path, fmt, ap);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "expr.h"
 #include "facet.h"
 #include "keys.h"
@@ -223,17 +224,22 @@ static int make_inclusive(sk_ctx *c, bound *b) {
 /* The key text of value `v` for the condition's facet: complete (*partial =
  * 0) or a proper prefix of a canonical value (*partial = 1). Written into
  * keytext at *off. */
+/* "facet ts", formatted only when an error is reported. */
+static const char *fpath(char *buf, size_t cap, const ddbst__attr *a) {
+  snprintf(buf, cap, "facet %s", a->name);
+  return buf;
+}
+
 static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
                            size_t n, uint32_t *off, uint32_t *len,
                            int *partial, ddbst_error *err) {
   const ddbst_model *m = c->it->m;
   ddbst_buf *kt = &c->it->keytext;
   char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "facet %s", a->name);
   const char *bad = ddbst__utf8_check(v, n);
-  if (bad) return ddbst__fail(err, DDBST_EVALUE, path, "%s: %s", a->name, bad);
+  if (bad) return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
   if (n == 0)
-    return ddbst__fail(err, DDBST_EVALUE, path,
+    return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
                        "%s: a condition needs a value", a->name);
   *off = (uint32_t)kt->len;
   *partial = 0;
@@ -249,7 +255,7 @@ static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
       *partial = 1;
       rc = ddbst__buf_append(kt, v, n);
     } else {
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
                          "%s: '%.*s' is neither a timestamp nor the start of "
                          "one in UTC (2026, 2026-03, 2026-03-14T09, ...)",
                          a->name, (int)(n > 64 ? 64 : n), v);
@@ -258,18 +264,18 @@ static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
   case DDBST__T_ULID:
     if (n == DDBST__ULID_LEN) {
       if ((bad = ddbst__ulid_canon(v, n, tmp)))
-        return ddbst__fail(err, DDBST_EVALUE, path, "%s: %s", a->name, bad);
+        return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
       rc = ddbst__buf_append(kt, tmp, n);
     } else {
       /* a prefix: canonicalise the characters it has */
       char full[DDBST__ULID_LEN];
       memset(full, '0', sizeof full);
       if (n > DDBST__ULID_LEN)
-        return ddbst__fail(err, DDBST_EVALUE, path, "%s: too long for a ULID",
+        return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: too long for a ULID",
                            a->name);
       memcpy(full, v, n);
       if ((bad = ddbst__ulid_canon(full, sizeof full, tmp)))
-        return ddbst__fail(err, DDBST_EVALUE, path, "%s: %s", a->name, bad);
+        return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
       *partial = 1;
       rc = ddbst__buf_append(kt, tmp, n);
     }
@@ -278,7 +284,7 @@ static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
     int64_t x;
     if ((bad = ddbst__int_parse(v, n, &x)) ||
         (bad = ddbst__int_key(x, a->width, a->sortable_negative, tmp, &tl)))
-      return ddbst__fail(err, DDBST_EVALUE, path, "%s: %s", a->name, bad);
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
     rc = ddbst__buf_append(kt, tmp, tl);
     break;
   }
@@ -290,7 +296,7 @@ static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
       if (l > n && !memcmp(a->values[i], v, n)) prefix = 1;
     }
     if (!exact && !prefix)
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
                          "%s: '%.*s' is not one of the enum's values nor the "
                          "start of one",
                          a->name, (int)(n > 64 ? 64 : n), v);
@@ -300,7 +306,7 @@ static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
   }
   case DDBST__T_BOOLEAN:
     if (!(n == 4 && !memcmp(v, "true", 4)) && !(n == 5 && !memcmp(v, "false", 5)))
-      return ddbst__fail(err, DDBST_EVALUE, path, "%s: expected true or false",
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: expected true or false",
                          a->name);
     rc = ddbst__buf_append(kt, v, n);
     break;
@@ -308,7 +314,7 @@ static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
     if (!a->escape) {
       for (size_t i = 0; i + m->delim_len <= n; i++)
         if (!memcmp(v + i, m->delim, m->delim_len))
-          return ddbst__fail(err, DDBST_EVALUE, path,
+          return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
                              "%s contains the key delimiter '%s'", a->name,
                              m->delim);
       rc = ddbst__buf_append(kt, v, n);
@@ -328,7 +334,7 @@ static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
   if (rc) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   *len = (uint32_t)(kt->len - *off);
   if (*len + c->p_len > c->limit)
-    return ddbst__fail(err, DDBST_ERANGE, path,
+    return ddbst__fail(err, DDBST_ERANGE, fpath(path, sizeof path, a),
                        "the condition's key would pass %zu bytes", c->limit);
   return 0;
 }
@@ -413,13 +419,12 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
                          "the condition's attribute index is out of range");
     for (int i = 0; i < t->nsegs; i++)
       if (t->segs[i].attr == q->attribute) c.range_seg = i;
-    snprintf(path, sizeof path, "facet %s", e->attrs[q->attribute].name);
     if (c.range_seg < 0)
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, &e->attrs[q->attribute]),
                          "%s is not a facet of the sort key %s",
                          e->attrs[q->attribute].name, t->source);
     if (p->range >= 0 && q->attribute != p->range)
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, &e->attrs[q->attribute]),
                          "pattern %s takes a range on %s only", p->name,
                          e->attrs[p->range].name);
   }
@@ -494,7 +499,7 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
 
   bound lo = {0}, hi = {0};
   int rc = condition_bounds(&c, cond, a, q, &lo, &hi, err);
-  if (rc) return rc == 1 ? ddbst__fail(err, DDBST_EVALUE, path, "empty value")
+  if (rc) return rc == 1 ? ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, &e->attrs[q->attribute]), "empty value")
                          : rc;
   /* the entity's key space: everything that starts with P */
   if (c.p_len > 0) {
@@ -517,7 +522,7 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
     /* [lo, hi) with hi exclusive is empty when lo >= hi: say so rather than
      * send a query that can only come back empty */
     if (!hi.inclusive && compare_bounds(it, &lo, &hi) >= 0)
-      return ddbst__fail(err, DDBST_ERANGE, path,
+      return ddbst__fail(err, DDBST_ERANGE, fpath(path, sizeof path, &e->attrs[q->attribute]),
                          "the condition selects nothing: its lower bound is "
                          "not below its upper bound");
     if (!lo.inclusive) {
@@ -532,7 +537,7 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
     rc = make_inclusive(&c, &hi);
     if (rc) return rc;
     if (compare_bounds(it, &lo, &hi) > 0)
-      return ddbst__fail(err, DDBST_ERANGE, path,
+      return ddbst__fail(err, DDBST_ERANGE, fpath(path, sizeof path, &e->attrs[q->attribute]),
                          "the condition selects nothing: its lower bound is "
                          "above its upper bound");
     rc = ddbst__buf_puts(out, " AND ");
@@ -607,9 +612,9 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     memcpy(&qd, q, q->size < sizeof qd ? q->size : sizeof qd);
   }
   char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "patterns.%s", p->name);
+#define PATTERN_PATH (snprintf(path, sizeof path, "patterns.%s", p->name), path)
   if (p->op != DDBST__OP_QUERY)
-    return ddbst__fail(err, DDBST_EINVAL, path,
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "%s is a %s pattern, not a query", p->name,
                        p->op == DDBST__OP_GET ? "get (ddbst_get_request)"
                                               : "scan");
@@ -617,15 +622,15 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
   for (int i = 0; i < p->nentities; i++)
     if (p->entities[i] == it->entity) ok = 1;
   if (!ok)
-    return ddbst__fail(err, DDBST_EINVAL, path,
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "the values are of entity %s, which pattern %s does "
                        "not read",
                        ddbst__entity_of(it)->name, p->name);
   if (p->nentities > 1 && qd.condition != DDBST_SK_NONE)
-    return ddbst__fail(err, DDBST_EINVAL, path,
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a collection pattern takes no sort-key condition");
   if ((qd.flags & DDBST_CONSISTENT_READ) && p->index >= 0)
-    return ddbst__fail(err, DDBST_EINVAL, path,
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a global secondary index cannot be read consistently");
 
   const ddbst__entity *e = ddbst__entity_of(it);
@@ -638,7 +643,7 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     sk_attr = m->indexes[p->index].sk_attr;
   }
   if (!sk_attr && qd.condition != DDBST_SK_NONE)
-    return ddbst__fail(err, DDBST_EINVAL, path,
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "the key pattern %s reads has no sort key", p->name);
 
   size_t start = out->len;
@@ -707,12 +712,29 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                                       : p->limit_max;
   if (p->limit_max && limit > p->limit_max) limit = p->limit_max;
   if (!rc && limit) {
-    char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, ",\"Limit\":%u", limit);
-    rc = ddbst__buf_append(out, tmp, (size_t)n);
+    /* digits by hand: snprintf would be a tenth of the whole body's cost */
+    char tmp[24];
+    int n = (int)sizeof tmp;
+    uint32_t v = limit;
+    do {
+      tmp[--n] = (char)('0' + v % 10);
+      v /= 10;
+    } while (v);
+    rc = ddbst__buf_puts(out, ",\"Limit\":");
+    rc = rc ? rc : ddbst__buf_append(out, tmp + n, sizeof tmp - (size_t)n);
   }
   if (!rc && (qd.flags & DDBST_CONSISTENT_READ))
     rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
+  /* the next page: the cursor opened against this very query's pattern and
+   * partition, or refused */
+  if (!rc && qd.cursor) {
+    rc = ddbst__buf_puts(out, ",\"ExclusiveStartKey\":");
+    if (!rc)
+      rc = ddbst__cursor_open(qd.cursor_keys, m, pattern,
+                              it->keytext.data + po, pl, qd.cursor,
+                              qd.cursor_len, qd.now_unix_us, out, err);
+  }
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_QUERY;
 }
+#undef PATTERN_PATH

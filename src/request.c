@@ -350,14 +350,14 @@ static int index_action(const ddbst_item *it, const ddbst__ekey *k,
   const ddbst__template *ts[2] = {&k->pk, &k->sk};
   int touched = 0, removed = 0;
   char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "%s.indexes.%s", e->name, index);
+#define INDEX_PATH (snprintf(path, sizeof path, "%s.indexes.%s", e->name, index), path)
   for (int t = 0; t < 2; t++)
     for (int i = 0; i < ts[t]->nsegs; i++) {
       int a = ts[t]->segs[i].attr;
       if (a < 0 || e->attrs[a].primary_facet) continue;
       ddbst__upd u = it->vals[a].upd;
       if (u == DDBST__UPD_ADD || u == DDBST__UPD_APPEND)
-        return ddbst__fail(err, DDBST_EVALUE, path,
+        return ddbst__fail(err, DDBST_EVALUE, INDEX_PATH,
                            "%s.%s is a facet of index %s: ADD would build the "
                            "key from the delta; set the new value instead",
                            e->name, e->attrs[a].name, index);
@@ -373,7 +373,7 @@ static int index_action(const ddbst_item *it, const ddbst__ekey *k,
   if (removed) return IDX_REMOVE;
   for (int i = 0; i < k->nwhen; i++)
     if (!facet_given(it, k->when[i].attr))
-      return ddbst__fail(err, DDBST_EMISSING, path,
+      return ddbst__fail(err, DDBST_EMISSING, INDEX_PATH,
                          "this update changes index %s's keys; give %s too, "
                          "so ddbst can tell whether the item stays in it",
                          index, e->attrs[k->when[i].attr].name);
@@ -386,13 +386,14 @@ static int index_action(const ddbst_item *it, const ddbst__ekey *k,
     for (int i = 0; i < ts[t]->nsegs; i++) {
       int a = ts[t]->segs[i].attr;
       if (a >= 0 && !facet_given(it, a))
-        return ddbst__fail(err, DDBST_EMISSING, path,
+        return ddbst__fail(err, DDBST_EMISSING, INDEX_PATH,
                            "this update rewrites index %s's keys: give %s "
                            "too",
                            index, e->attrs[a].name);
     }
   return IDX_WRITE;
 }
+#undef INDEX_PATH
 
 static int set_key(ddbst_item *it, const char *name, const ddbst__template *t,
                    size_t limit, ddbst_buf *out, clause *set, int *first,

@@ -8,9 +8,10 @@
 
 #include "expr.h"
 #include "keys.h"
+#include "page.h"
 #include "request.h"
 
-enum { TXN_MAX = 100 }; /* DynamoDB's limit on one transaction */
+enum { TXN_MAX = DDBST__TXN_MAX }; /* DynamoDB's limit on one transaction */
 
 /* Receives the key of every operation, so a transaction can refuse two
  * operations on one item. */
@@ -111,9 +112,8 @@ static int guard_key(ddbst_item *it, const ddbst__unique *u, int old,
   }
   if (!rc) {
     size_t limit = m->sk_attr ? DDBST__SK_MAX : DDBST__PK_MAX;
-    char name[300];
-    snprintf(name, sizeof name, "the %s guard of %s", u->name, e->name);
-    rc = ddbst__render_into(it, &u->tmpl, name, limit, off, len, err);
+    /* errors name the guard by its constraint ("email") */
+    rc = ddbst__render_into(it, &u->tmpl, u->name, limit, off, len, err);
   }
   for (int i = 0; i < n; i++) it->vals[attrs[i]] = saved[i];
   return rc;
@@ -191,21 +191,57 @@ static int item_ident(ddbst_item *it, ident_fn ident, void *user,
                m->sk_attr ? it->keytext.data + so : NULL, sl, err);
 }
 
+/* Records what entry `at` does, so that a cancellation can be explained
+ * (ops NULL: nobody asks). */
+static void note_op(ddbst__txn_op *ops, int at, ddbst__txop_kind kind,
+                    unsigned conds, int unique, const ddbst_item *it) {
+  if (!ops || at < 0 || at >= TXN_MAX) return;
+  ddbst__txn_op o = {(uint8_t)kind, (uint8_t)conds, (int16_t)unique,
+                     it->entity, it->expected_version};
+  ops[at] = o;
+}
+
+/* The conditions the item's own entry carries, as the bodies write them. */
+static unsigned item_conds(const ddbst_item *it, ddbst__write w,
+                           uint32_t flags) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  unsigned c = it->has_expected_version ? DDBST__TXC_VERSION : 0;
+  if (w == DDBST__W_PUT && (flags & DDBST_CREATE)) c |= DDBST__TXC_NOT_EXISTS;
+  if (w == DDBST__W_UPDATE) {
+    if (!(flags & DDBST_UPSERT)) c |= DDBST__TXC_EXISTS;
+    if (ddbst__unique_conditions_needed(it)) c |= DDBST__TXC_UNIQUE;
+  }
+  if (w == DDBST__W_DELETE) {
+    if (flags & DDBST_IF_EXISTS) c |= DDBST__TXC_EXISTS;
+    for (int u = 0; u < e->nuniques; u++)
+      for (int i = 0; i < e->uniques[u].tmpl.nsegs; i++) {
+        int a = e->uniques[u].tmpl.segs[i].attr;
+        if (a >= 0 && !e->attrs[a].primary_facet && it->vals[a].set)
+          c |= DDBST__TXC_UNIQUE;
+      }
+  }
+  return c;
+}
+
 /* Appends the transaction entries of one write, comma-separated, and counts
- * them. */
+ * them (and notes each in `ops`, when given). */
 static int write_entries(ddbst_item *it, ddbst__write w, uint32_t flags,
                          int64_t now_us, ddbst_buf *out, int *count,
-                         ident_fn ident, void *user, ddbst_error *err) {
+                         ident_fn ident, void *user, ddbst__txn_op *ops,
+                         ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
-  char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "%s", e->name);
   if (w == DDBST__W_PUT && e->nuniques && !(flags & DDBST_CREATE))
-    return ddbst__fail(err, DDBST_EINVAL, path,
+    return ddbst__fail(err, DDBST_EINVAL, e->name,
                        "%s has unique attributes: write it with create, and "
                        "change them with update, so their guards stay true",
                        e->name);
   int rc = item_ident(it, ident, user, err);
   if (rc) return rc;
+  ddbst__txop_kind kind = w == DDBST__W_UPDATE   ? DDBST__TXOP_UPDATE
+                          : w == DDBST__W_DELETE ? DDBST__TXOP_DELETE
+                          : (flags & DDBST_CREATE) ? DDBST__TXOP_CREATE
+                                                   : DDBST__TXOP_PUT;
+  note_op(ops, *count, kind, item_conds(it, w, flags), -1, it);
   static const char *const heads[] = {"{\"Put\":", "{\"Update\":",
                                       "{\"Delete\":"};
   if (*count) rc = ddbst__buf_putc(out, ',');
@@ -226,6 +262,10 @@ static int write_entries(ddbst_item *it, ddbst__write w, uint32_t flags,
       rc = ddbst__buf_putc(out, ',');
       rc = rc ? rc : guard_entry(it, u, w == DDBST__W_PUT, 0, out, ident, user, err);
       if (rc) return rc;
+      if (w == DDBST__W_PUT)
+        note_op(ops, *count, DDBST__TXOP_GUARD_PUT, DDBST__TXC_NOT_EXISTS, i, it);
+      else
+        note_op(ops, *count, DDBST__TXOP_GUARD_DELETE, 0, i, it);
       (*count)++;
       continue;
     }
@@ -244,11 +284,13 @@ static int write_entries(ddbst_item *it, ddbst__write w, uint32_t flags,
     rc = ddbst__buf_putc(out, ',');
     rc = rc ? rc : guard_entry(it, u, 0, 1, out, ident, user, err);
     if (rc) return rc;
+    note_op(ops, *count, DDBST__TXOP_GUARD_DELETE, 0, i, it);
     (*count)++;
     if (!unique_removed(it, u)) {
       rc = ddbst__buf_putc(out, ',');
       rc = rc ? rc : guard_entry(it, u, 1, 0, out, ident, user, err);
       if (rc) return rc;
+      note_op(ops, *count, DDBST__TXOP_GUARD_PUT, DDBST__TXC_NOT_EXISTS, i, it);
       (*count)++;
     }
   }
@@ -263,7 +305,8 @@ int ddbst__unique_write(ddbst_item *it, ddbst__write w, uint32_t flags,
   size_t start = out->len;
   int count = 0;
   int rc = ddbst__buf_puts(out, "{\"TransactItems\":[");
-  rc = rc ? rc : write_entries(it, w, flags, now_us, out, &count, NULL, NULL, err);
+  rc = rc ? rc : write_entries(it, w, flags, now_us, out, &count, NULL, NULL,
+                               NULL, err);
   rc = rc ? rc : ddbst__buf_puts(out, "]}");
   if (rc) return ddbst__abandon(out, start, rc, err);
   if (count > 1) return DDBST_OP_TRANSACT_WRITE_ITEMS;
@@ -288,6 +331,7 @@ struct ddbst_txn {
   int count;
   int gets;   /* TransactGetItems entries (never mixed with writes) */
   int writes;
+  ddbst__txn_op ops[TXN_MAX]; /* what each entry does, for explanations */
 };
 
 ddbst_txn *ddbst_txn_new(const ddbst_model *m) {
@@ -323,7 +367,8 @@ int ddbst_txn_count(const ddbst_txn *t) { return t ? t->count : DDBST_EINVAL; }
 static int txn_ident(void *user, const char *pk, size_t pkl, const char *sk,
                      size_t skl, ddbst_error *err) {
   ddbst_txn *t = user;
-  const char *p = t->keys.data, *end = p + t->keys.len;
+  /* an empty buffer may have no storage yet: no arithmetic on NULL */
+  const char *p = t->keys.data, *end = p ? p + t->keys.len : NULL;
   while (p && p < end) {
     const char *rec_end = memchr(p, '\x1e', (size_t)(end - p));
     const char *sep = memchr(p, '\x1f', (size_t)(rec_end - p));
@@ -356,7 +401,7 @@ static int txn_add(ddbst_txn *t, ddbst_item *it, ddbst__write w,
   size_t e0 = t->entries.len, k0 = t->keys.len;
   int count = t->count;
   int rc = write_entries(it, w, flags, now_us, &t->entries, &count, txn_ident,
-                         t, err);
+                         t, t->ops, err);
   if (!rc && count > TXN_MAX)
     rc = ddbst__fail(err, DDBST_ERANGE, "transaction",
                      "a transaction holds at most %d operations (this one "
@@ -408,6 +453,10 @@ int ddbst_txn_check(ddbst_txn *t, ddbst_item *it, ddbst_error *err) {
     ddbst__buf_truncate(&t->keys, k0);
     return rc == DDBST_ENOMEM ? ddbst__fail(err, rc, NULL, "out of memory") : rc;
   }
+  note_op(t->ops, t->count, DDBST__TXOP_CHECK,
+          DDBST__TXC_EXISTS |
+              (it->has_expected_version ? DDBST__TXC_VERSION : 0u),
+          -1, it);
   t->count++;
   t->writes++;
   return 0;
@@ -432,6 +481,7 @@ int ddbst_txn_get(ddbst_txn *t, ddbst_item *it, ddbst_error *err) {
     ddbst__buf_truncate(&t->keys, k0);
     return rc == DDBST_ENOMEM ? ddbst__fail(err, rc, NULL, "out of memory") : rc;
   }
+  note_op(t->ops, t->count, DDBST__TXOP_GET, 0, -1, it);
   t->count++;
   t->gets++;
   return 0;
@@ -469,4 +519,51 @@ int ddbst_txn_request(const ddbst_txn *t, const char *client_token,
   rc = rc ? rc : ddbst__buf_putc(out, '}');
   if (rc) return ddbst__abandon(out, start, rc, err);
   return t->gets ? DDBST_OP_TRANSACT_GET_ITEMS : DDBST_OP_TRANSACT_WRITE_ITEMS;
+}
+
+/* ---- what each entry does, for explaining a cancellation (page.h) ---- */
+
+void ddbst__txn_view_of(const ddbst_txn *t, ddbst__txn_view *v) {
+  v->m = t->m;
+  v->ops = t->ops;
+  v->n = t->count;
+  v->keys = t->keys.data;
+  v->keys_len = t->keys.len;
+}
+
+/* Collects every entry's key, as txn_ident keeps them. */
+static int collect_key(void *user, const char *pk, size_t pkl, const char *sk,
+                       size_t skl, ddbst_error *err) {
+  ddbst_buf *keys = user;
+  int rc = ddbst__buf_append(keys, pk, pkl);
+  rc = rc ? rc : ddbst__buf_putc(keys, '\x1f');
+  if (!rc && skl) rc = ddbst__buf_append(keys, sk, skl);
+  rc = rc ? rc : ddbst__buf_putc(keys, '\x1e');
+  return rc ? ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory") : 0;
+}
+
+int ddbst__item_view(ddbst_item *it, int op, uint32_t flags,
+                     ddbst__txn_op *ops, ddbst_buf *scratch, ddbst_buf *keys,
+                     ddbst__txn_view *v, ddbst_error *err) {
+  ddbst__write w;
+  if (op == DDBST_OP_PUT_ITEM)
+    w = DDBST__W_PUT;
+  else if (op == DDBST_OP_UPDATE_ITEM)
+    w = DDBST__W_UPDATE;
+  else if (op == DDBST_OP_DELETE_ITEM)
+    w = DDBST__W_DELETE;
+  else
+    return ddbst__fail(err, DDBST_EINVAL, "op",
+                       "the builder called: DDBST_OP_PUT_ITEM, "
+                       "DDBST_OP_UPDATE_ITEM or DDBST_OP_DELETE_ITEM");
+  int count = 0;
+  int rc = write_entries(it, w, flags, ddbst_now_unix_us(), scratch, &count,
+                         collect_key, keys, ops, err);
+  if (rc) return rc == DDBST_ENOMEM ? ddbst__fail(err, rc, NULL, "out of memory") : rc;
+  v->m = it->m;
+  v->ops = ops;
+  v->n = count < TXN_MAX ? count : TXN_MAX;
+  v->keys = keys->data;
+  v->keys_len = keys->len;
+  return 0;
 }

@@ -23,6 +23,10 @@ int cli_load(const char *path, int all, ddbst_model **m);
 int cli_print_buf(const ddbst_buf *b);
 void cli_print_json_string(const char *s, size_t n);
 
+/* The cursor keys from `key_file` or DDBST_CURSOR_KEY (NULL and a notice on
+ * stderr when there is none: unsealed); *rc is 2 when a key is bad. */
+ddbst_cursor_keys *cli_cursor_keys(const char *key_file, int *rc);
+
 /* Verbs: each takes the arguments after the verb, returns the exit code. */
 int cli_check(int argc, char **argv);
 int cli_keys(int argc, char **argv);
@@ -38,6 +42,8 @@ int cli_query(int argc, char **argv);
 int cli_batch_get(int argc, char **argv);
 int cli_batch_write(int argc, char **argv);
 int cli_transact(int argc, char **argv);
+int cli_page(int argc, char **argv);
+int cli_stream(int argc, char **argv);
 int cli_cloudformation(int argc, char **argv);
 int cli_lint(int argc, char **argv);
 int cli_doc(int argc, char **argv);

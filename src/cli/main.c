@@ -20,13 +20,20 @@ static const char usage[] =
     "[--expect-version N] [--upsert]\n"
     "       ddbst query MODEL PATTERN NAME=VALUE... [--begins|--gt|--gte|--lt|"
     "--lte NAME=VALUE]\n"
-    "             [--limit N] [--consistent] [--project NAME]...   (--gte "
-    "with --lte: between)\n"
+    "             [--limit N] [--consistent] [--project NAME]... [--cursor C "
+    "[--cursor-key-file FILE]]\n"
+    "             (--gte with --lte: between)\n"
     "       ddbst batch-get MODEL [--consistent] < ops.jsonl\n"
     "       ddbst batch-write MODEL < ops.jsonl\n"
     "       ddbst transact MODEL [--token TOKEN] < ops.jsonl\n"
     "         one JSON object per line: {\"op\":\"put\",\"entity\":\"User\","
     "\"values\":{...}}\n"
+    "answers:\n"
+    "       ddbst page MODEL PATTERN NAME=VALUE... [--cursor-key-file FILE] "
+    "< query-response.json\n"
+    "       ddbst stream MODEL < lambda-stream-event.json\n"
+    "cursor keys: --cursor-key-file FILE or DDBST_CURSOR_KEY (64 hex "
+    "characters, comma-separated, newest first)\n"
     "infrastructure and review:\n"
     "       ddbst cloudformation MODEL [--yaml] "
     "[--stream-filter ENTITY[:INSERT,MODIFY,REMOVE]]...\n"
@@ -55,6 +62,8 @@ static const struct {
     {"batch-get", cli_batch_get},
     {"batch-write", cli_batch_write},
     {"transact", cli_transact},
+    {"page", cli_page},
+    {"stream", cli_stream},
     {"cloudformation", cli_cloudformation},
     {"lint", cli_lint},
     {"doc", cli_doc},

@@ -187,6 +187,7 @@ int cli_query(int argc, char **argv) {
   ddbst_model *m;
   if (cli_load(argv[0], 0, &m)) return 2;
   int rc = 0;
+  ddbst_cursor_keys *keys = NULL;
   ddbst_item *item = NULL;
   ddbst_buf *out = ddbst_buf_new(NULL);
   ddbst_error e;
@@ -214,6 +215,7 @@ int cli_query(int argc, char **argv) {
   memset(&q, 0, sizeof q);
   q.size = sizeof q;
   int have_gte = 0, have_lte = 0;
+  const char *key_file = NULL;
   for (int i = 2; i < argc && !rc; i++) {
     const char *a = argv[i];
     int attr;
@@ -269,6 +271,11 @@ int cli_query(int argc, char **argv) {
       } else {
         ddbst_item_project(item, at);
       }
+    } else if (strcmp(a, "--cursor") == 0 && i + 1 < argc) {
+      q.cursor = argv[++i];
+      q.cursor_len = strlen(q.cursor);
+    } else if (strcmp(a, "--cursor-key-file") == 0 && i + 1 < argc) {
+      key_file = argv[++i];
     } else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
       q.limit = (uint32_t)strtoul(argv[++i], NULL, 10);
     } else if (strcmp(a, "--consistent") == 0) {
@@ -282,11 +289,16 @@ int cli_query(int argc, char **argv) {
         rc = cli_fail(&e);
     }
   }
+  if (!rc && q.cursor) {
+    keys = cli_cursor_keys(key_file, &rc);
+    q.cursor_keys = keys;
+  }
   if (!rc) {
     int op = ddbst_query_request(item, pattern, &q, out, &e);
     rc = op < 0 ? cli_fail(&e) : print_request(op, out);
   }
 done:
+  ddbst_cursor_keys_free(keys);
   ddbst_buf_free(out);
   ddbst_item_free(item);
   ddbst_model_free(m);

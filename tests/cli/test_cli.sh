@@ -145,6 +145,25 @@ out=$(printf '%s\n' '{"op":"create","entity":"Organisation","values":{"orgId":"1
 if [[ $out == *'line 1: colour: unknown field'* ]]; then passed=$((passed + 1)); else echo "FAIL transact-unknown-field: $out"; failed=$((failed + 1)); fi
 expect create-table 0 '' '' -- create-table "$saas"
 
+# Answers read back: items as JSON lines, then the sealed cursor.
+key=$(printf '%064x' 7)
+out=$(DDBST_CURSOR_KEY=$key "$ddbst" page "$saas" listUsers orgId=1 < "$src/tests/data/responses/local-query-users-page1.json" 2>&1)
+if [[ $(printf '%s\n' "$out" | head -1) == '{"entity":"User","item":{"orgId":"1","userId":"2","email":"Ann@X.com","role":"admin","name":"Ann"}}' &&
+      $(printf '%s\n' "$out" | tail -1) =~ ^\{\"cursor\":\"[A-Za-z0-9_-]+\"\}$ ]]; then
+  passed=$((passed + 1))
+else
+  echo "FAIL page-users: $out"; failed=$((failed + 1))
+fi
+cursor=$(printf '%s\n' "$out" | tail -1 | sed 's/{"cursor":"\(.*\)"}/\1/')
+out=$(DDBST_CURSOR_KEY=$key "$ddbst" query "$saas" listUsers orgId=1 --cursor "$cursor")
+if [[ $out == *'"ExclusiveStartKey":{"PK":{"S":"ORG#1"},"SK":{"S":"USER#'* ]]; then passed=$((passed + 1)); else echo "FAIL query-cursor: $out"; failed=$((failed + 1)); fi
+out=$(DDBST_CURSOR_KEY=$key "$ddbst" query "$saas" listUsers orgId=2 --cursor "$cursor" 2>&1)
+if [[ $out == 'ddbst: cursor: '* ]]; then passed=$((passed + 1)); else echo "FAIL cursor-other-tenant: $out"; failed=$((failed + 1)); fi
+out=$(DDBST_CURSOR_KEY=$(printf '%064x' 8) "$ddbst" query "$saas" listUsers orgId=1 --cursor "$cursor" 2>&1)
+if [[ $out == 'ddbst: cursor: '* ]]; then passed=$((passed + 1)); else echo "FAIL cursor-other-key: $out"; failed=$((failed + 1)); fi
+out=$("$ddbst" stream "$saas" < "$src/tests/data/responses/local-stream-event.json" | head -1)
+if [[ $out == '{"eventName":"INSERT","sequenceNumber":"000000000000000000001",'*'"entity":"Organisation"'* ]]; then passed=$((passed + 1)); else echo "FAIL stream: $out"; failed=$((failed + 1)); fi
+
 expect no-verb 2 '' 'usage:' --
 expect unknown-verb 2 '' "unknown verb 'frobnicate'" -- frobnicate
 expect version 0 'ddbst 0.1.0' '' -- --version

@@ -526,7 +526,7 @@ void itest_expect_attributes(itest_fixture *f, yajl_val item,
     want[nwant++] = t;
   size_t nhave = item->u.object.len < MAX ? item->u.object.len : MAX;
   for (size_t i = 0; i < nhave; i++) have[i] = item->u.object.keys[i];
-  char expected[1024];
+  char expected[8192]; /* as large as sorted_names' result */
   snprintf(expected, sizeof expected, "%s", sorted_names(f, want, nwant));
   const char *got = sorted_names(f, have, nhave);
   if (strcmp(expected, got))

@@ -13,7 +13,7 @@ static void version(void **state) {
 
 static void error_texts(void **state) {
   (void)state;
-  for (int code = 0; code >= -11; code--) {
+  for (int code = 0; code >= -12; code--) {
     const char *s = ddbst_strerror(code);
     assert_non_null(s);
     assert_string_not_equal(s, "unknown error");

@@ -1,0 +1,88 @@
+/* What bench.c and bench_pages.c share: the timing loop, the counting
+ * allocator, the data every operation uses, and the generated Query page. */
+#ifndef DDBST_BENCH_H
+#define DDBST_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ddbst.h"
+
+/* Allocations seen through the ddbst_allocator hooks (every allocation of
+ * the model, its items, pages and buffers), and every malloc of the whole
+ * process (bench_malloc.c), which catches anything that would bypass them. */
+typedef struct bench_counts {
+  uint64_t hook_allocs; /* malloc + realloc through the hooks */
+  uint64_t hook_frees;
+  int64_t hook_live;    /* blocks not yet freed */
+} bench_counts;
+
+extern bench_counts bench_hooks;
+extern const ddbst_allocator bench_allocator;
+/* malloc, calloc, realloc and aligned allocations by anyone in the process. */
+uint64_t bench_process_allocs(void);
+
+/* 2026-03-14T09:00:00Z: every timestamp default uses this instant. */
+#define BENCH_NOW 1773478800000000LL
+
+/* The data, the same in peers.js. */
+#define BENCH_ORG "acme-7f3a"
+#define BENCH_PROJECT_ID "p-0001"
+#define BENCH_CREATED "2026-03-14T09:00:00Z"
+#define BENCH_PROJECT_NAME "Website relaunch"
+#define BENCH_USER_ID "u-0042"
+#define BENCH_EMAIL "Ann.Lee@Example.com"
+#define BENCH_ROLE "admin"
+#define BENCH_USER_NAME "Ann Lee"
+
+/* Everything an operation needs, set up once before timing. */
+typedef struct bench_ctx {
+  ddbst_model *model;
+  int project, user;                       /* entity indexes */
+  int p_org, p_id, p_created, p_name, p_status;
+  int u_org, u_id, u_email, u_role, u_name;
+  int list_projects;                        /* pattern index */
+  ddbst_item *item;
+  ddbst_buf *out;
+  const char *model_json;
+  size_t model_len;
+  /* A Query response of Projects of about 1 MiB with a LastEvaluatedKey,
+   * and the first 25 of its items as a page of the listing. */
+  char *page;
+  size_t page_len;
+  int page_items;
+  char *small_page;
+  size_t small_page_len;
+} bench_ctx;
+
+/* One operation: returns >= 0, or a negative DDBST_E* code (the bench
+ * stops: a benchmark of a failing call measures nothing). */
+typedef int (*bench_fn)(bench_ctx *ctx);
+
+/* Runs `fn` `warm` times, then `batches` batches of `iters` calls, and prints
+ * the median ns/op (and MB/s when `bytes` is the input size of one call) with
+ * the allocations per call over all timed batches. */
+void bench_run(bench_ctx *ctx, const char *name, const char *what,
+               bench_fn fn, int iters, size_t bytes);
+
+/* Sets an attribute from text, exiting with the error on failure. Values
+ * come with their lengths, as they do from a parsed request. */
+int bench_set(ddbst_item *item, int attribute, const char *text, size_t len);
+#define BENCH_SET(item, attribute, literal) \
+  bench_set((item), (attribute), (literal), sizeof(literal) - 1)
+/* Exits with a message naming the operation and the error. */
+void bench_fail(const char *op, int rc, const ddbst_error *err);
+
+/* Writes a Query response of Projects of the listing (newest first) into a
+ * new malloc'd buffer: as many items as fit in `max_bytes`, or `max_items`
+ * when that is smaller, followed by Count, ScannedCount and the
+ * LastEvaluatedKey of the last item. Deterministic. */
+char *bench_make_page(size_t max_bytes, int max_items, size_t *len,
+                      int *items);
+
+#ifdef DDBST_BENCH_PAGES
+/* The response and cursor operations (bench_pages.c). */
+void bench_pages(bench_ctx *ctx);
+#endif
+
+#endif

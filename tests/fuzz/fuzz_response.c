@@ -1,0 +1,90 @@
+/* libFuzzer: DynamoDB's answers, error bodies and stream events. Input: a
+ * byte choosing what the body answers (GetItem, Query, BatchGetItem,
+ * BatchWriteItem, TransactGetItems, an error, a stream event), then the
+ * body. It is parsed into a page reused from run to run (as a service reuses
+ * one), and whatever parsed is read back every way: items, JSON, follow-up
+ * requests, errors, stream records. Never a crash, never an over-read,
+ * never an error without a message, and every JSON written is JSON. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <yajl/yajl_tree.h>
+
+#include "ddbst.h"
+#include "fuzz_models.h"
+
+static void check(int rc, const ddbst_error *err) {
+  if (rc < 0 && rc != DDBST_ENOTFOUND && err->message[0] == '\0')
+    __builtin_trap();
+}
+
+/* What `out` holds, when anything, parses as JSON; then it is emptied. */
+static void valid(ddbst_buf *out) {
+  if (ddbst_buf_len(out)) {
+    yajl_val v = yajl_tree_parse(ddbst_buf_data(out), NULL, 0);
+    if (!v) __builtin_trap();
+    yajl_tree_free(v);
+  }
+  ddbst_buf_reset(out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static ddbst_page *page;
+  static ddbst_stream *stream;
+  static ddbst_item *item;
+  static ddbst_buf *out;
+  static const int ops[] = {DDBST_OP_GET_ITEM, DDBST_OP_QUERY,
+                            DDBST_OP_BATCH_GET_ITEM, DDBST_OP_BATCH_WRITE_ITEM,
+                            DDBST_OP_TRANSACT_GET_ITEMS};
+  if (!page) {
+    ddbst_model *m = fuzz_model(0);
+    page = ddbst_page_new(m);
+    stream = ddbst_stream_new(m);
+    item = ddbst_item_new(m, 0);
+    out = ddbst_buf_new(NULL);
+    if (!page || !stream || !item || !out) __builtin_trap();
+  }
+  if (size < 1) return 0;
+  const char *json = (const char *)data + 1;
+  size_t len = size - 1;
+  int what = data[0] % 7;
+  ddbst_error err;
+  memset(&err, 0, sizeof err);
+  ddbst_buf_reset(out);
+  if (what == 6) {
+    int n = ddbst_stream_parse(stream, json, len, &err);
+    check(n, &err);
+    for (int i = 0; i < n; i++) {
+      for (int img = DDBST_IMAGE_KEYS; img <= DDBST_IMAGE_OLD; img++)
+        check(ddbst_stream_image(stream, i, img, item, &err), &err);
+      check(ddbst_stream_record_json(stream, i, out, &err), &err);
+      valid(out);
+      int32_t one = i;
+      check(ddbst_stream_failures_json(stream, &one, 1, out, &err), &err);
+      valid(out);
+    }
+    return 0;
+  }
+  int n = what == 5 ? ddbst_page_parse_error(page, json, len, &err)
+                    : ddbst_page_parse(page, ops[what], json, len, &err);
+  check(n, &err);
+  if (what == 5) n = 0;
+  for (int i = 0; i < n; i++) {
+    check(ddbst_page_item(page, i, item, &err), &err);
+    check(ddbst_page_item_json(page, i, out, &err), &err);
+    valid(out);
+  }
+  check(ddbst_page_followup_request(page, out, &err), &err);
+  valid(out);
+  ddbst_page_has_more(page);
+  for (int i = 0; i < ddbst_page_reason_count(page); i++) {
+    const char *code, *msg;
+    if (ddbst_page_reason(page, i, &code, &msg) < 0 || !code || !msg)
+      __builtin_trap();
+  }
+  ddbst_page_error_type(page);
+  ddbst_page_error_message(page);
+  ddbst_page_error_retryable(page);
+  return 0;
+}
