@@ -4,9 +4,12 @@
  * specifies the bytes. Everything works in stack buffers: warm calls never
  * allocate, and libcbor is used only through its allocation-free encoders
  * and its streaming decoder. */
-#include <stdatomic.h>
+#define _POSIX_C_SOURCE 200809L /* getpid */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include <cbor.h>
 #include <sodium.h>
@@ -59,12 +62,16 @@ typedef struct ring_key {
 
 struct ddbst_cursor_keys {
   ddbst_allocator alloc;
-  /* Nonces: 16 random bytes drawn once, then a counter. A system call for
-   * every cursor (randombytes_buf) cost more than the sealing itself; the
-   * counter keeps nonces unique within the process and the random prefix
-   * across processes sharing a key. */
+  /* Nonces: 16 random bytes and a counter that starts at a random value,
+   * both drawn again in every process that uses the keyring (a server that
+   * loads it and then forks workers must not seal with its parent's
+   * nonces). A system call for every cursor (randombytes_buf) cost more
+   * than the sealing itself; the counter keeps nonces unique within a
+   * process, the fresh random prefix across processes. */
+  pthread_mutex_t nonce_lock;
+  pid_t nonce_pid; /* the process the prefix was drawn in; 0: none yet */
   uint8_t nonce_prefix[16];
-  _Atomic uint64_t nonce_counter;
+  uint64_t nonce_counter;
   int n;
   int64_t max_age; /* seconds; 0: none */
   ring_key k[MAX_KEYS];
@@ -80,6 +87,22 @@ static void key_id(const uint8_t *key, uint8_t id[KEY_ID_BYTES]) {
   memcpy(id, h, KEY_ID_BYTES);
 }
 
+/* A fresh nonce. The keyring is read-only to callers; its nonce state is
+ * the one internal exception, behind its own lock. */
+static void next_nonce(ddbst_cursor_keys *keys, uint8_t nonce[24]) {
+  pthread_mutex_lock(&keys->nonce_lock);
+  pid_t pid = getpid();
+  if (keys->nonce_pid != pid) {
+    randombytes_buf(keys->nonce_prefix, sizeof keys->nonce_prefix);
+    randombytes_buf(&keys->nonce_counter, sizeof keys->nonce_counter);
+    keys->nonce_pid = pid;
+  }
+  uint64_t c = keys->nonce_counter++;
+  memcpy(nonce, keys->nonce_prefix, sizeof keys->nonce_prefix);
+  pthread_mutex_unlock(&keys->nonce_lock);
+  for (int b = 0; b < 8; b++) nonce[16 + b] = (uint8_t)(c >> (8 * b));
+}
+
 ddbst_cursor_keys *ddbst_cursor_keys_new(const ddbst_allocator *alloc) {
   if (sodium_init() < 0) return NULL;
   ddbst_allocator a;
@@ -88,13 +111,16 @@ ddbst_cursor_keys *ddbst_cursor_keys_new(const ddbst_allocator *alloc) {
   if (!keys) return NULL;
   memset(keys, 0, sizeof *keys);
   keys->alloc = a;
-  randombytes_buf(keys->nonce_prefix, sizeof keys->nonce_prefix);
-  atomic_init(&keys->nonce_counter, 0);
+  if (pthread_mutex_init(&keys->nonce_lock, NULL) != 0) {
+    ddbst__free(&a, keys);
+    return NULL;
+  }
   return keys;
 }
 
 void ddbst_cursor_keys_free(ddbst_cursor_keys *keys) {
   if (!keys) return;
+  pthread_mutex_destroy(&keys->nonce_lock);
   ddbst_allocator a = keys->alloc;
   sodium_memzero(keys, sizeof *keys);
   ddbst__free(&a, keys);
@@ -689,12 +715,8 @@ int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
     memcpy(env + 1, k->id, KEY_ID_BYTES);
     {
       uint8_t *nonce = env + 1 + KEY_ID_BYTES;
-      /* the keyring is read-only to callers; its counter is the one
-       * internal, atomic exception */
-      uint64_t c = atomic_fetch_add(
-          &((ddbst_cursor_keys *)keys)->nonce_counter, 1);
-      memcpy(nonce, keys->nonce_prefix, sizeof keys->nonce_prefix);
-      for (int b = 0; b < 8; b++) nonce[16 + b] = (uint8_t)(c >> (8 * b));
+      next_nonce((ddbst_cursor_keys *)keys, nonce);
+
     }
     uint8_t ad[AD_BYTES];
     memcpy(ad, env, 1 + KEY_ID_BYTES);

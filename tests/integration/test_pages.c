@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fixture.h"
 
@@ -37,8 +39,8 @@ static const uint8_t OTHER_KEY[DDBST_CURSOR_KEY_BYTES] = {
     0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f};
 #define OTHER_KEY_ID "01bd5b96"
 
-#define MSG_NO_OPEN                                                            \
-  "the cursor does not open: it was made for another pattern, index, sort "    \
+#define MSG_NO_OPEN                                                         \
+  "the cursor does not open: it was made for another pattern, index, sort " \
   "order or partition, or it was altered"
 
 /* ---- small helpers ---- */
@@ -86,8 +88,8 @@ static int parse_answer(itest_fixture *f, ddbst_page *pg, int op) {
                            itest_client_body_len(f->client), &err);
   if (n < 0)
     fail_msg("ddbst_page_parse(%s): %s: %s (path %s)\nanswer: %s\nrequest: %s",
-             ddbst_operation_name(op), ddbst_strerror(n), err.message,
-             err.path, itest_client_body(f->client), ddbst_buf_data(f->body));
+             ddbst_operation_name(op), ddbst_strerror(n), err.message, err.path,
+             itest_client_body(f->client), ddbst_buf_data(f->body));
   return n;
 }
 
@@ -96,10 +98,11 @@ static int parse_text(ddbst_page *pg, int op, const char *json) {
   ddbst_error err;
   int n = ddbst_page_parse(pg, op, json, strlen(json), &err);
   if (n < 0)
-    fail_msg("ddbst_page_parse(%s) of a hand-written answer: %s: %s (path "
-             "%s)\nanswer: %s",
-             ddbst_operation_name(op), ddbst_strerror(n), err.message,
-             err.path, json);
+    fail_msg(
+        "ddbst_page_parse(%s) of a hand-written answer: %s: %s (path "
+        "%s)\nanswer: %s",
+        ddbst_operation_name(op), ddbst_strerror(n), err.message, err.path,
+        json);
   return n;
 }
 
@@ -108,8 +111,8 @@ static const char *item_json(ddbst_page *pg, int i, ddbst_buf *out) {
   ddbst_error err;
   ddbst_buf_reset(out);
   int rc = ddbst_page_item_json(pg, i, out, &err);
-  if (rc) fail_msg("ddbst_page_item_json(%d): %s (%s)", i, err.message,
-                   err.path);
+  if (rc)
+    fail_msg("ddbst_page_item_json(%d): %s (%s)", i, err.message, err.path);
   return ddbst_buf_data(out);
 }
 
@@ -138,7 +141,7 @@ static const char *value_of(itest_fixture *f, ddbst_item *item,
 }
 
 static void expect_attr(itest_fixture *f, ddbst_item *item, const char *name,
-                         const char *expected) {
+                        const char *expected) {
   const char *got = value_of(f, item, name);
   if (!expected && got) fail_msg("%s should be unset, is '%s'", name, got);
   if (expected && !got) fail_msg("%s should be '%s', is unset", name, expected);
@@ -303,8 +306,7 @@ static void event_values(itest_fixture *f, const event *e,
   snprintf(type, sizeof type, "type=t%03d", e->n);
   snprintf(payload, sizeof payload, "payload={\"n\":%d,\"tag\":\"ev\"}", e->n);
   if (e->ttl)
-    ITEST_VALUES(f, "Event", p, ts, id, type, payload,
-                 "expiresAt=" EXPIRES);
+    ITEST_VALUES(f, "Event", p, ts, id, type, payload, "expiresAt=" EXPIRES);
   else
     ITEST_VALUES(f, "Event", p, ts, id, type, payload);
 }
@@ -374,8 +376,8 @@ typedef struct paged {
   size_t cursor_min, cursor_max;
 } paged;
 
-typedef void (*visit_fn)(itest_fixture *f, ddbst_page *pg, int i,
-                         int position, void *ctx);
+typedef void (*visit_fn)(itest_fixture *f, ddbst_page *pg, int i, int position,
+                         void *ctx);
 
 /* Pages through `pattern` with the values in f->item and the options in
  * `q` (its limit set), each next page asked for with the cursor ddbst made
@@ -413,10 +415,11 @@ static paged page_through(itest_fixture *f, const char *pattern_name,
                  ddbst_buf_data(f->body));
       key_text(esk, start_key, sizeof start_key);
       if (strcmp(start_key, last_key))
-        fail_msg("page %d: the cursor did not give back the "
-                 "LastEvaluatedKey\n  LastEvaluatedKey:  %s\n  "
-                 "ExclusiveStartKey: %s",
-                 r.pages + 1, last_key, start_key);
+        fail_msg(
+            "page %d: the cursor did not give back the "
+            "LastEvaluatedKey\n  LastEvaluatedKey:  %s\n  "
+            "ExclusiveStartKey: %s",
+            r.pages + 1, last_key, start_key);
     }
     yajl_tree_free(body);
 
@@ -444,8 +447,8 @@ static paged page_through(itest_fixture *f, const char *pattern_name,
     }
     if (rc)
       fail_msg("%s page %d: ddbst_page_cursor: %s: %s (%s)\nanswer: %s",
-               pattern_name, r.pages, ddbst_strerror(rc), err.message,
-               err.path, itest_client_body(f->client));
+               pattern_name, r.pages, ddbst_strerror(rc), err.message, err.path,
+               itest_client_body(f->client));
     key_text(lek, last_key, sizeof last_key);
     size_t len = ddbst_buf_len(cursor);
     if (len < r.cursor_min) r.cursor_min = len;
@@ -558,9 +561,10 @@ static void events_every_one_once_in_order(void **state) {
   /* ts as an integer, eventId as 16 bytes: 91 characters (docs/cursor.md) */
   assert_int_equal(r.cursor_min, 91);
   assert_int_equal(r.cursor_max, 91);
-  print_message("listEvents: %d events in %d pages of %d, cursors of %zu "
-                "characters; %d follow-ups sent while writing\n",
-                r.items, r.pages, PAGE, r.cursor_max, followups_sent);
+  print_message(
+      "listEvents: %d events in %d pages of %d, cursors of %zu "
+      "characters; %d follow-ups sent while writing\n",
+      r.items, r.pages, PAGE, r.cursor_max, followups_sent);
   ddbst_buf_free(run.json);
   ddbst_item_free(run.scratch);
 }
@@ -576,9 +580,8 @@ static void events_in_a_range(void **state) {
   int n = 0, hi_index = -1;
   for (int i = 0; i < NEVENTS; i++) {
     if (events[i].sec < lo) continue;
-    /* the last event of its second, with at least 60 before it */
-    int last_of_second =
-        i + 1 == NEVENTS || events[i + 1].sec != events[i].sec;
+    /* the last of two or more events of one second, after 60 or more */
+    int last_of_second = i + 1 == NEVENTS || events[i + 1].sec != events[i].sec;
     int count = 0;
     for (int k = 0; k <= i; k++) count += events[k].sec >= lo;
     if (last_of_second && count >= 60 && count % PAGE == 0 &&
@@ -600,9 +603,10 @@ static void events_in_a_range(void **state) {
   assert_int_equal(r.items, n);
   assert_int_equal(r.pages, n / PAGE + 1);
   assert_int_equal(r.last_page_items, 0);
-  print_message("listEvents --gte ts=2026-01-01T01 --lte ts=%s: %d events "
-                "in %d pages, the last one empty\n",
-                events[hi_index].ts, r.items, r.pages);
+  print_message(
+      "listEvents --gte ts=2026-01-01T01 --lte ts=%s: %d events "
+      "in %d pages, the last one empty\n",
+      events[hi_index].ts, r.items, r.pages);
   ddbst_buf_free(run.json);
   ddbst_item_free(run.scratch);
 }
@@ -617,8 +621,8 @@ typedef struct project_run {
   ddbst_buf *json;
 } project_run;
 
-static void visit_project(itest_fixture *f, ddbst_page *pg, int i,
-                          int position, void *ctx) {
+static void visit_project(itest_fixture *f, ddbst_page *pg, int i, int position,
+                          void *ctx) {
   project_run *run = ctx;
   page_item(pg, i, run->scratch, entity_of(f, "Project"));
   const char *org = value_of(f, run->scratch, "orgId");
@@ -633,14 +637,13 @@ static void visit_project(itest_fixture *f, ddbst_page *pg, int i,
   const proj *p = run->want[k];
   /* newest first; projects of one createdAt in any order */
   if (strcmp(p->created, run->want[position]->created))
-    fail_msg("position %d: %s/%s created %s, expected one created %s",
-             position, org, id, p->created, run->want[position]->created);
+    fail_msg("position %d: %s/%s created %s, expected one created %s", position,
+             org, id, p->created, run->want[position]->created);
   char want[512];
   project_json(p, want, sizeof want);
   const char *got = item_json(pg, i, run->json);
   if (strcmp(got, want))
-    fail_msg("project %d\n  expected: %s\n  got:      %s", position, want,
-             got);
+    fail_msg("project %d\n  expected: %s\n  got:      %s", position, want, got);
   expect_attr(f, run->scratch, "createdAt", p->created);
   expect_attr(f, run->scratch, "name", p->name);
   expect_attr(f, run->scratch, "status", "active");
@@ -659,8 +662,7 @@ static void projects_by_status_in_pages_of_two(void **state) {
   static project_run run;
   memset(&run, 0, sizeof run);
   for (int j = 0; j < NPROJECTS; j++)
-    if (!strcmp(projects[j].status, "active"))
-      run.want[run.n++] = &projects[j];
+    if (!strcmp(projects[j].status, "active")) run.want[run.n++] = &projects[j];
   qsort(run.want, (size_t)run.n, sizeof run.want[0], by_created_desc);
   run.scratch = ddbst_item_new(f->model, 0);
   run.json = ddbst_buf_new(NULL);
@@ -683,9 +685,10 @@ static void projects_by_status_in_pages_of_two(void **state) {
    * bytes), in an array (1), sealed (45): 62 bytes, 83 characters */
   assert_int_equal(r.cursor_min, 83);
   assert_int_equal(r.cursor_max, 83);
-  print_message("projectsByStatus active: %d projects in %d pages of 2; "
-                "order: %s\n",
-                r.items, r.pages, run.order);
+  print_message(
+      "projectsByStatus active: %d projects in %d pages of 2; "
+      "order: %s\n",
+      r.items, r.pages, run.order);
   ddbst_buf_free(run.json);
   ddbst_item_free(run.scratch);
 }
@@ -706,8 +709,8 @@ static void first_projects_page(itest_fixture *f, const char *org,
   q.size = sizeof q;
   q.limit = 2;
   int pattern = pattern_of(f, "listProjects");
-  itest_ok(f, ddbst_query_request(f->item, pattern, &q, itest_body(f),
-                                  &f->err));
+  itest_ok(f,
+           ddbst_query_request(f->item, pattern, &q, itest_body(f), &f->err));
   assert_int_equal(parse_answer(f, pg, DDBST_OP_QUERY), 2);
   assert_true(ddbst_page_has_more(pg));
   ddbst_buf_reset(cursor);
@@ -735,8 +738,8 @@ static int projects_after(itest_fixture *f, const char *org,
                              itest_body(f), &f->err);
 }
 
-static void expect_refused(itest_fixture *f, int rc, int code,
-                           const char *path, const char *message) {
+static void expect_refused(itest_fixture *f, int rc, int code, const char *path,
+                           const char *message) {
   if (rc != code)
     fail_msg("expected %s, got %d (%s)\nrequest: %s", ddbst_strerror(code), rc,
              f->err.message, ddbst_buf_data(f->body));
@@ -771,6 +774,92 @@ static void org_a_ids(int from, int n, char *out, size_t cap) {
                             list[k]->id);
 }
 
+/* The bytes of a base64url text (no padding); their count. */
+static size_t base64url_decode(const char *text, uint8_t *out, size_t cap) {
+  size_t n = 0;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (const char *c = text; *c; c++) {
+    int v = *c >= 'A' && *c <= 'Z'   ? *c - 'A'
+            : *c >= 'a' && *c <= 'z' ? *c - 'a' + 26
+            : *c >= '0' && *c <= '9' ? *c - '0' + 52
+            : *c == '-'              ? 62
+            : *c == '_'              ? 63
+                                     : -1;
+    if (v < 0) fail_msg("'%s' is not base64url", text);
+    acc = acc << 6 | (uint32_t)v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      if (n == cap) fail_msg("%s", "cursor too long");
+      out[n++] = (uint8_t)(acc >> bits);
+    }
+  }
+  return n;
+}
+
+/* A sealed cursor's nonce: envelope bytes 5..28 (docs/cursor.md). */
+static void nonce_of(const char *cursor, uint8_t nonce[24]) {
+  uint8_t env[512];
+  size_t n = base64url_decode(cursor, env, sizeof env);
+  if (n < 5 + 24 + 16) fail_msg("cursor %s too short to be sealed", cursor);
+  memcpy(nonce, env + 5, 24);
+}
+
+/* A server that loads its keyring and then forks its workers (a pre-fork
+ * server) seals cursors in each of them with that one key. The nonce is a
+ * random prefix and a counter; this test found that both were inherited by
+ * forked workers (XChaCha20-Poly1305 nonce reuse), and now proves they are
+ * drawn again in each process. */
+static void nonces_unique_across_fork(itest_fixture *f, ddbst_page *pg) {
+  int pattern = pattern_of(f, "listProjects");
+  ITEST_VALUES(f, "Project", "orgId=org-a");
+  int fds[2];
+  if (pipe(fds)) fail_msg("%s", "pipe failed");
+  fflush(NULL);
+  pid_t child = fork();
+  if (child < 0) fail_msg("%s", "fork failed");
+  if (child == 0) {
+    /* the worker: seal one cursor, hand it over, leave at once */
+    ddbst_buf *mine = ddbst_buf_new(NULL);
+    int rc = mine ? ddbst_page_cursor(pg, keys, f->item, pattern, 0, mine, NULL)
+                  : -1;
+    size_t len = rc == 0 ? ddbst_buf_len(mine) : 0;
+    ssize_t w = len ? write(fds[1], ddbst_buf_data(mine), len) : 0;
+    _exit(w == (ssize_t)len && len ? 0 : 1);
+  }
+  close(fds[1]);
+  char theirs[512];
+  size_t got = 0;
+  for (ssize_t r;
+       (r = read(fds[0], theirs + got, sizeof theirs - 1 - got)) > 0;)
+    got += (size_t)r;
+  close(fds[0]);
+  theirs[got] = '\0';
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) || !got)
+    fail_msg("%s", "the forked worker did not seal a cursor");
+  ddbst_buf *mine = ddbst_buf_new(NULL);
+  assert_int_equal(
+      ddbst_page_cursor(pg, keys, f->item, pattern, 0, mine, &f->err), 0);
+  uint8_t a[24], b[24];
+  nonce_of(ddbst_buf_data(mine), a);
+  nonce_of(theirs, b);
+  assert_memory_not_equal(a, b, sizeof a);
+  ddbst_buf_free(mine);
+}
+
+static void cursor_nonces_differ_across_fork(void **state) {
+  itest_fixture *f = *state;
+  ddbst_page *pg = ddbst_page_new(f->model);
+  ddbst_buf *cursor = ddbst_buf_new(NULL);
+  first_projects_page(f, "org-a", pg, keys, cursor);
+  nonces_unique_across_fork(f, pg);
+  ddbst_buf_free(cursor);
+  ddbst_page_free(pg);
+}
+
 /* Tenant A's cursor on tenant B's listProjects is refused; on A's own it
  * reads A's next page. */
 static void cursor_of_another_tenant_refused(void **state) {
@@ -780,8 +869,8 @@ static void cursor_of_another_tenant_refused(void **state) {
   char want[256];
   first_projects_page(f, "org-a", pg, keys, cursor);
   org_a_ids(0, 2, want, sizeof want);
-  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId",
-               want, "listProjects org-a page 1");
+  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId", want,
+               "listProjects org-a page 1");
 
   /* org-b has projects: a start key inside it would read them */
   expect_refused(f, projects_after(f, "org-b", keys, cursor), DDBST_ECURSOR,
@@ -791,20 +880,20 @@ static void cursor_of_another_tenant_refused(void **state) {
   int op = projects_after(f, "org-a", keys, cursor);
   itest_ok(f, op);
   org_a_ids(2, 2, want, sizeof want);
-  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId",
-               want, "listProjects org-a page 2");
+  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId", want,
+               "listProjects org-a page 2");
 
   /* sealing the same page again gives another text, which opens the same */
   ddbst_buf *again = ddbst_buf_new(NULL);
   ITEST_VALUES(f, "Project", "orgId=org-a");
-  assert_int_equal(ddbst_page_cursor(pg, keys, f->item,
-                                     pattern_of(f, "listProjects"), 0, again,
-                                     &f->err),
-                   0);
+  assert_int_equal(
+      ddbst_page_cursor(pg, keys, f->item, pattern_of(f, "listProjects"), 0,
+                        again, &f->err),
+      0);
   assert_string_not_equal(ddbst_buf_data(again), ddbst_buf_data(cursor));
   itest_ok(f, projects_after(f, "org-a", keys, again));
-  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId",
-               want, "listProjects org-a page 2, the cursor sealed again");
+  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId", want,
+               "listProjects org-a page 2, the cursor sealed again");
   ddbst_buf_free(again);
 
   /* nor does it open for another pattern of the same partition */
@@ -871,12 +960,12 @@ static void cursor_of_another_key_refused(void **state) {
   char want[256];
   org_a_ids(2, 2, want, sizeof want);
   itest_ok(f, projects_after(f, "org-a", other, cursor));
-  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId",
-               want, "listProjects org-a page 2, the other key's keyring");
+  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId", want,
+               "listProjects org-a page 2, the other key's keyring");
   /* the old key kept second after a rotation still opens it */
   itest_ok(f, projects_after(f, "org-a", rotated, cursor));
-  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId",
-               want, "listProjects org-a page 2, the rotated keyring");
+  itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId", want,
+               "listProjects org-a page 2, the rotated keyring");
   ddbst_buf_free(cursor);
   ddbst_page_free(pg);
   ddbst_cursor_keys_free(rotated);
@@ -915,7 +1004,8 @@ static void unsealed_cursor_refused(void **state) {
   itest_fixture *f = *state;
   ddbst_model *dev = unsealed_model(f);
   ddbst_page *dev_page = ddbst_page_new(dev);
-  ddbst_item *dev_values = ddbst_item_new(dev, ddbst_model_entity(dev, "Project"));
+  ddbst_item *dev_values =
+      ddbst_item_new(dev, ddbst_model_entity(dev, "Project"));
   ddbst_buf *unsealed = ddbst_buf_new(NULL), *sealed = ddbst_buf_new(NULL),
             *dev_body = ddbst_buf_new(NULL);
   ddbst_page *pg = ddbst_page_new(f->model);
@@ -926,15 +1016,14 @@ static void unsealed_cursor_refused(void **state) {
   /* the first page, read by the sealed setup; the same answer read by
    * the development setup makes an unsealed cursor */
   first_projects_page(f, "org-a", pg, keys, sealed);
-  assert_int_equal(ddbst_page_parse(dev_page, DDBST_OP_QUERY,
-                                    itest_client_body(f->client),
-                                    itest_client_body_len(f->client), &err),
-                   2);
+  assert_int_equal(
+      ddbst_page_parse(dev_page, DDBST_OP_QUERY, itest_client_body(f->client),
+                       itest_client_body_len(f->client), &err),
+      2);
   int a = ddbst_model_attribute(dev, ddbst_item_entity(dev_values), "orgId");
   assert_int_equal(ddbst_item_set(dev_values, a, "org-a", 5, &err), 0);
   int pattern = ddbst_model_pattern(dev, "listProjects");
-  if (ddbst_page_cursor(dev_page, NULL, dev_values, pattern, 0, unsealed,
-                        &err))
+  if (ddbst_page_cursor(dev_page, NULL, dev_values, pattern, 0, unsealed, &err))
     fail_msg("unsealed cursor: %s (%s)", err.message, err.path);
 
   expect_refused(f, projects_after(f, "org-a", keys, unsealed), DDBST_ECURSOR,
@@ -966,8 +1055,9 @@ static void unsealed_cursor_refused(void **state) {
   ddbst_buf_reset(dev_body);
   assert_int_equal(ddbst_query_request(dev_values, pattern, &q, dev_body, &err),
                    DDBST_ECURSOR);
-  assert_string_equal(err.message, "the cursor is sealed, but no cursor keys "
-                                   "are configured to open it");
+  assert_string_equal(err.message,
+                      "the cursor is sealed, but no cursor keys "
+                      "are configured to open it");
   assert_int_equal(ddbst_buf_len(dev_body), 0);
 
   ddbst_page_free(pg);
@@ -1014,9 +1104,10 @@ static int av_event(char *out, size_t cap, const event *e,
 }
 
 static int av_key(char *out, size_t cap, const event *e, const char *project) {
-  return snprintf(out, cap,
-                  "{\"PK\":{\"S\":\"PROJECT#%s\"},\"SK\":{\"S\":\"EVENT#%s#%s\"}}",
-                  project, e->ts, e->id);
+  return snprintf(
+      out, cap,
+      "{\"PK\":{\"S\":\"PROJECT#%s\"},\"SK\":{\"S\":\"EVENT#%s#%s\"}}", project,
+      e->ts, e->id);
 }
 
 /* GetItem of event `e`, read back with ddbst_page_parse: its JSON, or
@@ -1025,8 +1116,8 @@ static const char *read_event(itest_fixture *f, const event *e,
                               const char *project, ddbst_page *pg,
                               ddbst_buf *json) {
   event_values(f, e, project);
-  int op = ddbst_get_request(f->item, DDBST_CONSISTENT_READ, itest_body(f),
-                             &f->err);
+  int op =
+      ddbst_get_request(f->item, DDBST_CONSISTENT_READ, itest_body(f), &f->err);
   itest_ok(f, op);
   int n = parse_answer(f, pg, op);
   if (n == 0) return NULL;
@@ -1054,21 +1145,22 @@ static void expect_event_stored(itest_fixture *f, const event *e,
 
 /* An organisation whose name needs every kind of JSON escape, as DynamoDB
  * would write it in an answer, and the name it stands for. */
-#define ESCAPED_ORG                                                            \
-  "{\"PK\":{\"S\":\"ORG#org-esc\"},\"SK\":{\"S\":\"ORG#org-esc\"},"               \
-  "\"_type\":{\"S\":\"Organisation\"},\"orgId\":{\"S\":\"org-esc\"},"           \
-  "\"name\":{\"S\":\"Q\\\"uote \\\\ back \\/ slash \\u00e9t\\u00e9 "             \
-  "\\ud83d\\ude00 tab\\t nl\\n ctl\\u0001\"},\"plan\":{\"S\":\"pro\"},"          \
+#define ESCAPED_ORG                                                     \
+  "{\"PK\":{\"S\":\"ORG#org-esc\"},\"SK\":{\"S\":\"ORG#org-esc\"},"     \
+  "\"_type\":{\"S\":\"Organisation\"},\"orgId\":{\"S\":\"org-esc\"},"   \
+  "\"name\":{\"S\":\"Q\\\"uote \\\\ back \\/ slash \\u00e9t\\u00e9 "    \
+  "\\ud83d\\ude00 tab\\t nl\\n ctl\\u0001\"},\"plan\":{\"S\":\"pro\"}," \
   "\"createdAt\":{\"S\":\"2026-01-01T00:00:00Z\"}}"
-#define ESCAPED_NAME                                                           \
-  "Q\"uote \\ back / slash \xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80 tab\t nl\n ctl\x01"
+#define ESCAPED_NAME                                                       \
+  "Q\"uote \\ back / slash \xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80 tab\t nl\n " \
+  "ctl\x01"
 
 /* A BatchWriteItem answer listing three puts and a delete of one table and
  * a put of another as unprocessed: the follow-up ddbst builds writes them. */
 static void followup_completes_a_batch_write(void **state) {
   itest_fixture *f = *state;
-  itest_fixture *g = itest_open(DDBST_SOURCE_DIR "/examples/saas/model.json",
-                                "pages-f2");
+  itest_fixture *g =
+      itest_open(DDBST_SOURCE_DIR "/examples/saas/model.json", "pages-f2");
   assert_non_null(g);
   make_followup_events();
   ddbst_page *pg = ddbst_page_new(f->model);
@@ -1106,7 +1198,8 @@ static void followup_completes_a_batch_write(void **state) {
            "{\"PutRequest\":{\"Item\":%s}}],"
            "\"%s\":[{\"PutRequest\":{\"Item\":%s}}]},"
            "\"ItemCollectionMetrics\":{}}",
-           f->table, f->table, item3, key7, item4, ESCAPED_ORG, g->table, item5);
+           f->table, f->table, item3, key7, item4, ESCAPED_ORG, g->table,
+           item5);
   assert_int_equal(parse_text(pg, DDBST_OP_BATCH_WRITE_ITEM, answer), 0);
   int op = ddbst_page_followup_request(pg, itest_body(f), &f->err);
   if (op < 0) fail_msg("follow-up: %s (%s)", f->err.message, f->err.path);
@@ -1121,10 +1214,12 @@ static void followup_completes_a_batch_write(void **state) {
   assert_int_equal(object_len(get_path(body, "RequestItems", NULL, NULL)), 2);
   assert_int_equal(array_len(mine), 4);
   assert_int_equal(array_len(theirs), 1);
-  assert_non_null(get_path(mine->u.array.values[0], "PutRequest", "Item", NULL));
+  assert_non_null(
+      get_path(mine->u.array.values[0], "PutRequest", "Item", NULL));
   assert_non_null(
       get_path(mine->u.array.values[1], "DeleteRequest", "Key", NULL));
-  assert_non_null(get_path(mine->u.array.values[2], "PutRequest", "Item", NULL));
+  assert_non_null(
+      get_path(mine->u.array.values[2], "PutRequest", "Item", NULL));
   yajl_tree_free(body);
 
   itest_ok(f, op);
@@ -1184,8 +1279,8 @@ static void followup_completes_a_batch_get(void **state) {
   size_t len = 0;
   for (int i = 1; i < 8; i++) {
     if (i > 1) keys_text[len++] = ',';
-    len += (size_t)av_key(keys_text + len, sizeof keys_text - len, &fev[i],
-                          "pf");
+    len +=
+        (size_t)av_key(keys_text + len, sizeof keys_text - len, &fev[i], "pf");
   }
   snprintf(answer, sizeof answer,
            "{\"Responses\":{\"%s\":[%s]},\"UnprocessedKeys\":{\"%s\":{"
@@ -1203,9 +1298,9 @@ static void followup_completes_a_batch_get(void **state) {
     event_values(f, &fev[i], "pf");
     assert_int_equal(ddbst_batch_get(b, f->item, &f->err), 1);
   }
-  assert_int_equal(ddbst_batch_request(b, 0, DDBST_CONSISTENT_READ,
-                                       itest_body(f), &f->err),
-                   DDBST_OP_BATCH_GET_ITEM);
+  assert_int_equal(
+      ddbst_batch_request(b, 0, DDBST_CONSISTENT_READ, itest_body(f), &f->err),
+      DDBST_OP_BATCH_GET_ITEM);
   char *built = strdup(ddbst_buf_data(f->body));
   int op = ddbst_page_followup_request(pg, itest_body(f), &f->err);
   assert_int_equal(op, DDBST_OP_BATCH_GET_ITEM);
@@ -1378,8 +1473,8 @@ static void email_lookup_then_full_read(void **state) {
       q.cursor = ddbst_buf_data(cursor);
       q.cursor_len = ddbst_buf_len(cursor);
       q.cursor_keys = keys_users;
-      int op2 = ddbst_query_request(f->item, pattern, &q, itest_body(f),
-                                    &f->err);
+      int op2 =
+          ddbst_query_request(f->item, pattern, &q, itest_body(f), &f->err);
       itest_ok(f, op2);
       assert_int_equal(parse_answer(f, next, op2), 0);
       assert_false(ddbst_page_has_more(next));
@@ -1421,9 +1516,9 @@ static void email_lookup_then_full_read(void **state) {
     const char *org = value_of(f, found, "orgId");
     const char *id = value_of(f, found, "userId");
     int k = 1;
-    while (k < n && (strcmp(users[k].org, org) || strcmp(users[k].id, id)))
-      k++;
-    if (k == n || seen[k]++) fail_msg("user %s/%s unexpected or twice", org, id);
+    while (k < n && (strcmp(users[k].org, org) || strcmp(users[k].id, id))) k++;
+    if (k == n || seen[k]++)
+      fail_msg("user %s/%s unexpected or twice", org, id);
     user_json(&users[k], want, sizeof want);
     assert_string_equal(item_json(pg, i, json), want);
     expect_attr(f, found, "email", users[k].email);
@@ -1476,19 +1571,19 @@ static void unique_email_create_explained(void **state) {
 
   ITEST_VALUES(f, "User", "orgId=org-b", "userId=u9", "email=aNN@EXAMPLE.com",
                "role=member", "name=Ann Two");
-  int op = ddbst_put_request(f->item, DDBST_CREATE, ITEST_NOW_US,
-                             itest_body(f), &f->err);
+  int op = ddbst_put_request(f->item, DDBST_CREATE, ITEST_NOW_US, itest_body(f),
+                             &f->err);
   assert_int_equal(op, DDBST_OP_TRANSACT_WRITE_ITEMS);
   itest_condition_failed(f, op);
 
   /* ddbst_page_parse meets the error too */
-  assert_int_equal(ddbst_page_parse(pg, DDBST_OP_GET_ITEM,
-                                    itest_client_body(f->client),
-                                    itest_client_body_len(f->client), &err),
-                   DDBST_EDYNAMODB);
-  assert_string_equal(err.path, "__type");
   assert_int_equal(
-      strncmp(err.message, "TransactionCanceledException: ", 30), 0);
+      ddbst_page_parse(pg, DDBST_OP_GET_ITEM, itest_client_body(f->client),
+                       itest_client_body_len(f->client), &err),
+      DDBST_EDYNAMODB);
+  assert_string_equal(err.path, "__type");
+  assert_int_equal(strncmp(err.message, "TransactionCanceledException: ", 30),
+                   0);
 
   assert_int_equal(parse_error(f, pg), DDBST_DDB_TRANSACTION_CANCELED);
   assert_string_equal(ddbst_page_error_type(pg),
@@ -1553,14 +1648,12 @@ static void unique_email_create_explained(void **state) {
    * an organisation and its first user, whose email is Bob's */
   ddbst_txn *t = ddbst_txn_new(f->model);
   ITEST_VALUES(f, "Organisation", "orgId=org-c", "name=Initech", "plan=free");
-  assert_int_equal(ddbst_txn_put(t, f->item, DDBST_CREATE, ITEST_NOW_US,
-                                 &f->err),
-                   0);
+  assert_int_equal(
+      ddbst_txn_put(t, f->item, DDBST_CREATE, ITEST_NOW_US, &f->err), 0);
   ITEST_VALUES(f, "User", "orgId=org-c", "userId=u1", "email=BOB@example.com",
                "role=admin", "name=Bob C");
-  assert_int_equal(ddbst_txn_put(t, f->item, DDBST_CREATE, ITEST_NOW_US,
-                                 &f->err),
-                   0);
+  assert_int_equal(
+      ddbst_txn_put(t, f->item, DDBST_CREATE, ITEST_NOW_US, &f->err), 0);
   op = ddbst_txn_request(t, NULL, itest_body(f), &f->err);
   itest_condition_failed(f, op);
   assert_int_equal(parse_error(f, pg), DDBST_DDB_TRANSACTION_CANCELED);
@@ -1598,6 +1691,7 @@ int main(void) {
       cmocka_unit_test(cursor_of_another_tenant_refused),
       cmocka_unit_test(cursor_of_another_key_refused),
       cmocka_unit_test(unsealed_cursor_refused),
+      cmocka_unit_test(cursor_nonces_differ_across_fork),
   };
   const struct CMUnitTest followups[] = {
       cmocka_unit_test_setup_teardown(followup_completes_a_batch_write,
