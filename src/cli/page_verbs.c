@@ -117,8 +117,6 @@ int cli_page(int argc, char **argv) {
     }
   }
   if (rc) goto done;
-  keys = cli_cursor_keys(key_file, &rc);
-  if (rc) goto done;
   size_t len;
   body = read_stdin(&len);
   if (!body) {
@@ -138,6 +136,8 @@ int cli_page(int argc, char **argv) {
     else
       rc = cli_print_buf(out);
   }
+  /* keys are needed (and a missing one worth a notice) only for a cursor */
+  if (!rc && ddbst_page_has_more(page)) keys = cli_cursor_keys(key_file, &rc);
   if (!rc && ddbst_page_has_more(page)) {
     ddbst_buf_reset(out);
     if (ddbst_page_cursor(page, keys, values, pattern, ddbst_now_unix_us(),
