@@ -131,7 +131,9 @@ DDBST_API size_t ddbst_buf_len(const ddbst_buf *buf);
  * once loaded; share it between threads freely. */
 typedef struct ddbst_model ddbst_model;
 
-/* Called once for every problem found in a model file, in document order. */
+/* Called once for every problem found in a model file, in the order the
+ * loader meets them: object by object through the document, each object's
+ * unknown fields first, then its other fields in document order. */
 typedef void (*ddbst_error_fn)(void *user, const ddbst_error *err);
 
 /* Options for loading a model. Zero-initialise, set `size` to
@@ -150,7 +152,8 @@ typedef struct ddbst_load_options {
 
 /* Compiles the model file in `json` (`len` bytes, need not be NUL-terminated).
  * On success stores a new model in *out (free with ddbst_model_free). On
- * failure *out is NULL and `err` holds the first problem: DDBST_ESYNTAX with
+ * failure *out is NULL and `err` holds the first problem reported (see
+ * ddbst_error_fn for the order): DDBST_ESYNTAX with
  * line and column for malformed JSON, DDBST_EMODEL with the JSON path for
  * everything else, DDBST_ENOMEM. `opts` may be NULL. */
 DDBST_API int ddbst_model_load(const char *json, size_t len,

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# ddbst as a user consumes it: install the calling preset's build into a
+# temporary prefix, then build tests/package/consumer.c against that prefix
+# with find_package(ddbst), with pkg-config, and statically with pkg-config
+# --static, and check each program's output.
+# Usage: test_package.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+
+build_dir=$(cd "$1" && pwd)
+source_dir=$(cd "$2" && pwd)
+here="$source_dir/tests/package"
+model="$source_dir/examples/saas/model.json"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ddbst-package.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+
+expected='PK=ORG#123
+SK=USER#9
+GSI1PK=EMAIL#ann@example.com
+_type=User'
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+check_output() { # label, program
+  local got
+  got=$("$2" "$model") || fail "$1: consumer exited with $?"
+  [[ "$got" == "$expected" ]] ||
+    fail "$1: output differs"$'\n'"expected:"$'\n'"$expected"$'\n'"got:"$'\n'"$got"
+  echo "ok: $1"
+}
+
+# A sanitized library (the asan and tsan presets) needs its sanitizer's
+# runtime in the program that loads it: give the consumer the same flag, as
+# a user consuming such a build would have to.
+sanitize=$(sed -n 's/^DDBST_SANITIZE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+san_flags=()
+if [[ -n "$sanitize" ]]; then
+  san_flags=(-fsanitize="$sanitize")
+  echo "note: library built with -fsanitize=$sanitize; consumer gets it too"
+fi
+
+cmake --install "$build_dir" --prefix "$prefix" >"$work/install.log" ||
+  { cat "$work/install.log" >&2; fail "cmake --install"; }
+
+# GNUInstallDirs may pick lib or lib64 (or a multiarch dir): find ddbst.pc.
+pc=$(find "$prefix" -name ddbst.pc -path '*/pkgconfig/*' | head -n 1)
+[[ -n "$pc" ]] || fail "no ddbst.pc installed"
+pcdir=$(dirname "$pc")
+libdir=$(dirname "$pcdir")
+
+# 1. find_package(ddbst) and ddbst::ddbst, in a project of its own.
+cmake -S "$here" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
+      -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="${san_flags[*]}" \
+      >"$work/configure.log" 2>&1 ||
+  { cat "$work/configure.log" >&2; fail "consumer configure"; }
+cmake --build "$work/cmake-build" >"$work/build.log" 2>&1 ||
+  { cat "$work/build.log" >&2; fail "consumer build"; }
+# CMake gives the consumer's build tree an rpath to the prefix's libdir.
+check_output "find_package(ddbst)" "$work/cmake-build/consumer"
+
+# 2. pkg-config --cflags --libs ddbst, against the shared library.
+export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+cc=${CC:-cc}
+# shellcheck disable=SC2046 # pkg-config's output is meant to be split
+"$cc" -std=c11 -Wall -Wextra "${san_flags[@]}" "$here/consumer.c" \
+      -o "$work/consumer-pc" $(pkg-config --cflags --libs ddbst) ||
+  fail "pkg-config build"
+LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+  check_output "pkg-config --cflags --libs ddbst" "$work/consumer-pc"
+
+# 3. pkg-config --static: libddbst.a plus every dependency Requires.private
+# and Libs.private name. Only ddbst itself is static (the distribution ships
+# shared yajl and libcbor), so -lddbst becomes the archive's path.
+static_libs=()
+for flag in $(pkg-config --static --libs ddbst); do
+  if [[ "$flag" == -lddbst ]]; then
+    static_libs+=("$libdir/libddbst.a")
+  else
+    static_libs+=("$flag")
+  fi
+done
+# shellcheck disable=SC2046
+"$cc" -std=c11 -Wall -Wextra "${san_flags[@]}" -DDDBST_STATIC \
+      "$here/consumer.c" -o "$work/consumer-static" \
+      $(pkg-config --cflags ddbst) "${static_libs[@]}" ||
+  fail "pkg-config --static build"
+if readelf -d "$work/consumer-static" | grep -q 'NEEDED.*libddbst'; then
+  fail "static consumer still needs libddbst.so"
+fi
+(unset LD_LIBRARY_PATH
+ check_output "pkg-config --static --libs ddbst" "$work/consumer-static")

@@ -1,0 +1,500 @@
+/* Allocation failure at every allocation site of every public operation that
+ * allocates: the 1st, 2nd, ... Nth allocation fails until the operation
+ * succeeds. Each failure must be DDBST_ENOMEM (NULL for a constructor), leave
+ * no block allocated once the objects are freed, and leave no half-written
+ * output behind (a cold output buffer stays empty). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "support.h"
+
+#define NOW_US (INT64_C(1773478800) * 1000000)
+#define MAX_STEPS 20000
+
+static const uint8_t KEY_A[32] = {
+    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b,
+    0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16,
+    0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f, 0x20};
+
+static counting_alloc ca;
+
+static char *read_file(const char *rel, size_t *len) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", DDBST_SOURCE_DIR, rel);
+  FILE *f = fopen(path, "rb");
+  if (!f) fail_msg("cannot read %s", path);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *text = malloc((size_t)n + 1);
+  if (fread(text, 1, (size_t)n, f) != (size_t)n) fail_msg("short read %s", path);
+  fclose(f);
+  text[n] = 0;
+  *len = (size_t)n;
+  return text;
+}
+
+/* The SaaS model through the counting allocator (which it resets). */
+static ddbst_model *counted_model(void) {
+  counting_alloc_init(&ca);
+  size_t len;
+  char *text = read_file("examples/saas/model.json", &len);
+  ddbst_load_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.allocator = &ca.hooks;
+  ddbst_model *m = NULL;
+  ddbst_error err;
+  int rc = ddbst_model_load(text, len, &o, &m, &err);
+  free(text);
+  if (rc) fail_msg("model: %s: %s", err.path, err.message);
+  return m;
+}
+
+/* Arms the allocator: the n-th allocation from now fails. */
+static void arm(long n) { ca.fail_at = ca.calls + n; }
+static void disarm(void) { ca.fail_at = 0; }
+
+static void expect_enomem(const char *what, long step, int rc,
+                          const ddbst_error *err) {
+  if (rc != DDBST_ENOMEM)
+    fail_msg("%s, allocation %ld failing: wanted DDBST_ENOMEM, got %d (%s: %s)",
+             what, step, rc, err->path, err->message);
+  if (err->code != DDBST_ENOMEM)
+    fail_msg("%s, allocation %ld failing: err.code %d", what, step,
+             (int)err->code);
+}
+
+static void expect_cold_empty(const char *what, long step, const ddbst_buf *b) {
+  if (b && (ddbst_buf_len(b) != 0 || ddbst_buf_data(b)[0] != 0))
+    fail_msg("%s, allocation %ld failing: the buffer holds %zu bytes \"%s\"",
+             what, step, ddbst_buf_len(b), ddbst_buf_data(b));
+}
+
+static void expect_live(const char *what, long step, long baseline) {
+  if (ca.live != baseline)
+    fail_msg("%s, allocation %ld failing: %ld blocks live, wanted %ld", what,
+             step, ca.live, baseline);
+}
+
+static void done(const char *what, long step) {
+  if (step >= MAX_STEPS) fail_msg("%s never succeeded", what);
+  /* every failure point was tried: at least one allocation happened */
+  assert_true(step > 1);
+}
+
+/* ---- models ---- */
+
+static void model_load(void **state) {
+  (void)state;
+  size_t len;
+  char *text = read_file("examples/saas/model.json", &len);
+  long step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    counting_alloc_init(&ca);
+    arm(step);
+    ddbst_load_options o;
+    memset(&o, 0, sizeof o);
+    o.size = sizeof o;
+    o.allocator = &ca.hooks;
+    ddbst_model *m = (ddbst_model *)&o; /* must come back NULL */
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    int rc = ddbst_model_load(text, len, &o, &m, &err);
+    if (rc == 0) {
+      assert_non_null(m);
+      ddbst_model_free(m);
+      expect_live("ddbst_model_load", step, 0);
+      break;
+    }
+    expect_enomem("ddbst_model_load", step, rc, &err);
+    assert_null(m);
+    expect_live("ddbst_model_load", step, 0);
+  }
+  free(text);
+  done("ddbst_model_load", step);
+}
+
+/* ---- items and buffers ---- */
+
+static void item_new(void **state) {
+  (void)state;
+  ddbst_model *m = counted_model();
+  long base = ca.live, step;
+  int user = ddbst_model_entity(m, "User");
+  for (step = 1; step < MAX_STEPS; step++) {
+    arm(step);
+    ddbst_item *it = ddbst_item_new(m, user);
+    disarm();
+    if (it) {
+      ddbst_item_free(it);
+      expect_live("ddbst_item_new", step, base);
+      break;
+    }
+    expect_live("ddbst_item_new", step, base);
+  }
+  assert_true(step < MAX_STEPS);
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+}
+
+static void buf_new(void **state) {
+  (void)state;
+  long step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    counting_alloc_init(&ca);
+    arm(step);
+    ddbst_buf *b = ddbst_buf_new(&ca.hooks);
+    disarm();
+    if (b) {
+      assert_int_equal(ddbst_buf_len(b), 0);
+      ddbst_buf_free(b);
+      expect_live("ddbst_buf_new", step, 0);
+      break;
+    }
+    expect_live("ddbst_buf_new", step, 0);
+  }
+  assert_true(step < MAX_STEPS);
+}
+
+static ddbst_item *user_item(ddbst_model *m) {
+  ddbst_item *it = ddbst_item_new(m, ddbst_model_entity(m, "User"));
+  assert_non_null(it);
+  set(it, "orgId", "1");
+  set(it, "userId", "2");
+  set(it, "email", "Ann@X.com");
+  set(it, "name", "Ann");
+  return it;
+}
+
+static ddbst_item *project_item(ddbst_model *m, const char *id) {
+  ddbst_item *it = ddbst_item_new(m, ddbst_model_entity(m, "Project"));
+  assert_non_null(it);
+  set(it, "orgId", "1");
+  set(it, "projectId", id);
+  set(it, "createdAt", "2026-03-14T09:00:00Z");
+  set(it, "name", "Apollo");
+  set(it, "status", "active");
+  return it;
+}
+
+enum { OP_KEYS, OP_PUT, OP_UPDATE, OP_QUERY };
+
+static int run_op(int op, ddbst_model *m, ddbst_item *it, ddbst_buf *b,
+                  ddbst_error *err) {
+  switch (op) {
+  case OP_KEYS: return ddbst_item_keys_json(it, b, err);
+  case OP_PUT: return ddbst_put_request(it, 0, NOW_US, b, err);
+  case OP_UPDATE: return ddbst_update_request(it, 0, NOW_US, b, err);
+  default: {
+    ddbst_query q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.condition = DDBST_SK_BEGINS;
+    q.attribute = ddbst_model_attribute(m, ddbst_item_entity(it), "createdAt");
+    q.value = "2026-03";
+    q.value_len = 7;
+    return ddbst_query_request(it, ddbst_model_pattern(m, "listProjects"), &q,
+                               b, err);
+  }
+  }
+}
+
+/* An operation on a cold item (new, values set) and a cold buffer. */
+static void cold_op(int op, const char *what) {
+  ddbst_model *m = counted_model();
+  long base = ca.live, step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    ddbst_item *it = op == OP_KEYS ? user_item(m) : project_item(m, "p1");
+    ddbst_buf *b = ddbst_buf_new(&ca.hooks);
+    assert_non_null(b);
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    arm(step);
+    int rc = run_op(op, m, it, b, &err);
+    disarm();
+    if (rc >= 0) {
+      assert_true(ddbst_buf_len(b) > 0);
+      ddbst_item_free(it);
+      ddbst_buf_free(b);
+      expect_live(what, step, base);
+      break;
+    }
+    expect_enomem(what, step, rc, &err);
+    expect_cold_empty(what, step, b);
+    ddbst_item_free(it);
+    ddbst_buf_free(b);
+    expect_live(what, step, base);
+  }
+  done(what, step);
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+}
+
+static void keys_json(void **state) {
+  (void)state;
+  cold_op(OP_KEYS, "ddbst_item_keys_json");
+}
+static void put_request(void **state) {
+  (void)state;
+  cold_op(OP_PUT, "ddbst_put_request");
+}
+static void update_request(void **state) {
+  (void)state;
+  cold_op(OP_UPDATE, "ddbst_update_request");
+}
+static void query_request(void **state) {
+  (void)state;
+  cold_op(OP_QUERY, "ddbst_query_request");
+}
+
+/* ---- transactions and batches ---- */
+
+static void txn(void **state) {
+  (void)state;
+  ddbst_model *m = counted_model();
+  long base = ca.live, step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    ddbst_item *it = project_item(m, "p1");
+    ddbst_buf *b = ddbst_buf_new(&ca.hooks);
+    assert_non_null(b);
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    arm(step);
+    int rc = DDBST_ENOMEM;
+    ddbst_txn *t = ddbst_txn_new(m);
+    if (t) {
+      rc = ddbst_txn_put(t, it, DDBST_CREATE, NOW_US, &err);
+      if (rc == 0) {
+        assert_int_equal(ddbst_txn_count(t), 1);
+        rc = ddbst_txn_request(t, "token-1", b, &err);
+      } else {
+        assert_int_equal(ddbst_txn_count(t), 0);
+      }
+    } else {
+      err.code = DDBST_ENOMEM;
+    }
+    disarm();
+    int ok = rc == DDBST_OP_TRANSACT_WRITE_ITEMS;
+    if (!ok) {
+      expect_enomem("ddbst_txn", step, rc, &err);
+      expect_cold_empty("ddbst_txn_request", step, b);
+    }
+    ddbst_txn_free(t);
+    ddbst_item_free(it);
+    ddbst_buf_free(b);
+    expect_live("ddbst_txn", step, base);
+    if (ok) break;
+  }
+  done("ddbst_txn", step);
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+}
+
+static void batch(void **state) {
+  (void)state;
+  ddbst_model *m = counted_model();
+  long base = ca.live, step;
+  int project = ddbst_model_entity(m, "Project");
+  int pid = ddbst_model_attribute(m, project, "projectId");
+  ddbst_item *it = project_item(m, "p000");
+  long item_live = ca.live;
+  for (step = 1; step < MAX_STEPS; step++) {
+    ddbst_buf *b = ddbst_buf_new(&ca.hooks);
+    assert_non_null(b);
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    arm(step);
+    int rc = DDBST_ENOMEM, ok = 0, requests = 0;
+    ddbst_batch *bt = ddbst_batch_new(m);
+    if (bt) {
+      rc = 0;
+      for (int i = 0; i < 150 && rc >= 0; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "p%03d", i);
+        rc = ddbst_item_set(it, pid, id, 4, &err);
+        if (rc == 0) {
+          rc = ddbst_batch_get(bt, it, &err);
+          if (rc >= 0) assert_int_equal(rc, 1);
+        }
+      }
+      if (rc >= 0) {
+        requests = ddbst_batch_request_count(bt);
+        assert_int_equal(requests, 2);
+        for (int i = 0; i < requests && rc >= 0; i++) {
+          size_t before = ddbst_buf_len(b);
+          rc = ddbst_batch_request(bt, i, 0, b, &err);
+          if (rc < 0 && ddbst_buf_len(b) != before)
+            fail_msg("ddbst_batch_request %d, allocation %ld failing: the "
+                     "buffer changed", i, step);
+        }
+        ok = rc == DDBST_OP_BATCH_GET_ITEM;
+      }
+    } else {
+      err.code = DDBST_ENOMEM;
+    }
+    disarm();
+    if (!ok) {
+      expect_enomem("ddbst_batch", step, rc, &err);
+      if (!bt || requests == 0) expect_cold_empty("ddbst_batch", step, b);
+    }
+    ddbst_batch_free(bt);
+    ddbst_buf_free(b);
+    expect_live("ddbst_batch", step, item_live);
+    if (ok) break;
+  }
+  done("ddbst_batch", step);
+  ddbst_item_free(it);
+  expect_live("ddbst_batch", step, base);
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+}
+
+/* ---- pages, cursors, streams ---- */
+
+static void page_parse(void **state) {
+  (void)state;
+  size_t len;
+  char *json = read_file("tests/data/responses/local-query-users-page1.json",
+                         &len);
+  ddbst_model *m = counted_model();
+  long base = ca.live, step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    arm(step);
+    int rc = DDBST_ENOMEM;
+    ddbst_page *p = ddbst_page_new(m);
+    if (p) {
+      rc = ddbst_page_parse(p, DDBST_OP_QUERY, json, len, &err);
+      if (rc < 0) {
+        assert_int_equal(ddbst_page_count(p), 0);
+        assert_int_equal(ddbst_page_has_more(p), 0);
+      }
+    } else {
+      err.code = DDBST_ENOMEM;
+    }
+    disarm();
+    int ok = rc == 1;
+    if (!ok) expect_enomem("ddbst_page_parse", step, rc, &err);
+    else assert_int_equal(ddbst_page_has_more(p), 1);
+    ddbst_page_free(p);
+    expect_live("ddbst_page_parse", step, base);
+    if (ok) break;
+  }
+  done("ddbst_page_parse", step);
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+  free(json);
+}
+
+static void cursor_keys(void **state) {
+  (void)state;
+  long step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    counting_alloc_init(&ca);
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    arm(step);
+    ddbst_cursor_keys *k = ddbst_cursor_keys_new(&ca.hooks);
+    int rc = k ? ddbst_cursor_keys_add(k, KEY_A, &err) : DDBST_ENOMEM;
+    disarm();
+    if (k) assert_int_equal(rc, 0); /* adding never allocates */
+    ddbst_cursor_keys_free(k);
+    expect_live("ddbst_cursor_keys_new", step, 0);
+    if (k) break;
+  }
+  assert_true(step < MAX_STEPS);
+}
+
+static void page_cursor(void **state) {
+  (void)state;
+  size_t len;
+  char *json = read_file("tests/data/responses/local-query-users-page1.json",
+                         &len);
+  ddbst_model *m = counted_model();
+  ddbst_error err;
+  ddbst_cursor_keys *keys = ddbst_cursor_keys_new(&ca.hooks);
+  assert_non_null(keys);
+  assert_int_equal(ddbst_cursor_keys_add(keys, KEY_A, &err), 0);
+  ddbst_page *p = ddbst_page_new(m);
+  assert_non_null(p);
+  assert_int_equal(ddbst_page_parse(p, DDBST_OP_QUERY, json, len, &err), 1);
+  ddbst_item *values = ddbst_item_new(m, ddbst_model_entity(m, "User"));
+  set(values, "orgId", "1");
+  int pattern = ddbst_model_pattern(m, "listUsers");
+  long base = ca.live, step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    ddbst_buf *b = ddbst_buf_new(&ca.hooks);
+    assert_non_null(b);
+    memset(&err, 0, sizeof err);
+    arm(step);
+    int rc = ddbst_page_cursor(p, keys, values, pattern, NOW_US, b, &err);
+    disarm();
+    if (rc == 0) {
+      assert_true(ddbst_buf_len(b) > 0);
+      ddbst_buf_free(b);
+      expect_live("ddbst_page_cursor", step, base);
+      break;
+    }
+    expect_enomem("ddbst_page_cursor", step, rc, &err);
+    expect_cold_empty("ddbst_page_cursor", step, b);
+    ddbst_buf_free(b);
+    expect_live("ddbst_page_cursor", step, base);
+  }
+  done("ddbst_page_cursor", step);
+  ddbst_item_free(values);
+  ddbst_page_free(p);
+  ddbst_cursor_keys_free(keys);
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+  free(json);
+}
+
+static void stream_parse(void **state) {
+  (void)state;
+  size_t len;
+  char *json = read_file("tests/data/responses/local-stream-event.json", &len);
+  ddbst_model *m = counted_model();
+  long base = ca.live, step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    arm(step);
+    int rc = DDBST_ENOMEM;
+    ddbst_stream *s = ddbst_stream_new(m);
+    if (s) {
+      rc = ddbst_stream_parse(s, json, len, &err);
+      if (rc < 0) assert_int_equal(ddbst_stream_count(s), 0);
+    } else {
+      err.code = DDBST_ENOMEM;
+    }
+    disarm();
+    int ok = rc > 0;
+    if (!ok) expect_enomem("ddbst_stream_parse", step, rc, &err);
+    ddbst_stream_free(s);
+    expect_live("ddbst_stream_parse", step, base);
+    if (ok) break;
+  }
+  done("ddbst_stream_parse", step);
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+  free(json);
+}
+
+int main(void) {
+  if (sodium_init() < 0) return 1;
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(model_load),   cmocka_unit_test(item_new),
+      cmocka_unit_test(buf_new),      cmocka_unit_test(keys_json),
+      cmocka_unit_test(put_request),  cmocka_unit_test(update_request),
+      cmocka_unit_test(query_request), cmocka_unit_test(txn),
+      cmocka_unit_test(batch),        cmocka_unit_test(page_parse),
+      cmocka_unit_test(cursor_keys),  cmocka_unit_test(page_cursor),
+      cmocka_unit_test(stream_parse),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
