@@ -130,15 +130,8 @@ void ddbst_batch_reset(ddbst_batch *b) {
 /* Records the item's key identity in `set`: 1 when it was there already. */
 static int claim_key(ddbst_batch *b, keyset *set, size_t count,
                      ddbst_item *it, ddbst_error *err) {
-  const ddbst_model *m = b->m;
-  const ddbst__entity *e = ddbst__entity_of(it);
-  ddbst_buf_reset(&it->keytext);
-  uint32_t po, pl, so = 0, sl = 0;
-  int rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, &po,
-                              &pl, err);
-  if (!rc && m->sk_attr)
-    rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, &so,
-                            &sl, err);
+  uint32_t po, pl, so, sl;
+  int rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
   if (rc) return rc;
   if (keyset_grow(b, set, count)) return DDBST_ENOMEM;
   size_t id0 = b->ids.len;

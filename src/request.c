@@ -48,15 +48,25 @@ int ddbst__render_into(ddbst_item *it, const ddbst__template *t,
   return 0;
 }
 
-int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+int ddbst__render_primary(ddbst_item *it, uint32_t *po, uint32_t *pl,
+                          uint32_t *so, uint32_t *sl, ddbst_error *err) {
   const ddbst_model *m = it->m;
   const ddbst__entity *e = ddbst__entity_of(it);
   ddbst_buf_reset(&it->keytext);
   it->nkeys = 0;
-  uint32_t po, pl, so = 0, sl = 0;
-  int rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, &po, &pl, err);
+  *so = *sl = 0;
+  int rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, po,
+                              pl, err);
   if (!rc && m->sk_attr)
-    rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, &so, &sl, err);
+    rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, so, sl,
+                            err);
+  return rc;
+}
+
+int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  uint32_t po, pl, so, sl;
+  int rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
   if (rc) return rc;
   rc = ddbst__buf_append(out, "{", 1);
   if (!rc) rc = ddbst__json_string(out, m->pk_attr, strlen(m->pk_attr));

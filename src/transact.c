@@ -178,14 +178,8 @@ static int item_ident(ddbst_item *it, ident_fn ident, void *user,
                       ddbst_error *err) {
   if (!ident) return 0;
   const ddbst_model *m = it->m;
-  const ddbst__entity *e = ddbst__entity_of(it);
-  ddbst_buf_reset(&it->keytext);
-  uint32_t po, pl, so = 0, sl = 0;
-  int rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, &po,
-                              &pl, err);
-  if (!rc && m->sk_attr)
-    rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, &so,
-                            &sl, err);
+  uint32_t po, pl, so, sl;
+  int rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
   if (rc) return rc;
   return ident(user, it->keytext.data + po, pl,
                m->sk_attr ? it->keytext.data + so : NULL, sl, err);
