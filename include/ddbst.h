@@ -165,6 +165,8 @@ DDBST_API int ddbst_model_load_file(const char *path,
                                     const ddbst_load_options *opts,
                                     ddbst_model **out, ddbst_error *err);
 
+/* Frees a model and everything it owns. Items, pages, transactions and
+ * batches made from it must be freed first. NULL is ignored. */
 DDBST_API void ddbst_model_free(ddbst_model *model);
 
 /* The table name in force (the override given at load, else table.name). */
@@ -464,6 +466,9 @@ DDBST_API int ddbst_txn_request(const ddbst_txn *txn, const char *client_token,
  * BatchWriteItem. Reusable after ddbst_batch_reset. Not thread-safe. */
 typedef struct ddbst_batch ddbst_batch;
 
+/* A new empty batch for `model` (which must outlive it), or NULL when
+ * allocation fails. Free with ddbst_batch_free (NULL is ignored); reset
+ * empties it and keeps its memory. */
 DDBST_API ddbst_batch *ddbst_batch_new(const ddbst_model *model);
 DDBST_API void ddbst_batch_free(ddbst_batch *batch);
 DDBST_API void ddbst_batch_reset(ddbst_batch *batch);
