@@ -933,6 +933,49 @@ DDBST_API const char *ddbst_lint_severity_name(int32_t severity);
 DDBST_API int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
                               ddbst_error *err);
 
+/* ---- the JSON entry (FFI) ---------------------------------------------- */
+
+/* Every feature above through JSON text, for languages that call C through
+ * an FFI (Python ctypes, Node koffi, Go cgo, Rust) and for the `ddbst`
+ * command, which is built on it. docs/ffi.md lists every request and answer.
+ *
+ * A session holds a loaded model and the cursor keys. Once opened it is
+ * read-only: any number of threads may call it at once. Answers are JSON
+ * objects; a failure is {"error":{"code":-5,"name":"EVALUE","path":
+ * "Project.createdAt","message":"..."}} with the typed API's code, path and
+ * message (paths of request fields are the field's: "values.orgId",
+ * "items[2].entity"), and nothing else of the answer is written. */
+typedef struct ddbst_json ddbst_json;
+
+/* Opens a session from `config` (`len` bytes of JSON):
+ *   {"modelFile": "examples/saas/model.json"}   or {"model": "<model text>"}
+ *   "table":        overrides table.name (optional)
+ *   "cursorKeys":   the DDBST_CURSOR_KEY format, "hex64,hex64" newest first
+ *   "cursorMaxAge": seconds (optional, needs cursorKeys)
+ * `alloc` (NULL: malloc) serves the session, its model and its answers.
+ * Returns the session (close with ddbst_json_close), or NULL with *error (if
+ * `error` is not NULL) set to an error answer — for a bad model,
+ * {"error":<the first problem>,"errors":[<every problem>]} — to be freed
+ * with ddbst_json_free. */
+DDBST_API ddbst_json *ddbst_json_open(const char *config, size_t len,
+                                      const ddbst_allocator *alloc,
+                                      char **error);
+
+/* Runs one request, {"op":"query","pattern":"listProjects",...}, and
+ * returns its answer: NUL-terminated JSON, its length in *answer_len (which
+ * may be NULL), owned by the caller until ddbst_json_free. Never NULL: when
+ * even the answer cannot be allocated it is a static ENOMEM error answer
+ * (which ddbst_json_free accepts too). Thread-safe on a shared session. */
+DDBST_API char *ddbst_json_call(const ddbst_json *session, const char *request,
+                                size_t len, size_t *answer_len);
+
+/* Frees an answer of ddbst_json_call or ddbst_json_open. NULL is ignored. */
+DDBST_API void ddbst_json_free(char *answer);
+
+/* Closes a session: its model and keys are freed (the keys wiped). No call
+ * may be running on it. NULL is ignored. */
+DDBST_API void ddbst_json_close(ddbst_json *session);
+
 #ifdef __cplusplus
 }
 #endif
