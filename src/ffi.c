@@ -376,7 +376,8 @@ static int write_plain(ddbst_buf *b, const ddbst__jnode *av) {
   if (!strcmp(t, "N")) return ddbst__buf_append(b, v->text, v->len);
   if (!strcmp(t, "S") || !strcmp(t, "B"))
     return ddbst__json_string(b, v->text, v->len);
-  if (!strcmp(t, "BOOL") || !strcmp(t, "NULL")) return write_json(b, v);
+  if (!strcmp(t, "BOOL")) return write_json(b, v);
+  if (!strcmp(t, "NULL")) return ddbst__buf_puts(b, "null");
   if (!strcmp(t, "SS") || !strcmp(t, "NS") || !strcmp(t, "BS")) {
     rc = ddbst__buf_putc(b, '[');
     for (size_t i = 0; i < v->count && !rc; i++) {

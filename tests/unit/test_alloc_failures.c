@@ -485,6 +485,118 @@ static void stream_parse(void **state) {
   free(json);
 }
 
+/* ---- the JSON entry ---- */
+
+/* An answer that is the ENOMEM error and nothing else. */
+static void expect_enomem_answer(const char *what, long step, const char *a) {
+  if (!a || strncmp(a, "{\"error\":{\"code\":-2,\"name\":\"ENOMEM\"", 35) != 0)
+    fail_msg("%s, allocation %ld failing: answer %s", what, step,
+             a ? a : "(null)");
+}
+
+static char *json_config(void) {
+  static char config[1200];
+  snprintf(config, sizeof config,
+           "{\"modelFile\":\"%s/examples/saas/model.json\",\"cursorKeys\":"
+           "\"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20"
+           "\"}",
+           DDBST_SOURCE_DIR);
+  return config;
+}
+
+static void json_open(void **state) {
+  (void)state;
+  const char *config = json_config();
+  long step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    counting_alloc_init(&ca);
+    arm(step);
+    char *error = NULL;
+    ddbst_json *s = ddbst_json_open(config, strlen(config), &ca.hooks, &error);
+    disarm();
+    if (s) {
+      assert_null(error);
+      ddbst_json_close(s);
+      expect_live("ddbst_json_open", step, 0);
+      break;
+    }
+    expect_enomem_answer("ddbst_json_open", step, error);
+    ddbst_json_free(error);
+    expect_live("ddbst_json_open", step, 0);
+  }
+  done("ddbst_json_open", step);
+}
+
+/* One request of each kind that allocates differently. */
+static void json_call(void **state) {
+  (void)state;
+  size_t len;
+  char *page = read_file("tests/data/responses/local-query-users-page1.json",
+                         &len);
+  char *quoted = malloc(len * 2 + 3), *o = quoted;
+  *o++ = '"';
+  for (size_t i = 0; i < len; i++) {
+    if (page[i] == '"' || page[i] == '\\') *o++ = '\\';
+    if (page[i] != '\n') *o++ = page[i];
+  }
+  *o++ = '"';
+  *o = 0;
+  char *page_req = malloc(strlen(quoted) + 200);
+  sprintf(page_req, "{\"op\":\"page\",\"pattern\":\"listUsers\",\"values\":{"
+                    "\"orgId\":\"1\"},\"response\":%s}", quoted);
+  const char *requests[] = {
+      "{\"op\":\"keys\",\"entity\":\"Event\",\"values\":{\"projectId\":\"p1\","
+      "\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":\"01J0000000000000000000000A\","
+      "\"type\":\"deploy\",\"payload\":{\"a\":"
+      "[1,null]}}}",
+      "{\"op\":\"create\",\"entity\":\"User\",\"values\":{\"orgId\":\"1\","
+      "\"userId\":\"9\",\"email\":\"a@b.c\",\"role\":\"admin\",\"name\":"
+      "\"Ann\"},\"now\":1773478800000000}",
+      "{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{\"orgId\":"
+      "\"1\"},\"condition\":{\"createdAt\":{\"begins\":\"2026\"}}}",
+      "{\"op\":\"transact\",\"items\":[{\"op\":\"check\",\"entity\":"
+      "\"Organisation\",\"values\":{\"orgId\":\"1\"}},{\"op\":\"delete\","
+      "\"entity\":\"Organisation\",\"values\":{\"orgId\":\"2\"}}]}",
+      "{\"op\":\"batchGet\",\"items\":[{\"op\":\"get\",\"entity\":"
+      "\"Organisation\",\"values\":{\"orgId\":\"1\"}}]}",
+      "{\"op\":\"lint\"}",
+      page_req,
+  };
+  counting_alloc_init(&ca);
+  const char *config = json_config();
+  ddbst_json *s = ddbst_json_open(config, strlen(config), &ca.hooks, NULL);
+  assert_non_null(s);
+  for (size_t r = 0; r < sizeof requests / sizeof requests[0]; r++) {
+    /* what the request answers with memory to spare: a failure that was
+     * swallowed would show as another answer */
+    char *want = ddbst_json_call(s, requests[r], strlen(requests[r]), NULL);
+    assert_true(strncmp(want, "{\"error\":", 9) != 0);
+    long base = ca.live, step;
+    for (step = 1; step < MAX_STEPS; step++) {
+      arm(step);
+      char *a = ddbst_json_call(s, requests[r], strlen(requests[r]), NULL);
+      disarm();
+      int ok = strncmp(a, "{\"error\":", 9) != 0;
+      if (!ok) expect_enomem_answer(requests[r], step, a);
+      /* a page's cursor is sealed with a fresh nonce: compare its length */
+      if (ok && (requests[r] == page_req ? strlen(a) != strlen(want)
+                                         : strcmp(a, want) != 0))
+        fail_msg("%s, allocation %ld failing: answered %s", requests[r], step,
+                 a);
+      ddbst_json_free(a);
+      expect_live(requests[r], step, base);
+      if (ok) break;
+    }
+    done(requests[r], step);
+    ddbst_json_free(want);
+  }
+  ddbst_json_close(s);
+  assert_int_equal(ca.live, 0);
+  free(page_req);
+  free(quoted);
+  free(page);
+}
+
 int main(void) {
   if (sodium_init() < 0) return 1;
   const struct CMUnitTest tests[] = {
@@ -494,7 +606,8 @@ int main(void) {
       cmocka_unit_test(query_request), cmocka_unit_test(txn),
       cmocka_unit_test(batch),        cmocka_unit_test(page_parse),
       cmocka_unit_test(cursor_keys),  cmocka_unit_test(page_cursor),
-      cmocka_unit_test(stream_parse),
+      cmocka_unit_test(stream_parse), cmocka_unit_test(json_open),
+      cmocka_unit_test(json_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

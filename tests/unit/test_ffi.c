@@ -1,0 +1,627 @@
+/* The JSON entry (src/ffi.c): exact answers for every op, errors with the
+ * typed API's codes, paths and messages, and answers that are never half
+ * written. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define NOW "1773478800000000" /* 2026-03-14T09:00:00Z in microseconds */
+#define KEY_HEX "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+
+static ddbst_json *session;
+static char answer[1 << 16];
+
+static ddbst_json *open_config(const char *config, char **error) {
+  return ddbst_json_open(config, strlen(config), NULL, error);
+}
+
+static int setup(void **state) {
+  (void)state;
+  char *error = NULL;
+  session = open_config("{\"modelFile\":\"" DDBST_SOURCE_DIR
+                        "/examples/saas/model.json\",\"cursorKeys\":\"" KEY_HEX
+                        "\"}",
+                        &error);
+  if (!session) fail_msg("open: %s", error);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ddbst_json_close(session);
+  return 0;
+}
+
+/* The answer to `request`, copied into `answer`. */
+static const char *ask(const char *request) {
+  size_t len = 0;
+  char *a = ddbst_json_call(session, request, strlen(request), &len);
+  assert_non_null(a);
+  assert_int_equal(strlen(a), len);
+  if (len >= sizeof answer) fail_msg("answer too long: %zu", len);
+  memcpy(answer, a, len + 1);
+  ddbst_json_free(a);
+  return answer;
+}
+
+static void expect(const char *request, const char *want) {
+  const char *got = ask(request);
+  if (strcmp(got, want) != 0)
+    fail_msg("request %s\n  got:  %s\n  want: %s", request, got, want);
+}
+
+static void expect_prefix(const char *request, const char *want) {
+  const char *got = ask(request);
+  if (strncmp(got, want, strlen(want)) != 0)
+    fail_msg("request %s\n  got:  %s\n  want: %s...", request, got, want);
+}
+
+/* An error answer with exactly this code, path and message. */
+static void expect_error(const char *request, int code, const char *name,
+                         const char *path, const char *message) {
+  char want[1024];
+  snprintf(want, sizeof want,
+           "{\"error\":{\"code\":%d,\"name\":\"%s\",\"path\":\"%s\","
+           "\"message\":\"%s\"}}",
+           code, name, path, message);
+  expect(request, want);
+}
+
+/* `text` as a JSON string literal (quotes included), malloc'd. */
+static char *quoted(const char *text) {
+  size_t n = strlen(text);
+  char *q = malloc(n * 6 + 3), *o = q;
+  *o++ = '"';
+  for (const char *p = text; *p; p++) {
+    if (*p == '"' || *p == '\\') {
+      *o++ = '\\';
+      *o++ = *p;
+    } else if ((unsigned char)*p < 0x20) {
+      o += sprintf(o, "\\u%04x", (unsigned char)*p);
+    } else {
+      *o++ = *p;
+    }
+  }
+  *o++ = '"';
+  *o = 0;
+  return q;
+}
+
+static char *file_text(const char *rel) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", DDBST_SOURCE_DIR, rel);
+  FILE *f = fopen(path, "rb");
+  if (!f) fail_msg("cannot read %s", path);
+  char *text = calloc(1, 1 << 16);
+  size_t n = fread(text, 1, (1 << 16) - 1, f);
+  fclose(f);
+  while (n && (text[n - 1] == '\n' || text[n - 1] == '\r')) text[--n] = 0;
+  return text;
+}
+
+/* prefix + `rel`'s text as a JSON string + suffix. */
+static char *with_file(const char *prefix, const char *rel,
+                       const char *suffix) {
+  char *text = file_text(rel), *q = quoted(text);
+  char *r = malloc(strlen(prefix) + strlen(q) + strlen(suffix) + 1);
+  sprintf(r, "%s%s%s", prefix, q, suffix);
+  free(q);
+  free(text);
+  return r;
+}
+
+/* ---- sessions ---- */
+
+static void open_errors(void **state) {
+  (void)state;
+  char *error = NULL;
+  assert_null(open_config("{}", &error));
+  assert_string_equal(error,
+                      "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":"
+                      "\"model\",\"message\":\"give the model as \\\"model\\\""
+                      " (its JSON text) or as \\\"modelFile\\\" (a path), one "
+                      "of the two\"}}");
+  ddbst_json_free(error);
+
+  assert_null(open_config("{\"modelFile\":\"x.json\",\"tabel\":\"t\"}", &error));
+  assert_string_equal(error,
+                      "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":"
+                      "\"tabel\",\"message\":\"unknown field for a session\"}}");
+  ddbst_json_free(error);
+
+  assert_null(open_config("{\"modelFile\":", &error));
+  assert_non_null(strstr(error, "\"name\":\"ESYNTAX\""));
+  assert_non_null(strstr(error, "\"line\":1,"));
+  ddbst_json_free(error);
+
+  assert_null(open_config("{\"modelFile\":\"" DDBST_SOURCE_DIR
+                          "/examples/saas/model.json\",\"cursorKeys\":\"abc\"}",
+                          &error));
+  assert_non_null(strstr(error, "\"name\":\"EVALUE\",\"path\":\"cursorKeys"));
+  ddbst_json_free(error);
+
+  /* a cursor age needs keys to seal with */
+  assert_null(open_config("{\"modelFile\":\"" DDBST_SOURCE_DIR
+                          "/examples/saas/model.json\",\"cursorMaxAge\":60}",
+                          &error));
+  assert_non_null(strstr(error, "\"path\":\"cursorMaxAge\""));
+  ddbst_json_free(error);
+
+  /* NULL for the error is allowed */
+  assert_null(open_config("[]", NULL));
+}
+
+static void open_reports_every_model_error(void **state) {
+  (void)state;
+  char *error = NULL;
+  assert_null(open_config(
+      "{\"model\":\"{\\\"ddbst\\\":1,\\\"table\\\":{\\\"name\\\":\\\"t\\\","
+      "\\\"sortkey\\\":1}}\"}",
+      &error));
+  /* the first problem, then every problem */
+  assert_non_null(strstr(error, "{\"error\":{\"code\":-4,\"name\":\"EMODEL\","
+                                "\"path\":\"table.sortkey\""));
+  const char *list = strstr(error, "\"errors\":[");
+  assert_non_null(list);
+  assert_non_null(strstr(list, "\"path\":\"table.sortkey\""));
+  assert_non_null(strstr(list, "\"path\":\"table.partitionKey\""));
+  assert_non_null(strstr(list, "\"path\":\"entities\""));
+  ddbst_json_free(error);
+}
+
+static void table_override(void **state) {
+  (void)state;
+  ddbst_json *s = open_config("{\"modelFile\":\"" DDBST_SOURCE_DIR
+                              "/examples/saas/model.json\",\"table\":\"prod-t\"}",
+                              NULL);
+  assert_non_null(s);
+  const char req[] = "{\"op\":\"check\"}";
+  char *a = ddbst_json_call(s, req, sizeof req - 1, NULL);
+  assert_string_equal(
+      a, "{\"ok\":true,\"table\":\"prod-t\",\"entities\":4,\"patterns\":7}");
+  ddbst_json_free(a);
+  ddbst_json_close(s);
+}
+
+static void no_session(void **state) {
+  (void)state;
+  char *a = ddbst_json_call(NULL, "{}", 2, NULL);
+  assert_non_null(strstr(a, "\"path\":\"session\""));
+  ddbst_json_free(a); /* static: accepted */
+  ddbst_json_free(NULL);
+  ddbst_json_close(NULL);
+}
+
+/* ---- requests that are not right ---- */
+
+static void bad_requests(void **state) {
+  (void)state;
+  expect_prefix("{\"op\":", "{\"error\":{\"code\":-3,\"name\":\"ESYNTAX\"");
+  expect_error("[1]", DDBST_EINVAL, "EINVAL", "", "expected a request object");
+  expect_error("{}", DDBST_EMISSING, "EMISSING", "op", "op is required");
+  expect_error("{\"op\":7}", DDBST_EINVAL, "EINVAL", "op", "expected a string");
+  expect_error("{\"op\":\"scan\"}", DDBST_EINVAL, "EINVAL", "op",
+               "unknown op scan (docs/ffi.md lists them)");
+  expect_error("{\"op\":\"get\",\"entity\":\"User\",\"limit\":3}",
+               DDBST_EINVAL, "EINVAL", "limit", "unknown field for get");
+  expect_error("{\"op\":\"get\",\"entity\":\"Usr\"}", DDBST_ENOTFOUND,
+               "ENOTFOUND", "entity", "the model has no entity Usr");
+  expect_error("{\"op\":\"get\",\"entity\":\"User\",\"values\":[]}",
+               DDBST_EINVAL, "EINVAL", "values",
+               "expected an object of attributes");
+}
+
+/* ---- keys and values ---- */
+
+static void keys(void **state) {
+  (void)state;
+  expect("{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"orgId\":\"123\","
+         "\"userId\":\"9\",\"email\":\"Ann@Example.com\",\"role\":\"admin\","
+         "\"name\":\"Ann\"}}",
+         "{\"keys\":{\"PK\":\"ORG#123\",\"SK\":\"USER#9\",\"GSI1PK\":"
+         "\"EMAIL#ann@example.com\",\"_type\":\"User\"},\"item\":{\"orgId\":"
+         "\"123\",\"userId\":\"9\",\"email\":\"Ann@Example.com\",\"role\":"
+         "\"admin\",\"name\":\"Ann\"}}");
+  /* defaults filled at "now"; the timestamp comes back canonical */
+  expect("{\"op\":\"keys\",\"entity\":\"Project\",\"now\":" NOW
+         ",\"values\":{\"orgId\":\"1\",\"projectId\":\"p1\",\"createdAt\":"
+         "\"2026-03-14T10:00:00+01:00\",\"name\":\"Web\",\"status\":"
+         "\"active\"}}",
+         "{\"keys\":{\"PK\":\"ORG#1\",\"SK\":\"PROJECT#2026-03-14T09:00:00Z#p1\","
+         "\"GSI2PK\":\"STATUS#active\",\"GSI2SK\":\"2026-03-14T09:00:00Z\","
+         "\"_type\":\"Project\"},\"item\":{\"orgId\":\"1\",\"projectId\":\"p1\","
+         "\"createdAt\":\"2026-03-14T09:00:00Z\",\"name\":\"Web\","
+         "\"status\":\"active\"}}");
+}
+
+static void value_errors(void **state) {
+  (void)state;
+  /* the typed API's own error, path and message */
+  expect_error("{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"orgId\":"
+               "\"1#USER#admin\",\"userId\":\"9\"}}",
+               DDBST_EVALUE, "EVALUE", "facet orgId",
+               "User.orgId contains the key delimiter '#', which would forge "
+               "another key");
+  expect_error("{\"op\":\"keys\",\"entity\":\"Project\",\"values\":{"
+               "\"createdAt\":\"yesterday\"}}",
+               DDBST_EVALUE, "EVALUE", "Project.createdAt",
+               "createdAt: not an ISO-8601 timestamp: expected "
+               "YYYY-MM-DDTHH:MM:SS");
+  /* a JSON number is not quietly a string, nor a boolean */
+  expect_error("{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"orgId\":1}}",
+               DDBST_EVALUE, "EVALUE", "values.orgId",
+               "orgId is of type string: give it as a JSON string");
+  expect_error("{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"name\":true}}",
+               DDBST_EVALUE, "EVALUE", "values.name",
+               "name is of type string, not boolean");
+  expect_error("{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"nme\":\"x\"}}",
+               DDBST_ENOTFOUND, "ENOTFOUND", "values.nme",
+               "User has no attribute nme");
+  /* nothing half-done: the error alone */
+  expect_error("{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"orgId\":"
+               "\"1\"}}",
+               DDBST_EMISSING, "EMISSING", "facet userId",
+               "User.userId is needed for SK = USER#{userId}");
+}
+
+static void typed_values(void **state) {
+  (void)state;
+  /* numbers, maps and lists go in as JSON and come back as JSON */
+  expect("{\"op\":\"keys\",\"entity\":\"Event\",\"values\":{\"projectId\":"
+         "\"p1\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
+         "\"01j0000000000000000000000a\",\"type\":\"deploy\",\"expiresAt\":"
+         "1800000000,\"payload\":{\"n\":[1,\"a\",null],\"ok\":true}}}",
+         "{\"keys\":{\"PK\":\"PROJECT#p1\",\"SK\":\"EVENT#2026-03-14T09:00:00Z#"
+         "01J0000000000000000000000A\",\"_type\":\"Event\"},\"item\":{"
+         "\"projectId\":\"p1\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
+         "\"01J0000000000000000000000A\",\"type\":\"deploy\",\"payload\":{"
+         "\"n\":[1,\"a\",null],\"ok\":true},\"expiresAt\":1800000000}}");
+}
+
+static void parse(void **state) {
+  (void)state;
+  expect("{\"op\":\"parse\",\"pk\":\"ORG#1\",\"sk\":\"USER#9\"}",
+         "{\"entity\":\"User\",\"values\":{\"orgId\":\"1\",\"userId\":\"9\"}}");
+  expect("{\"op\":\"parse\",\"index\":\"GSI1\",\"pk\":\"EMAIL#a@b.c\"}",
+         "{\"entity\":\"User\",\"values\":{\"email\":\"a@b.c\"}}");
+  expect_prefix("{\"op\":\"parse\",\"pk\":\"NOPE#1\",\"sk\":\"X\"}",
+                "{\"error\":{\"code\":-7,\"name\":\"ENOTFOUND\"");
+  expect_error("{\"op\":\"parse\"}", DDBST_EMISSING, "EMISSING", "pk",
+               "pk is required");
+}
+
+static void item_size(void **state) {
+  (void)state;
+  expect("{\"op\":\"itemSize\",\"entity\":\"User\",\"values\":{\"orgId\":"
+         "\"1\",\"userId\":\"9\",\"email\":\"a@b.c\",\"role\":\"admin\","
+         "\"name\":\"Ann\"}}",
+         "{\"bytes\":80,\"limit\":409600}");
+}
+
+/* ---- requests ---- */
+
+static void get(void **state) {
+  (void)state;
+  expect("{\"op\":\"get\",\"entity\":\"User\",\"values\":{\"orgId\":\"1\","
+         "\"userId\":\"9\"},\"consistent\":true,\"project\":[\"name\"]}",
+         "{\"operation\":\"GetItem\",\"target\":\"DynamoDB_20120810.GetItem\","
+         "\"body\":{\"TableName\":\"saas-api-dev\",\"Key\":{\"PK\":{\"S\":"
+         "\"ORG#1\"},\"SK\":{\"S\":\"USER#9\"}},"
+         "\"ProjectionExpression\":\"#n0, #n1, #n2, #n3\","
+         "\"ExpressionAttributeNames\":{\"#n0\":\"PK\",\"#n1\":\"SK\","
+         "\"#n2\":\"_type\",\"#n3\":\"name\"},\"ConsistentRead\":true}}");
+}
+
+static void put_and_create(void **state) {
+  (void)state;
+  expect("{\"op\":\"put\",\"entity\":\"Organisation\",\"now\":" NOW
+         ",\"values\":{\"orgId\":\"1\",\"name\":\"Acme\",\"plan\":\"pro\"}}",
+         "{\"operation\":\"PutItem\",\"target\":\"DynamoDB_20120810.PutItem\","
+         "\"body\":{\"TableName\":\"saas-api-dev\",\"Item\":{\"PK\":{\"S\":"
+         "\"ORG#1\"},\"SK\":{\"S\":\"ORG#1\"},\"_type\":{\"S\":"
+         "\"Organisation\"},\"orgId\":{\"S\":\"1\"},\"name\":{\"S\":\"Acme\"},"
+         "\"plan\":{\"S\":\"pro\"},\"createdAt\":{\"S\":"
+         "\"2026-03-14T09:00:00Z\"}}},\"item\":{\"orgId\":\"1\",\"name\":"
+         "\"Acme\",\"plan\":\"pro\",\"createdAt\":\"2026-03-14T09:00:00Z\"}}");
+  /* a User has a unique email: its create is a transaction with a guard */
+  expect_prefix("{\"op\":\"create\",\"entity\":\"User\",\"values\":{\"orgId\":"
+                "\"1\",\"userId\":\"9\",\"email\":\"A@b.c\",\"role\":\"admin\","
+                "\"name\":\"Ann\"}}",
+                "{\"operation\":\"TransactWriteItems\",\"target\":"
+                "\"DynamoDB_20120810.TransactWriteItems\",\"body\":{"
+                "\"TransactItems\":[{\"Put\":");
+  assert_non_null(strstr(answer, "\"_type\":{\"S\":\"User.email\"}"));
+  /* a plain put of it could not keep the guard true */
+  expect_prefix("{\"op\":\"put\",\"entity\":\"User\",\"values\":{\"orgId\":"
+                "\"1\",\"userId\":\"9\",\"email\":\"A@b.c\",\"role\":\"admin\","
+                "\"name\":\"Ann\"}}",
+                "{\"error\":{\"code\":-1,\"name\":\"EINVAL\"");
+}
+
+static void update(void **state) {
+  (void)state;
+  expect("{\"op\":\"update\",\"entity\":\"Organisation\",\"now\":" NOW
+         ",\"values\":{\"orgId\":\"1\"},\"set\":{\"plan\":\"free\"},"
+         "\"remove\":[\"name\"]}",
+         "{\"operation\":\"UpdateItem\",\"target\":"
+         "\"DynamoDB_20120810.UpdateItem\",\"body\":{\"TableName\":"
+         "\"saas-api-dev\",\"Key\":{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":"
+         "\"ORG#1\"}},\"UpdateExpression\":\"SET #n0 = :v0 REMOVE #n1\","
+         "\"ConditionExpression\":\"attribute_exists(#n2)\","
+         "\"ExpressionAttributeNames\":{\"#n0\":\"plan\",\"#n1\":\"name\","
+         "\"#n2\":\"PK\"},\"ExpressionAttributeValues\":{\":v0\":{\"S\":"
+         "\"free\"}}}}");
+  expect_error("{\"op\":\"update\",\"entity\":\"Organisation\",\"values\":{"
+               "\"orgId\":\"1\"},\"expectVersion\":2}",
+               DDBST_EINVAL, "EINVAL", "expectVersion",
+               "Organisation has no version attribute");
+}
+
+static void delete(void **state) {
+  (void)state;
+  expect("{\"op\":\"delete\",\"entity\":\"Organisation\",\"values\":{"
+         "\"orgId\":\"1\"},\"ifExists\":true}",
+         "{\"operation\":\"DeleteItem\",\"target\":"
+         "\"DynamoDB_20120810.DeleteItem\",\"body\":{\"TableName\":"
+         "\"saas-api-dev\",\"Key\":{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":"
+         "\"ORG#1\"}},\"ConditionExpression\":\"attribute_exists(#n0)\","
+         "\"ExpressionAttributeNames\":{\"#n0\":\"PK\"}}}");
+}
+
+static void query(void **state) {
+  (void)state;
+  expect("{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{"
+         "\"orgId\":\"1\"},\"limit\":2,\"condition\":{\"createdAt\":{"
+         "\"begins\":\"2026-03\"}}}",
+         "{\"operation\":\"Query\",\"target\":\"DynamoDB_20120810.Query\","
+         "\"body\":{\"TableName\":\"saas-api-dev\",\"KeyConditionExpression\":"
+         "\"#n0 = :v0 AND begins_with(#n1, :v1)\",\"ExpressionAttributeNames\":"
+         "{\"#n0\":\"PK\",\"#n1\":\"SK\"},\"ExpressionAttributeValues\":{"
+         "\":v0\":{\"S\":\"ORG#1\"},\":v1\":{\"S\":\"PROJECT#2026-03\"}},"
+         "\"ScanIndexForward\":false,\"Limit\":2}}");
+  expect_prefix("{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{"
+                "\"orgId\":\"1\"},\"condition\":{\"createdAt\":{\"between\":["
+                "\"2026-01\",\"2026-02\"]}}}",
+                "{\"operation\":\"Query\"");
+  assert_non_null(strstr(answer, "BETWEEN"));
+  expect_error("{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{"
+               "\"orgId\":\"1\"},\"condition\":{\"createdAt\":{\"near\":"
+               "\"2026\"}}}",
+               DDBST_EINVAL, "EINVAL", "condition.createdAt.near",
+               "expected begins, gt, gte, lt, lte or between");
+  expect_error("{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{"
+               "\"orgId\":\"1\"},\"limit\":0}",
+               DDBST_EINVAL, "EINVAL", "limit",
+               "expected a whole number from 1 to 4294967295");
+  expect_error("{\"op\":\"query\",\"pattern\":\"listProject\"}",
+               DDBST_ENOTFOUND, "ENOTFOUND", "pattern",
+               "the model has no pattern listProject");
+  expect_error("{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{}}",
+               DDBST_EMISSING, "EMISSING", "facet orgId",
+               "Project.orgId is needed for PK = ORG#{orgId}");
+}
+
+static void batches(void **state) {
+  (void)state;
+  expect("{\"op\":\"batchGet\",\"items\":[{\"op\":\"get\",\"entity\":"
+         "\"Organisation\",\"values\":{\"orgId\":\"1\"}},{\"op\":\"get\","
+         "\"entity\":\"User\",\"values\":{\"orgId\":\"1\",\"userId\":\"2\"}}]}",
+         "{\"requests\":[{\"operation\":\"BatchGetItem\",\"target\":"
+         "\"DynamoDB_20120810.BatchGetItem\",\"body\":{\"RequestItems\":{"
+         "\"saas-api-dev\":{\"Keys\":[{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":"
+         "\"ORG#1\"}},{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"USER#2\"}}]}}}}"
+         "]}");
+  expect_prefix("{\"op\":\"batchWrite\",\"now\":" NOW ",\"items\":[{\"op\":"
+                "\"put\",\"entity\":\"Organisation\",\"values\":{\"orgId\":"
+                "\"1\",\"name\":\"A\",\"plan\":\"pro\"}},{\"op\":\"delete\","
+                "\"entity\":\"Organisation\",\"values\":{\"orgId\":\"2\"}}]}",
+                "{\"requests\":[{\"operation\":\"BatchWriteItem\",\"target\":"
+                "\"DynamoDB_20120810.BatchWriteItem\",\"body\":{"
+                "\"RequestItems\":{\"saas-api-dev\":[{\"PutRequest\":");
+  expect_error("{\"op\":\"batchWrite\",\"items\":[{\"op\":\"get\",\"entity\":"
+               "\"Organisation\",\"values\":{\"orgId\":\"1\"}}]}",
+               DDBST_EINVAL, "EINVAL", "items[0].op",
+               "batchWrite takes put and delete, not get");
+  expect_error("{\"op\":\"batchGet\",\"items\":{}}", DDBST_EINVAL, "EINVAL",
+               "items", "expected an array of operations");
+  /* the item's own error, told which item */
+  expect_error("{\"op\":\"batchGet\",\"items\":[{\"op\":\"get\",\"entity\":"
+               "\"Organisation\",\"values\":{\"orgId\":\"1\"}},{\"op\":\"get\","
+               "\"entity\":\"Organisation\",\"values\":{\"orgId\":\"a#b\"}}]}",
+               DDBST_EVALUE, "EVALUE", "items[1].facet orgId",
+               "Organisation.orgId contains the key delimiter '#', which "
+               "would forge another key");
+}
+
+static void transact(void **state) {
+  (void)state;
+  expect("{\"op\":\"transact\",\"token\":\"t-1\",\"items\":[{\"op\":"
+         "\"check\",\"entity\":\"Organisation\",\"values\":{\"orgId\":\"1\"}},"
+         "{\"op\":\"delete\",\"entity\":\"Project\",\"values\":{\"orgId\":"
+         "\"1\",\"projectId\":\"p1\",\"createdAt\":\"2026-03-14T09:00:00Z\"}}]}",
+         "{\"operation\":\"TransactWriteItems\",\"target\":"
+         "\"DynamoDB_20120810.TransactWriteItems\",\"body\":{\"TransactItems\":"
+         "[{\"ConditionCheck\":{\"TableName\":\"saas-api-dev\",\"Key\":{\"PK\":"
+         "{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"ORG#1\"}},\"ConditionExpression\":"
+         "\"attribute_exists(#n0)\",\"ExpressionAttributeNames\":{\"#n0\":"
+         "\"PK\"}}},{\"Delete\":{\"TableName\":\"saas-api-dev\",\"Key\":{"
+         "\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"PROJECT#2026-03-14T09:00:00Z"
+         "#p1\"}}}}],\"ClientRequestToken\":\"t-1\"}}");
+  expect_error("{\"op\":\"transact\",\"items\":[{\"op\":\"scan\",\"entity\":"
+               "\"User\"}]}",
+               DDBST_EINVAL, "EINVAL", "items[0].op",
+               "op scan: not an item operation");
+}
+
+static void create_table_and_review(void **state) {
+  (void)state;
+  expect_prefix("{\"op\":\"createTable\"}",
+                "{\"operation\":\"CreateTable\",\"target\":"
+                "\"DynamoDB_20120810.CreateTable\",\"body\":{\"TableName\":"
+                "\"saas-api-dev\",\"AttributeDefinitions\":");
+  expect("{\"op\":\"check\"}",
+         "{\"ok\":true,\"table\":\"saas-api-dev\",\"entities\":4,"
+         "\"patterns\":7}");
+  expect("{\"op\":\"version\"}", "{\"version\":\"" DDBST_VERSION_STRING "\"}");
+  expect_prefix("{\"op\":\"patterns\"}",
+                "{\"patterns\":{\"getOrganisation\":{\"op\":\"get\"");
+  expect_prefix("{\"op\":\"lint\"}",
+                "{\"findings\":[{\"severity\":\"note\",\"rule\":"
+                "\"few-partitions\",\"path\":\"entities.Project.indexes.GSI2."
+                "pk\"");
+  assert_non_null(strstr(answer, "],\"errors\":0}"));
+  expect_prefix("{\"op\":\"doc\"}", "{\"markdown\":\"# ");
+  expect_prefix("{\"op\":\"cloudformation\",\"streamFilters\":[\"User\"]}",
+                "{\"template\":{");
+  assert_non_null(strstr(answer, "filterPatterns"));
+  /* the typed API's stream_filters[i] is this request's streamFilters[i] */
+  expect_prefix("{\"op\":\"cloudformation\",\"streamFilters\":[\"User\","
+                "\"Nobody\"]}",
+                "{\"error\":{\"code\":-7,\"name\":\"ENOTFOUND\",\"path\":"
+                "\"streamFilters[1]\"");
+}
+
+/* ---- answers from DynamoDB ---- */
+
+static void page_and_cursor(void **state) {
+  (void)state;
+  char *req = with_file("{\"op\":\"page\",\"pattern\":\"listUsers\","
+                        "\"values\":{\"orgId\":\"1\"},\"response\":",
+                        "tests/data/responses/local-query-users-page1.json",
+                        "}");
+  expect_prefix(req, "{\"items\":[{\"entity\":\"User\",\"item\":{\"orgId\":"
+                     "\"1\",\"userId\":\"2\",\"email\":\"Ann@X.com\",\"role\":"
+                     "\"admin\",\"name\":\"Ann\"}}],\"count\":1,\"hasMore\":"
+                     "true,\"cursor\":\"");
+  free(req);
+  /* the sealed cursor opens for the same query, and only for it */
+  char cursor[512];
+  const char *start = strstr(answer, "\"cursor\":\"") + 10;
+  size_t n = (size_t)(strchr(start, '"') - start);
+  assert_true(n < sizeof cursor);
+  memcpy(cursor, start, n);
+  cursor[n] = 0;
+  char q[1024];
+  snprintf(q, sizeof q,
+           "{\"op\":\"query\",\"pattern\":\"listUsers\",\"values\":{\"orgId\":"
+           "\"1\"},\"cursor\":\"%s\"}",
+           cursor);
+  ask(q);
+  assert_non_null(strstr(answer, "\"ExclusiveStartKey\":{\"PK\":{\"S\":"
+                                 "\"ORG#1\"},\"SK\":{\"S\":\"USER#2\"}}"));
+  snprintf(q, sizeof q,
+           "{\"op\":\"query\",\"pattern\":\"listUsers\",\"values\":{\"orgId\":"
+           "\"2\"},\"cursor\":\"%s\"}",
+           cursor);
+  expect_prefix(q, "{\"error\":{\"code\":-11,\"name\":\"ECURSOR\",\"path\":"
+                   "\"cursor\"");
+  cursor[n / 2] = cursor[n / 2] == 'A' ? 'B' : 'A';
+  snprintf(q, sizeof q,
+           "{\"op\":\"query\",\"pattern\":\"listUsers\",\"values\":{\"orgId\":"
+           "\"1\"},\"cursor\":\"%s\"}",
+           cursor);
+  expect_prefix(q, "{\"error\":{\"code\":-11,\"name\":\"ECURSOR\",\"path\":"
+                   "\"cursor\"");
+}
+
+static void page_of_other_reads(void **state) {
+  (void)state;
+  char *req = with_file("{\"op\":\"page\",\"operation\":\"GetItem\","
+                        "\"response\":",
+                        "tests/data/responses/local-get-missing.json", "}");
+  expect(req, "{\"items\":[],\"count\":0,\"hasMore\":false}");
+  free(req);
+  expect_error("{\"op\":\"page\",\"operation\":\"Scan\",\"response\":\"{}\"}",
+               DDBST_EINVAL, "EINVAL", "operation",
+               "expected GetItem, Query, BatchGetItem, BatchWriteItem or "
+               "TransactGetItems");
+  expect_prefix("{\"op\":\"page\",\"response\":\"{\\\"Items\\\":[{\\\"PK\\\":"
+                "{\\\"N\\\":\\\"x\\\"}}]}\"}",
+                "{\"error\":{\"code\":-5,\"name\":\"EVALUE\",\"path\":"
+                "\"Items[0].PK.N\"");
+}
+
+static void dynamodb_errors(void **state) {
+  (void)state;
+  char *req = with_file("{\"op\":\"page\",\"response\":",
+                        "tests/data/responses/local-error-validation.json",
+                        "}");
+  expect_prefix(req, "{\"error\":{\"code\":-12,\"name\":\"EDYNAMODB\",\"path\":"
+                     "\"__type\"");
+  assert_non_null(strstr(answer, "},\"dynamodb\":{\"type\":"
+                                 "\"ValidationException\",\"kind\":"
+                                 "\"Validation\""));
+  free(req);
+  /* a refused create, in the model's words */
+  req = with_file("{\"op\":\"explain\",\"request\":{\"op\":\"create\","
+                  "\"entity\":\"User\",\"values\":{\"orgId\":\"1\",\"userId\":"
+                  "\"3\",\"email\":\"ann@x.com\",\"role\":\"admin\",\"name\":"
+                  "\"Ann\"}},\"response\":",
+                  "tests/data/responses/local-error-cancel-unique.json", "}");
+  ask(req);
+  assert_non_null(strstr(answer, "\"retryable\":false,\"reasons\":[{\"code\":"
+                                 "\"None\",\"kind\":\"None\",\"message\":\"\"},"
+                                 "{\"code\":\"ConditionalCheckFailed\""));
+  assert_non_null(strstr(answer, "\"kind\":\"unique\",\"explanation\":"
+                                 "\"TransactItems[1]: unique constraint "
+                                 "User.email: another User already has this "
+                                 "email (EMAIL#ann@x.com)\\n\"}"));
+  free(req);
+  /* the same as a transaction: each failure listed */
+  req = with_file("{\"op\":\"explain\",\"request\":{\"op\":\"transact\","
+                  "\"items\":[{\"op\":\"create\",\"entity\":\"User\","
+                  "\"values\":{\"orgId\":\"1\",\"userId\":\"3\",\"email\":"
+                  "\"ann@x.com\",\"role\":\"admin\",\"name\":\"Ann\"}}]},"
+                  "\"response\":",
+                  "tests/data/responses/local-error-cancel-unique.json", "}");
+  ask(req);
+  assert_non_null(strstr(answer, "\"failures\":[{\"kind\":\"unique\",\"index\":"
+                                 "1,\"entity\":\"User\",\"unique\":\"email\"}]}"));
+  free(req);
+  expect_prefix("{\"op\":\"explain\",\"response\":\"{}\"}",
+                "{\"error\":{\"code\":-5,\"name\":\"EVALUE\"");
+}
+
+static void stream(void **state) {
+  (void)state;
+  char *req = with_file("{\"op\":\"stream\",\"failed\":[1],\"event\":",
+                        "tests/data/responses/local-stream-event.json", "}");
+  expect_prefix(req, "{\"records\":[{\"eventName\":\"INSERT\","
+                     "\"sequenceNumber\":\"000000000000000000001\"");
+  assert_non_null(strstr(answer, "\"failures\":{\"batchItemFailures\":[{"
+                                 "\"itemIdentifier\":"));
+  free(req);
+  expect_error("{\"op\":\"stream\",\"event\":\"{\\\"Records\\\":[]}\","
+               "\"failed\":[-1]}",
+               DDBST_EINVAL, "EINVAL", "failed[0]", "expected a record index");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(open_errors),
+      cmocka_unit_test(open_reports_every_model_error),
+      cmocka_unit_test(table_override),
+      cmocka_unit_test(no_session),
+      cmocka_unit_test(bad_requests),
+      cmocka_unit_test(keys),
+      cmocka_unit_test(value_errors),
+      cmocka_unit_test(typed_values),
+      cmocka_unit_test(parse),
+      cmocka_unit_test(item_size),
+      cmocka_unit_test(get),
+      cmocka_unit_test(put_and_create),
+      cmocka_unit_test(update),
+      cmocka_unit_test(delete),
+      cmocka_unit_test(query),
+      cmocka_unit_test(batches),
+      cmocka_unit_test(transact),
+      cmocka_unit_test(create_table_and_review),
+      cmocka_unit_test(page_and_cursor),
+      cmocka_unit_test(page_of_other_reads),
+      cmocka_unit_test(dynamodb_errors),
+      cmocka_unit_test(stream),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
