@@ -1320,8 +1320,11 @@ static int open_session(call *c, const ddbst__jnode *cfg, ddbst_json *s) {
   if (hex) {
     s->keys = ddbst_cursor_keys_new(c->alloc);
     if (!s->keys) return fail(c, DDBST_ENOMEM, "", NULL);
-    if (ddbst_cursor_keys_add_hex(s->keys, hex, &c->err))
-      return prefix_path(c, "cursorKeys");
+    if (ddbst_cursor_keys_add_hex(s->keys, hex, &c->err)) {
+      /* the typed API's cursor_keys is this configuration's cursorKeys */
+      snprintf(c->err.path, sizeof c->err.path, "cursorKeys");
+      return c->err.code;
+    }
     ddbst_cursor_keys_set_max_age(s->keys, max_age);
   } else if (given) {
     return fail(c, DDBST_EINVAL, "cursorMaxAge",

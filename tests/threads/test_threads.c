@@ -1,7 +1,8 @@
 /* One loaded model shared by 8 threads that build keys and request bodies
  * and generate ULIDs at once: every thread gets exactly the bodies one
- * thread alone gets, and no two ULIDs are equal. Run under ThreadSanitizer
- * by the tsan preset. */
+ * thread alone gets, and no two ULIDs are equal. Then one JSON session
+ * shared the same way, each thread parsing a page, sealing its cursor and
+ * opening it again. Run under ThreadSanitizer by the tsan preset. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -116,7 +117,83 @@ static void shared_model(void **state) {
   ddbst_model_free(model);
 }
 
+/* ---- one JSON session, many threads ---- */
+
+static ddbst_json *session;
+static char *page_request;
+static char expected_next[4096];
+
+/* The answer to `req` into `out` (cap 4096); aborts on an error answer. */
+static void ask(const char *req, char *out) {
+  size_t n;
+  char *a = ddbst_json_call(session, req, strlen(req), &n);
+  if (strncmp(a, "{\"error\":", 9) == 0 || n >= 4096) {
+    fprintf(stderr, "%s\n", a);
+    abort();
+  }
+  memcpy(out, a, n + 1);
+  ddbst_json_free(a);
+}
+
+/* Parses the page, seals its cursor, opens it in the next page's query. */
+static void next_page(char *out) {
+  char page[4096], req[4096];
+  ask(page_request, page);
+  const char *c = strstr(page, "\"cursor\":\"");
+  if (!c) abort();
+  c += 10;
+  int n = (int)(strchr(c, '"') - c);
+  snprintf(req, sizeof req,
+           "{\"op\":\"query\",\"pattern\":\"listUsers\",\"values\":{\"orgId\":"
+           "\"1\"},\"cursor\":\"%.*s\"}",
+           n, c);
+  ask(req, out);
+}
+
+static void *json_worker(void *arg) {
+  (void)arg;
+  char next[4096];
+  int bad = 0;
+  for (int r = 0; r < ROUNDS / 3; r++) {
+    next_page(next);
+    bad |= strcmp(next, expected_next) != 0;
+  }
+  return (void *)(intptr_t)bad;
+}
+
+static void shared_json_session(void **state) {
+  (void)state;
+  const char config[] =
+      "{\"modelFile\":\"" DDBST_SOURCE_DIR "/examples/saas/model.json\","
+      "\"cursorKeys\":\"000102030405060708090a0b0c0d0e0f101112131415161718191a"
+      "1b1c1d1e1f\"}";
+  session = ddbst_json_open(config, sizeof config - 1, NULL, NULL);
+  assert_non_null(session);
+  page_request =
+      "{\"op\":\"page\",\"pattern\":\"listUsers\",\"values\":{\"orgId\":\"1\"},"
+      "\"response\":\"{\\\"Items\\\":[{\\\"SK\\\":{\\\"S\\\":\\\"USER#2\\\"},"
+      "\\\"_type\\\":{\\\"S\\\":\\\"User\\\"},\\\"PK\\\":{\\\"S\\\":\\\"ORG#1\\\"},"
+      "\\\"userId\\\":{\\\"S\\\":\\\"2\\\"},\\\"orgId\\\":{\\\"S\\\":\\\"1\\\"}}],"
+      "\\\"LastEvaluatedKey\\\":{\\\"SK\\\":{\\\"S\\\":\\\"USER#2\\\"},\\\"PK\\\":"
+      "{\\\"S\\\":\\\"ORG#1\\\"}}}\"}";
+  next_page(expected_next);
+  assert_non_null(strstr(expected_next, "\"ExclusiveStartKey\":{\"PK\":{\"S\":"
+                                        "\"ORG#1\"},\"SK\":{\"S\":\"USER#2\"}}"));
+  pthread_t th[THREADS];
+  for (int t = 0; t < THREADS; t++)
+    assert_int_equal(pthread_create(&th[t], NULL, json_worker, NULL), 0);
+  int bad = 0;
+  for (int t = 0; t < THREADS; t++) {
+    void *r;
+    pthread_join(th[t], &r);
+    bad |= (int)(intptr_t)r;
+  }
+  assert_int_equal(bad, 0);
+  ddbst_json_close(session);
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(shared_model)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(shared_model),
+                                     cmocka_unit_test(shared_json_session)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
