@@ -741,6 +741,12 @@ static int read_condition(call *c, ddbst_item *values, const ddbst__jnode *req,
   return 0;
 }
 
+/* The typed API's cursor_keys is the session's cursorKeys. */
+static void keys_path(call *c) {
+  if (!strcmp(c->err.path, "cursor_keys"))
+    snprintf(c->err.path, sizeof c->err.path, "cursorKeys");
+}
+
 static int pattern_of(call *c, const ddbst__jnode *req, int required) {
   const char *name;
   if (get_string(c, req, "pattern", required, &name, NULL)) return c->err.code;
@@ -797,6 +803,7 @@ static int op_query(call *c, const ddbst__jnode *req) {
   q.flags = consistent ? DDBST_CONSISTENT_READ : 0;
   q.cursor_keys = c->keys;
   int op = rc ? rc : ddbst_query_request(values, pattern, &q, &c->tmp, &c->err);
+  if (op < 0) keys_path(c);
   rc = op < 0 ? op : put_request(c, op);
   rc = rc ? rc : put(c, "}");
   ddbst_item_free(values);
@@ -1034,6 +1041,7 @@ static int op_page(call *c, const ddbst__jnode *req) {
       rc = ddbst_page_cursor(pg, c->keys, values, pattern,
                              given ? now : ddbst_now_unix_us(), &c->tmp,
                              &c->err);
+      if (rc) keys_path(c);
       rc = rc ? rc : put(c, ",\"cursor\":");
       rc = rc ? rc : ddbst__json_string(&c->out, c->tmp.data, c->tmp.len);
     }

@@ -1,5 +1,6 @@
-/* Shared pieces of the `ddbst` command: loading the model, printing errors
- * and JSON. Each group of verbs lives in its own file. */
+/* Shared pieces of the `ddbst` command, which is built on the JSON entry
+ * (ddbst_json_*): request text, sessions and answers. Each group of verbs
+ * lives in its own file. */
 #ifndef DDBST_CLI_H
 #define DDBST_CLI_H
 
@@ -10,24 +11,84 @@
 /* --table NAME, given before the verb. */
 extern const char *cli_table_override;
 
-/* "ddbst: <path>: <message>" on stderr. */
-void cli_print_error(const ddbst_error *e);
-/* Prints the error and returns the exit code for bad input, 2. */
-int cli_fail(const ddbst_error *e);
 /* Prints why and the usage, returns 2. */
 int cli_usage_error(const char *why);
-/* Loads MODEL; with `all`, every error is printed, else only the first.
- * Returns 0 or 2. */
-int cli_load(const char *path, int all, ddbst_model **m);
-/* The buffer and a newline on stdout; 0, or 1 when stdout failed. */
-int cli_print_buf(const ddbst_buf *b);
-void cli_print_json_string(const char *s, size_t n);
 
-/* The cursor keys from `key_file` or DDBST_CURSOR_KEY (NULL and a notice on
- * stderr when there is none: unsealed); *rc is 2 when a key is bad. */
-ddbst_cursor_keys *cli_cursor_keys(const char *key_file, int *rc);
+/* ---- request text (text.c) ---- */
 
-/* Verbs: each takes the arguments after the verb, returns the exit code. */
+/* Growable NUL-terminated text. Out of memory sets `nomem` and drops later
+ * writes: cli_run refuses such a request, so callers need not check. */
+typedef struct cli_text {
+  char *data;
+  size_t len, cap;
+  int nomem;
+} cli_text;
+
+void cli_text_free(cli_text *t);
+void cli_add(cli_text *t, const char *raw);
+void cli_add_n(cli_text *t, const char *raw, size_t n);
+/* `s` as a JSON string: quotes, backslashes and control bytes escaped. */
+void cli_add_string(cli_text *t, const char *s, size_t n);
+/* ,"key":"value" */
+void cli_add_field(cli_text *t, const char *key, const char *value);
+/* Members and elements gathered from several arguments, then added to the
+ * request with cli_add_group: NAME=VALUE → "NAME":"VALUE" (2 and a message
+ * when there is no '='), and a string element. */
+int cli_add_assignment(cli_text *members, const char *arg);
+void cli_add_element(cli_text *elements, const char *s);
+/* ,"key":{members} or ,"key":[elements] (`open` '{' or '['); nothing when
+ * none were gathered. */
+void cli_add_group(cli_text *t, const char *key, char open,
+                   const cli_text *items);
+
+/* All of stdin, or NULL (and a message) when it cannot be read. */
+char *cli_read_stdin(size_t *len);
+
+/* ---- answers (span.c): the exact bytes of a value, no tree ---- */
+
+typedef struct cli_span {
+  const char *p; /* NULL: absent */
+  size_t n;
+} cli_span;
+
+cli_span cli_span_of(const char *json);
+/* The value of member `key` of the object `obj`. */
+cli_span cli_member(cli_span obj, const char *key);
+/* Steps through the array `arr`: set elem->p to NULL for the first element;
+ * returns 0 past the last. */
+int cli_next(cli_span arr, cli_span *elem);
+/* The span and a newline on stdout. */
+void cli_print_span(cli_span s);
+/* {"operation":"PutItem",...,"body":{...}} → PutItem<TAB>BODY, a line. */
+void cli_print_request(cli_span request);
+
+/* ---- sessions (session.c) ---- */
+
+typedef struct cli_session {
+  const char *model;       /* MODEL, the file */
+  const char *cursor_keys; /* "hex64,hex64" newest first, or NULL */
+  int every_error;         /* a bad model: every problem, one a line */
+  /* The user's name for an error's path (NULL: the path as it is). */
+  void (*rename)(const struct cli_session *s, const char *path, char *out,
+                 size_t cap);
+  const void *user; /* for rename */
+} cli_session;
+
+/* Opens a session on s->model (with --table), runs `request` and closes
+ * it. Returns the answer (free it with ddbst_json_free), or NULL when the
+ * answer is an error, printed as "ddbst: <path>: <message>". */
+char *cli_run(const cli_session *s, const cli_text *request);
+
+/* The cursor keys from `key_file`, else DDBST_CURSOR_KEY, into `hex` (of
+ * `cap` bytes): hex, NULL when there are none, or NULL with *rc 2 and a
+ * message when the file cannot be read. */
+const char *cli_cursor_keys(const char *key_file, char *hex, size_t cap,
+                            int *rc);
+/* The notice that cursors made or read without keys are unsealed. */
+void cli_unsealed_notice(void);
+
+/* ---- verbs: each takes the arguments after the verb, returns the exit
+ * code ---- */
 int cli_check(int argc, char **argv);
 int cli_keys(int argc, char **argv);
 int cli_parse(int argc, char **argv);

@@ -1,4 +1,5 @@
-/* The `ddbst` command: a thin shell over the public API. Output is JSON on
+/* The `ddbst` command: each verb turns its arguments into a request to the
+ * JSON entry (ddbst_json_call) and prints the answer. Output is JSON on
  * stdout; bad input exits 2 with "ddbst: <path>: <message>" on stderr. */
 #include <stdio.h>
 #include <string.h>
@@ -69,59 +70,9 @@ static const struct {
     {"doc", cli_doc},
 };
 
-void cli_print_error(const ddbst_error *e) {
-  if (e->path[0])
-    fprintf(stderr, "ddbst: %s: %s\n", e->path, e->message);
-  else
-    fprintf(stderr, "ddbst: %s\n", e->message);
-}
-
-static void print_each(void *user, const ddbst_error *e) {
-  (void)user;
-  cli_print_error(e);
-}
-
-int cli_fail(const ddbst_error *e) {
-  cli_print_error(e);
-  return 2;
-}
-
 int cli_usage_error(const char *why) {
   fprintf(stderr, "ddbst: %s\n%s", why, usage);
   return 2;
-}
-
-int cli_load(const char *path, int all, ddbst_model **m) {
-  ddbst_load_options o;
-  memset(&o, 0, sizeof o);
-  o.size = sizeof o;
-  o.table_name = cli_table_override;
-  if (all) o.on_error = print_each;
-  ddbst_error e;
-  int rc = ddbst_model_load_file(path, &o, m, &e);
-  if (rc == 0) return 0;
-  if (!all || rc == DDBST_EIO || rc == DDBST_ENOMEM) cli_print_error(&e);
-  return 2;
-}
-
-int cli_print_buf(const ddbst_buf *b) {
-  fwrite(ddbst_buf_data(b), 1, ddbst_buf_len(b), stdout);
-  fputc('\n', stdout);
-  return ferror(stdout) ? 1 : 0;
-}
-
-void cli_print_json_string(const char *s, size_t n) {
-  putchar('"');
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\')
-      printf("\\%c", c);
-    else if (c < 0x20)
-      printf("\\u%04x", c);
-    else
-      putchar(c);
-  }
-  putchar('"');
 }
 
 int main(int argc, char **argv) {
@@ -138,9 +89,12 @@ int main(int argc, char **argv) {
     fputs(usage, argc < 1 ? stderr : stdout);
     return argc < 1 ? 2 : 0;
   }
-  for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-    if (strcmp(argv[0], verbs[i].name) == 0)
-      return verbs[i].run(argc - 1, argv + 1);
+  for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
+    if (strcmp(argv[0], verbs[i].name) != 0) continue;
+    int rc = verbs[i].run(argc - 1, argv + 1);
+    /* output cut short is a failure even when the verb itself succeeded */
+    return (fflush(stdout) || ferror(stdout)) && !rc ? 1 : rc;
+  }
   fprintf(stderr, "ddbst: unknown verb '%s'\n%s", argv[0], usage);
   return 2;
 }

@@ -6,154 +6,95 @@
 
 #include "cli.h"
 
-static int print_request(int op, const ddbst_buf *b) {
-  printf("%s\t", ddbst_operation_name(op));
-  return cli_print_buf(b);
-}
-
-/* NAME=VALUE → the attribute index and the value; prints the error. */
-static int split_assignment(const ddbst_model *m, int entity, char *arg,
-                            int *attr, const char **value) {
-  char *eq = strchr(arg, '=');
-  if (!eq) {
-    fprintf(stderr, "ddbst: %s: expected NAME=VALUE\n", arg);
-    return 2;
-  }
-  *eq = '\0';
-  *attr = ddbst_model_attribute(m, entity, arg);
-  if (*attr < 0) {
-    fprintf(stderr, "ddbst: %s.%s: %s has no attribute %s\n",
-            ddbst_model_entity_name(m, entity), arg,
-            ddbst_model_entity_name(m, entity), arg);
-    return 2;
-  }
-  *value = eq + 1;
+/* Runs `request` and prints the request it answers. */
+static int print_request(const cli_session *s, const cli_text *request) {
+  char *answer = cli_run(s, request);
+  if (!answer) return 2;
+  cli_print_request(cli_span_of(answer));
+  ddbst_json_free(answer);
   return 0;
 }
 
-/* The shared front of the item verbs: model, entity, item. */
-typedef struct item_cmd {
-  ddbst_model *m;
-  int entity;
-  ddbst_item *item;
-  ddbst_buf *out;
-} item_cmd;
-
-static int open_item(item_cmd *c, int argc, char **argv) {
-  memset(c, 0, sizeof *c);
-  if (argc < 2) return cli_usage_error("this verb takes MODEL ENTITY");
-  if (cli_load(argv[0], 0, &c->m)) return 2;
-  c->entity = ddbst_model_entity(c->m, argv[1]);
-  if (c->entity < 0) {
-    fprintf(stderr, "ddbst: entity %s: the model has no such entity\n",
-            argv[1]);
-    return 2;
-  }
-  c->item = ddbst_item_new(c->m, c->entity);
-  c->out = ddbst_buf_new(NULL);
-  if (!c->item || !c->out) {
-    fprintf(stderr, "ddbst: out of memory\n");
-    return 2;
-  }
-  return 0;
-}
-
-static void close_item(item_cmd *c) {
-  ddbst_buf_free(c->out);
-  ddbst_item_free(c->item);
-  ddbst_model_free(c->m);
-}
-
-static int parse_int64(const char *s, int64_t *v) {
+/* A whole number as JSON; 2 and a message when `s` is not one. */
+static int add_number(cli_text *t, const char *key, const char *option,
+                      const char *s) {
   char *end;
   long long x = strtoll(s, &end, 10);
-  if (!*s || *end) return -1;
-  *v = x;
+  if (!*s || *end) {
+    fprintf(stderr, "ddbst: %s: expected a whole number, not '%s'\n", option,
+            s);
+    return 2;
+  }
+  char field[96];
+  snprintf(field, sizeof field, ",\"%s\":%lld", key, x);
+  cli_add(t, field);
   return 0;
 }
 
-/* get, put, create, delete, update: MODEL ENTITY NAME=VALUE... [options] */
+int cli_create_table(int argc, char **argv) {
+  if (argc != 1) return cli_usage_error("create-table takes one model file");
+  cli_text req = {0};
+  cli_add(&req, "{\"op\":\"createTable\"}");
+  cli_session s = {.model = argv[0]};
+  int rc = print_request(&s, &req);
+  cli_text_free(&req);
+  return rc;
+}
+
+/* The options of the item verbs that gather NAME=VALUE or names. */
+static const struct {
+  const char *option, *field;
+  char open; /* '{': NAME=VALUE members, '[': names */
+} groups[] = {{"--set", "set", '{'},         {"--add", "add", '{'},
+              {"--append", "append", '{'},   {"--previous", "previous", '{'},
+              {"--remove", "remove", '['},   {"--project", "project", '['}};
+enum { NGROUPS = sizeof groups / sizeof groups[0] };
+
+/* get, put, create, delete, update: MODEL ENTITY NAME=VALUE... [options].
+ * Which options a verb takes is the entry's to say. */
 static int item_verb(const char *verb, int argc, char **argv) {
-  item_cmd c;
-  int rc = open_item(&c, argc, argv);
-  if (rc) {
-    close_item(&c);
-    return rc;
-  }
-  ddbst_error e;
-  uint32_t flags = 0;
-  int is_update = strcmp(verb, "update") == 0;
-  for (int i = 2; i < argc && rc == 0; i++) {
+  if (argc < 2) return cli_usage_error("this verb takes MODEL ENTITY");
+  cli_text req = {0}, values = {0}, gathered[NGROUPS];
+  memset(gathered, 0, sizeof gathered);
+  cli_add(&req, "{\"op\":\"");
+  cli_add(&req, verb);
+  cli_add(&req, "\"");
+  cli_add_field(&req, "entity", argv[1]);
+  int rc = 0;
+  for (int i = 2; i < argc && !rc; i++) {
     const char *a = argv[i];
-    int attr;
-    const char *value;
-    if (strcmp(a, "--consistent") == 0) {
-      flags |= DDBST_CONSISTENT_READ;
-    } else if (strcmp(a, "--if-exists") == 0) {
-      flags |= DDBST_IF_EXISTS;
-    } else if (strcmp(a, "--upsert") == 0 && is_update) {
-      flags |= DDBST_UPSERT;
-    } else if (strcmp(a, "--expect-version") == 0 && i + 1 < argc) {
-      int64_t v;
-      if (parse_int64(argv[++i], &v) ||
-          ddbst_item_expect_version(c.item, v)) {
-        fprintf(stderr, "ddbst: --expect-version: needs a whole number and "
-                        "an entity with a version attribute\n");
-        rc = 2;
-      }
-    } else if (strcmp(a, "--project") == 0 && i + 1 < argc) {
-      int at = ddbst_model_attribute(c.m, c.entity, argv[++i]);
-      if (at < 0) {
-        fprintf(stderr, "ddbst: %s: no such attribute\n", argv[i]);
-        rc = 2;
-      } else {
-        ddbst_item_project(c.item, at);
-      }
-    } else if (is_update && strcmp(a, "--remove") == 0 && i + 1 < argc) {
-      int at = ddbst_model_attribute(c.m, c.entity, argv[++i]);
-      if (at < 0) {
-        fprintf(stderr, "ddbst: %s: no such attribute\n", argv[i]);
-        rc = 2;
-      } else {
-        ddbst_item_remove(c.item, at);
-      }
-    } else if (is_update &&
-               (strcmp(a, "--set") == 0 || strcmp(a, "--add") == 0 ||
-                strcmp(a, "--append") == 0 || strcmp(a, "--previous") == 0) &&
-               i + 1 < argc) {
-      rc = split_assignment(c.m, c.entity, argv[++i], &attr, &value);
-      if (rc) break;
-      size_t n = strlen(value);
-      int r = a[2] == 's'   ? ddbst_item_set(c.item, attr, value, n, &e)
-              : a[2] == 'p' ? ddbst_item_set_previous(c.item, attr, value, n, &e)
-              : a[3] == 'd' ? ddbst_item_add(c.item, attr, value, n, &e)
-                            : ddbst_item_append(c.item, attr, value, n, &e);
-      if (r) rc = cli_fail(&e);
+    size_t g = 0;
+    while (g < NGROUPS && strcmp(a, groups[g].option) != 0) g++;
+    if (g < NGROUPS && i + 1 < argc) {
+      if (groups[g].open == '{')
+        rc = cli_add_assignment(&gathered[g], argv[++i]);
+      else
+        cli_add_element(&gathered[g], argv[++i]);
+    } else if (!strcmp(a, "--consistent")) {
+      cli_add(&req, ",\"consistent\":true");
+    } else if (!strcmp(a, "--if-exists")) {
+      cli_add(&req, ",\"ifExists\":true");
+    } else if (!strcmp(a, "--upsert")) {
+      cli_add(&req, ",\"upsert\":true");
+    } else if (!strcmp(a, "--expect-version") && i + 1 < argc) {
+      rc = add_number(&req, "expectVersion", a, argv[++i]);
     } else if (a[0] == '-' && a[1] == '-') {
       fprintf(stderr, "ddbst: %s: unknown option for %s\n", a, verb);
       rc = 2;
     } else {
-      rc = split_assignment(c.m, c.entity, argv[i], &attr, &value);
-      if (!rc && ddbst_item_set(c.item, attr, value, strlen(value), &e))
-        rc = cli_fail(&e);
+      rc = cli_add_assignment(&values, a);
     }
   }
-  if (rc == 0) {
-    int op;
-    int64_t now = ddbst_now_unix_us();
-    if (strcmp(verb, "get") == 0)
-      op = ddbst_get_request(c.item, flags, c.out, &e);
-    else if (strcmp(verb, "put") == 0)
-      op = ddbst_put_request(c.item, flags, now, c.out, &e);
-    else if (strcmp(verb, "create") == 0)
-      op = ddbst_put_request(c.item, flags | DDBST_CREATE, now, c.out, &e);
-    else if (strcmp(verb, "delete") == 0)
-      op = ddbst_delete_request(c.item, flags, c.out, &e);
-    else
-      op = ddbst_update_request(c.item, flags, now, c.out, &e);
-    rc = op < 0 ? cli_fail(&e) : print_request(op, c.out);
+  cli_add_group(&req, "values", '{', &values);
+  for (size_t g = 0; g < NGROUPS; g++) {
+    cli_add_group(&req, groups[g].field, groups[g].open, &gathered[g]);
+    cli_text_free(&gathered[g]);
   }
-  close_item(&c);
+  cli_add(&req, "}");
+  cli_session s = {.model = argv[0]};
+  if (!rc) rc = print_request(&s, &req);
+  cli_text_free(&values);
+  cli_text_free(&req);
   return rc;
 }
 
@@ -163,144 +104,114 @@ int cli_create(int argc, char **argv) { return item_verb("create", argc, argv); 
 int cli_delete(int argc, char **argv) { return item_verb("delete", argc, argv); }
 int cli_update(int argc, char **argv) { return item_verb("update", argc, argv); }
 
-int cli_create_table(int argc, char **argv) {
-  if (argc != 1) return cli_usage_error("create-table takes one model file");
-  ddbst_model *m;
-  if (cli_load(argv[0], 0, &m)) return 2;
-  ddbst_buf *out = ddbst_buf_new(NULL);
-  ddbst_error e;
-  int rc;
-  int op = out ? ddbst_create_table_request(m, out, &e) : DDBST_ENOMEM;
-  if (!out)
-    rc = cli_usage_error("out of memory");
-  else
-    rc = op < 0 ? cli_fail(&e) : print_request(op, out);
-  ddbst_buf_free(out);
-  ddbst_model_free(m);
-  return rc;
+/* The sort-key condition of a query: one of --begins|--gt|--gte|--lt|--lte
+ * NAME=VALUE, or --gte and --lte on one facet, which make a between. */
+typedef struct condition {
+  const char *test; /* "begins", ..., "between"; NULL: none */
+  const char *name, *value, *value2;
+  size_t name_len;
+} condition;
+
+static int add_condition(condition *c, const char *test, const char *arg) {
+  const char *eq = strchr(arg, '=');
+  if (!eq) {
+    fprintf(stderr, "ddbst: %s: expected NAME=VALUE\n", arg);
+    return 2;
+  }
+  size_t n = (size_t)(eq - arg);
+  int pair = c->test && ((!strcmp(c->test, "gte") && !strcmp(test, "lte")) ||
+                         (!strcmp(c->test, "lte") && !strcmp(test, "gte")));
+  if (pair && (n != c->name_len || memcmp(arg, c->name, n) != 0)) {
+    fprintf(stderr, "ddbst: --gte and --lte must name one facet\n");
+    return 2;
+  }
+  if (c->test && !pair) {
+    fprintf(stderr, "ddbst: a query takes one sort-key condition "
+                    "(--gte with --lte makes a between)\n");
+    return 2;
+  }
+  if (pair) {
+    /* between [low, high]: the --gte value is the low one */
+    c->value2 = !strcmp(test, "lte") ? eq + 1 : c->value;
+    c->value = !strcmp(test, "lte") ? c->value : eq + 1;
+    c->test = "between";
+    return 0;
+  }
+  c->test = test;
+  c->name = arg;
+  c->name_len = n;
+  c->value = eq + 1;
+  return 0;
 }
 
-/* query MODEL PATTERN NAME=VALUE... [--begins|--gt|--gte|--lt|--lte
- * NAME=VALUE]... [--limit N] [--consistent]; --gte with --lte is a between. */
+/* ,"condition":{"NAME":{"TEST":"VALUE"}} or {"between":["LOW","HIGH"]} */
+static void add_condition_field(cli_text *req, const condition *c) {
+  if (!c->test) return;
+  cli_add(req, ",\"condition\":{");
+  cli_add_string(req, c->name, c->name_len);
+  cli_add(req, ":{\"");
+  cli_add(req, c->test);
+  cli_add(req, c->value2 ? "\":[" : "\":");
+  cli_add_string(req, c->value, strlen(c->value));
+  if (c->value2) {
+    cli_add(req, ",");
+    cli_add_string(req, c->value2, strlen(c->value2));
+    cli_add(req, "]");
+  }
+  cli_add(req, "}}");
+}
+
+/* query MODEL PATTERN NAME=VALUE... [a condition] [--limit N]
+ * [--consistent] [--project NAME]... [--cursor C [--cursor-key-file F]] */
 int cli_query(int argc, char **argv) {
+  static const char *const tests[] = {"--begins", "--gt", "--gte", "--lt",
+                                      "--lte"};
+  enum { NTESTS = sizeof tests / sizeof tests[0] };
   if (argc < 2) return cli_usage_error("query takes MODEL PATTERN");
-  ddbst_model *m;
-  if (cli_load(argv[0], 0, &m)) return 2;
+  cli_text req = {0}, values = {0}, project = {0};
+  condition cond = {0};
+  const char *cursor = NULL, *key_file = NULL;
   int rc = 0;
-  ddbst_cursor_keys *keys = NULL;
-  ddbst_item *item = NULL;
-  ddbst_buf *out = ddbst_buf_new(NULL);
-  ddbst_error e;
-  int pattern = ddbst_model_pattern(m, argv[1]);
-  if (pattern < 0) {
-    fprintf(stderr, "ddbst: pattern %s: the model has no such pattern\n",
-            argv[1]);
-    rc = 2;
-    goto done;
-  }
-  /* the values are of the pattern's (first) entity */
-  int entity = ddbst_model_pattern_entity(m, pattern, 0);
-  if (entity < 0) {
-    fprintf(stderr, "ddbst: pattern %s: not a query pattern\n", argv[1]);
-    rc = 2;
-    goto done;
-  }
-  item = ddbst_item_new(m, entity);
-  if (!item || !out) {
-    fprintf(stderr, "ddbst: out of memory\n");
-    rc = 2;
-    goto done;
-  }
-  ddbst_query q;
-  memset(&q, 0, sizeof q);
-  q.size = sizeof q;
-  int have_gte = 0, have_lte = 0;
-  const char *key_file = NULL;
+  cli_add(&req, "{\"op\":\"query\"");
+  cli_add_field(&req, "pattern", argv[1]);
   for (int i = 2; i < argc && !rc; i++) {
     const char *a = argv[i];
-    int attr;
-    const char *value;
-    static const struct {
-      const char *flag;
-      int cond;
-    } conds[] = {{"--begins", DDBST_SK_BEGINS}, {"--gt", DDBST_SK_GT},
-                 {"--gte", DDBST_SK_GTE},       {"--lt", DDBST_SK_LT},
-                 {"--lte", DDBST_SK_LTE}};
-    int cond = -1;
-    for (size_t j = 0; j < sizeof conds / sizeof conds[0]; j++)
-      if (strcmp(a, conds[j].flag) == 0) cond = conds[j].cond;
-    if (cond >= 0 && i + 1 < argc) {
-      rc = split_assignment(m, entity, argv[++i], &attr, &value);
-      if (rc) break;
-      if (cond == DDBST_SK_GTE) have_gte = 1;
-      if (cond == DDBST_SK_LTE) have_lte = 1;
-      if (have_gte && have_lte && q.condition != DDBST_SK_NONE) {
-        /* the second of --gte/--lte makes a between */
-        if (q.attribute != attr) {
-          fprintf(stderr, "ddbst: --gte and --lte must name one facet\n");
-          rc = 2;
-          break;
-        }
-        if (cond == DDBST_SK_LTE) {
-          q.value2 = value;
-          q.value2_len = strlen(value);
-        } else {
-          q.value2 = q.value;
-          q.value2_len = q.value_len;
-          q.value = value;
-          q.value_len = strlen(value);
-        }
-        q.condition = DDBST_SK_BETWEEN;
-        continue;
-      }
-      if (q.condition != DDBST_SK_NONE) {
-        fprintf(stderr, "ddbst: a query takes one sort-key condition "
-                        "(--gte with --lte makes a between)\n");
-        rc = 2;
-        break;
-      }
-      q.condition = cond;
-      q.attribute = attr;
-      q.value = value;
-      q.value_len = strlen(value);
-    } else if (strcmp(a, "--project") == 0 && i + 1 < argc) {
-      int at = ddbst_model_attribute(m, entity, argv[++i]);
-      if (at < 0) {
-        fprintf(stderr, "ddbst: %s: no such attribute\n", argv[i]);
-        rc = 2;
-      } else {
-        ddbst_item_project(item, at);
-      }
-    } else if (strcmp(a, "--cursor") == 0 && i + 1 < argc) {
-      q.cursor = argv[++i];
-      q.cursor_len = strlen(q.cursor);
-    } else if (strcmp(a, "--cursor-key-file") == 0 && i + 1 < argc) {
+    size_t t = 0;
+    while (t < NTESTS && strcmp(a, tests[t]) != 0) t++;
+    if (t < NTESTS && i + 1 < argc) {
+      rc = add_condition(&cond, tests[t] + 2, argv[++i]);
+    } else if (!strcmp(a, "--project") && i + 1 < argc) {
+      cli_add_element(&project, argv[++i]);
+    } else if (!strcmp(a, "--cursor") && i + 1 < argc) {
+      cursor = argv[++i];
+    } else if (!strcmp(a, "--cursor-key-file") && i + 1 < argc) {
       key_file = argv[++i];
-    } else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
-      q.limit = (uint32_t)strtoul(argv[++i], NULL, 10);
-    } else if (strcmp(a, "--consistent") == 0) {
-      q.flags |= DDBST_CONSISTENT_READ;
-    } else if (a[0] == '-' && a[1] == '-') {
+    } else if (!strcmp(a, "--limit") && i + 1 < argc) {
+      rc = add_number(&req, "limit", a, argv[++i]);
+    } else if (!strcmp(a, "--consistent")) {
+      cli_add(&req, ",\"consistent\":true");
+    } else if (!strncmp(a, "--", 2)) {
       fprintf(stderr, "ddbst: %s: unknown option for query\n", a);
       rc = 2;
     } else {
-      rc = split_assignment(m, entity, argv[i], &attr, &value);
-      if (!rc && ddbst_item_set(item, attr, value, strlen(value), &e))
-        rc = cli_fail(&e);
+      rc = cli_add_assignment(&values, a);
     }
   }
-  if (!rc && q.cursor) {
-    keys = cli_cursor_keys(key_file, &rc);
-    q.cursor_keys = keys;
+  cli_add_group(&req, "values", '{', &values);
+  cli_add_group(&req, "project", '[', &project);
+  add_condition_field(&req, &cond);
+  if (cursor) cli_add_field(&req, "cursor", cursor);
+  cli_add(&req, "}");
+  char hex[4096];
+  cli_session s = {.model = argv[0]};
+  if (!rc && cursor) {
+    /* keys are read (and a missing one worth a notice) only for a cursor */
+    s.cursor_keys = cli_cursor_keys(key_file, hex, sizeof hex, &rc);
+    if (!rc && !s.cursor_keys) cli_unsealed_notice();
   }
-  if (!rc) {
-    int op = ddbst_query_request(item, pattern, &q, out, &e);
-    rc = op < 0 ? cli_fail(&e) : print_request(op, out);
-  }
-done:
-  ddbst_cursor_keys_free(keys);
-  ddbst_buf_free(out);
-  ddbst_item_free(item);
-  ddbst_model_free(m);
+  if (!rc) rc = print_request(&s, &req);
+  cli_text_free(&project);
+  cli_text_free(&values);
+  cli_text_free(&req);
   return rc;
 }

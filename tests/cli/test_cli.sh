@@ -72,9 +72,9 @@ expect keys-bad-enum 2 '' "ddbst: Project.status: status: 'deleted' is not one o
   -- keys "$saas" Project orgId=1 projectId=p status=deleted
 expect keys-bad-timestamp 2 '' 'ddbst: Event.ts: ts: ' \
   -- keys "$saas" Event projectId=p1 ts=yesterday
-expect keys-unknown-attr 2 '' 'ddbst: User.colour: User has no attribute colour' \
+expect keys-unknown-attr 2 '' 'ddbst: values.colour: User has no attribute colour' \
   -- keys "$saas" User orgId=1 userId=2 colour=red
-expect keys-unknown-entity 2 '' 'ddbst: entity Widget' -- keys "$saas" Widget a=b
+expect keys-unknown-entity 2 '' 'ddbst: entity: the model has no entity Widget' -- keys "$saas" Widget a=b
 expect keys-not-name-value 2 '' 'expected NAME=VALUE' -- keys "$saas" User orgId
 expect keys-sparse-partial 2 '' 'ddbst: Blog.indexes.gsi3: Blog is partly given for index gsi3: also give publishedAt' \
   -- keys "$blog" Blog blogId=01ARYZ6S41TSV4RRFFQ69G5FAV slug=hello title=Hi category=news status=published createdAt=2026-01-02T03:04:05.678Z
@@ -144,6 +144,16 @@ if [[ $out == *'line 2: transaction: two operations on one item'* ]]; then passe
 out=$(printf '%s\n' '{"op":"create","entity":"Organisation","values":{"orgId":"1"}, "colour": 1}' | "$ddbst" transact "$saas" 2>&1)
 if [[ $out == *'line 1: colour: unknown field'* ]]; then passed=$((passed + 1)); else echo "FAIL transact-unknown-field: $out"; failed=$((failed + 1)); fi
 expect create-table 0 '' '' -- create-table "$saas"
+# Arguments reach the library as they were typed: quotes, backslashes and
+# control characters escaped in the request, not interpreted.
+expect keys-escaped 0 '{"PK":"ORG#a\"b\\c","SK":"ORG#a\"b\\c","_type":"Organisation"}' '' \
+  -- keys "$saas" Organisation 'orgId=a"b\c' "name=$(printf 'x\ty')"
+expect query-limit-not-number 2 '' '--limit: expected a whole number' -- query "$saas" listUsers orgId=1 --limit ten
+# Errors name the stdin line, blank lines counted.
+out=$(printf '%s\n' '{"op":"get","entity":"Organisation","values":{"orgId":"1"}}' '' '{"op":"get","entity":"Nope"}' | "$ddbst" batch-get "$saas" 2>&1)
+if [[ $out == 'ddbst: line 3: entity: the model has no entity Nope' ]]; then passed=$((passed + 1)); else echo "FAIL batch-error-line: $out"; failed=$((failed + 1)); fi
+out=$(printf '%s\n' '{"op":"get"' | "$ddbst" batch-get "$saas" 2>&1)
+if [[ $out == 'ddbst: line 1: expected one JSON object ('* ]]; then passed=$((passed + 1)); else echo "FAIL batch-not-json: $out"; failed=$((failed + 1)); fi
 
 # Answers read back: items as JSON lines, then the sealed cursor.
 key=$(printf '%064x' 7)

@@ -60,7 +60,7 @@ expect cf-filter-equals 0 '"prefix": "USER#"' '' \
   -- cloudformation "$saas" --stream-filter=User
 expect cf-table-override 0 '"TableName": "saas-api-prod"' '' \
   -- --table saas-api-prod cloudformation "$saas"
-expect cf-unknown-entity 2 '' "ddbst: stream_filters[0]: 'Nope' is not an entity" \
+expect cf-unknown-entity 2 '' "ddbst: streamFilters[0]: 'Nope' is not an entity" \
   -- cloudformation "$saas" --stream-filter Nope
 expect cf-bad-event 2 '' "'UPSERT' is not a stream event name" \
   -- cloudformation "$saas" --stream-filter Project:UPSERT

@@ -182,6 +182,13 @@ static void table_override(void **state) {
   assert_string_equal(
       a, "{\"ok\":true,\"table\":\"prod-t\",\"entities\":4,\"patterns\":7}");
   ddbst_json_free(a);
+  /* the model seals cursors and this session has no keys to open one */
+  const char q[] = "{\"op\":\"query\",\"pattern\":\"listUsers\",\"values\":"
+                   "{\"orgId\":\"1\"},\"cursor\":\"AAAA\"}";
+  a = ddbst_json_call(s, q, sizeof q - 1, NULL);
+  assert_non_null(strstr(a, "{\"error\":{\"code\":-1,\"name\":\"EINVAL\","
+                            "\"path\":\"cursorKeys\""));
+  ddbst_json_free(a);
   ddbst_json_close(s);
 }
 
