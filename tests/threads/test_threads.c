@@ -83,6 +83,21 @@ static void *worker(void *arg) {
   return (void *)(intptr_t)bad;
 }
 
+/* Runs `fn` on THREADS threads at once (each given its number); every one
+ * must return 0. */
+static void run_threads(void *(*fn)(void *)) {
+  pthread_t th[THREADS];
+  for (int t = 0; t < THREADS; t++)
+    assert_int_equal(pthread_create(&th[t], NULL, fn, (void *)(intptr_t)t), 0);
+  int bad = 0;
+  for (int t = 0; t < THREADS; t++) {
+    void *r;
+    pthread_join(th[t], &r);
+    bad |= (int)(intptr_t)r;
+  }
+  assert_int_equal(bad, 0);
+}
+
 static int compare_ulids(const void *a, const void *b) {
   return strcmp(a, b);
 }
@@ -96,16 +111,7 @@ static void shared_model(void **state) {
   ddbst_buf_free(b);
   ddbst_item_free(it);
 
-  pthread_t th[THREADS];
-  for (int t = 0; t < THREADS; t++)
-    assert_int_equal(pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t), 0);
-  int bad = 0;
-  for (int t = 0; t < THREADS; t++) {
-    void *r;
-    pthread_join(th[t], &r);
-    bad |= (int)(intptr_t)r;
-  }
-  assert_int_equal(bad, 0);
+  run_threads(worker);
   /* every ULID distinct, and each thread's own sequence increasing */
   for (int t = 0; t < THREADS; t++)
     for (int r = 1; r < ROUNDS; r++)
@@ -179,16 +185,7 @@ static void shared_json_session(void **state) {
   next_page(expected_next);
   assert_non_null(strstr(expected_next, "\"ExclusiveStartKey\":{\"PK\":{\"S\":"
                                         "\"ORG#1\"},\"SK\":{\"S\":\"USER#2\"}}"));
-  pthread_t th[THREADS];
-  for (int t = 0; t < THREADS; t++)
-    assert_int_equal(pthread_create(&th[t], NULL, json_worker, NULL), 0);
-  int bad = 0;
-  for (int t = 0; t < THREADS; t++) {
-    void *r;
-    pthread_join(th[t], &r);
-    bad |= (int)(intptr_t)r;
-  }
-  assert_int_equal(bad, 0);
+  run_threads(json_worker);
   ddbst_json_close(session);
 }
 
