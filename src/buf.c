@@ -18,7 +18,7 @@ void ddbst__buf_release(ddbst_buf *b) {
   b->len = b->cap = 0;
 }
 
-int ddbst__buf_reserve(ddbst_buf *b, size_t extra) {
+int ddbst__buf_grow(ddbst_buf *b, size_t extra) {
   if (extra > SIZE_MAX / 2 - b->len) return DDBST_ENOMEM;
   size_t need = b->len + extra + 1;
   if (need <= b->cap) return 0;
@@ -30,20 +30,6 @@ int ddbst__buf_reserve(ddbst_buf *b, size_t extra) {
   b->cap = cap;
   return 0;
 }
-
-int ddbst__buf_append(ddbst_buf *b, const void *p, size_t n) {
-  if (ddbst__buf_reserve(b, n)) return DDBST_ENOMEM;
-  if (n) memcpy(b->data + b->len, p, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-  return 0;
-}
-
-int ddbst__buf_puts(ddbst_buf *b, const char *s) {
-  return ddbst__buf_append(b, s, strlen(s));
-}
-
-int ddbst__buf_putc(ddbst_buf *b, char c) { return ddbst__buf_append(b, &c, 1); }
 
 void ddbst__buf_truncate(ddbst_buf *b, size_t len) {
   if (len < b->len) {

@@ -16,6 +16,10 @@ static int put_placeholder(ddbst_buf *out, const char *prefix, int k) {
   int n = 0;
   tmp[n++] = prefix[0];
   tmp[n++] = prefix[1];
+  if (k < 10) { /* nearly always: a body has a handful of placeholders */
+    tmp[n++] = (char)('0' + k);
+    return ddbst__buf_append(out, tmp, 3);
+  }
   char digits[12];
   int d = 0;
   do {

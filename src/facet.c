@@ -4,6 +4,7 @@
 #include "facet.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 /* ------------------------------------------------------------------ UTF-8 */
 
@@ -13,6 +14,12 @@
 const char *ddbst__utf8_check(const char *s, size_t n) {
   const unsigned char *p = (const unsigned char *)s;
   size_t i = 0;
+  /* ASCII without NUL, eight bytes at a time: most values are just that */
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    if ((w | ((w - 0x0101010101010101u) & ~w)) & 0x8080808080808080u) break;
+  }
   while (i < n) {
     unsigned char c = p[i];
     if (c == 0) return "contains a NUL byte";
@@ -195,6 +202,7 @@ const char *ddbst__ts_canon(const char *in, size_t n, int precision, char *out,
 
   size_t pos = 19;
   int64_t frac_us = 0; /* first six fraction digits; the rest only truncate */
+  size_t digits = 0;
   if (char_at(in, n, pos, '.')) {
     size_t start = ++pos;
     while (pos < n && is_digit(in[pos])) {
@@ -203,7 +211,15 @@ const char *ddbst__ts_canon(const char *in, size_t n, int precision, char *out,
     }
     if (pos == start)
       return "not an ISO-8601 timestamp: '.' without fraction digits";
-    for (size_t k = pos - start; k < 6; k++) frac_us *= 10;
+    digits = pos - start;
+    for (size_t k = digits; k < 6; k++) frac_us *= 10;
+  }
+  /* Already canonical (UTC, exactly `precision` digits): it is its own
+   * canonical form, without the round trip through an instant. */
+  if (pos + 1 == n && in[pos] == 'Z' && digits == (size_t)precision) {
+    memcpy(out, in, n);
+    *out_len = n;
+    return NULL;
   }
 
   if (pos == n) return "not an ISO-8601 timestamp: missing time zone";

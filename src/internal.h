@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ddbst.h"
 
@@ -58,12 +59,38 @@ struct ddbst_buf {
 
 void ddbst__buf_init(ddbst_buf *b, const ddbst_allocator *alloc);
 void ddbst__buf_release(ddbst_buf *b);
+/* The slow half of ddbst__buf_reserve: grows the buffer. */
+int ddbst__buf_grow(ddbst_buf *b, size_t extra);
+
+/* The appends below are inline: request bodies are made of many short ones,
+ * and a call per '{' cost more than the copy. */
+
 /* Makes room for `extra` more bytes plus the NUL; DDBST_ENOMEM leaves the
  * buffer unchanged. */
-int ddbst__buf_reserve(ddbst_buf *b, size_t extra);
-int ddbst__buf_append(ddbst_buf *b, const void *p, size_t n);
-int ddbst__buf_puts(ddbst_buf *b, const char *s);
-int ddbst__buf_putc(ddbst_buf *b, char c);
+static inline int ddbst__buf_reserve(ddbst_buf *b, size_t extra) {
+  if (b->cap - b->len > extra) return 0; /* cap > len once data exists */
+  return ddbst__buf_grow(b, extra);
+}
+
+static inline int ddbst__buf_append(ddbst_buf *b, const void *p, size_t n) {
+  if (ddbst__buf_reserve(b, n)) return DDBST_ENOMEM;
+  if (n) memcpy(b->data + b->len, p, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+  return 0;
+}
+
+static inline int ddbst__buf_puts(ddbst_buf *b, const char *s) {
+  return ddbst__buf_append(b, s, strlen(s));
+}
+
+static inline int ddbst__buf_putc(ddbst_buf *b, char c) {
+  if (ddbst__buf_reserve(b, 1)) return DDBST_ENOMEM;
+  b->data[b->len++] = c;
+  b->data[b->len] = '\0';
+  return 0;
+}
+
 /* Cuts the buffer back to `len` bytes (to undo a half-written document). */
 void ddbst__buf_truncate(ddbst_buf *b, size_t len);
 

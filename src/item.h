@@ -41,7 +41,8 @@ typedef struct ddbst__vref {
 
 typedef struct ddbst__keyval {
   const char *name;
-  uint32_t off, len; /* into ddbst_item.keytext */
+  const ddbst__jtext *jname; /* "name": */
+  uint32_t off, len;         /* into ddbst_item.keytext */
 } ddbst__keyval;
 
 struct ddbst_item {

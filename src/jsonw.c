@@ -3,44 +3,80 @@
 
 #include "internal.h"
 
+#define ONES UINT64_C(0x0101010101010101)
+
+/* Whether any of the eight bytes in `w` needs an escape: '"', '\\' or a
+ * control character (the usual SWAR byte tests). */
+static int needs_escape(uint64_t w) {
+  uint64_t quote = w ^ (ONES * '"'), slash = w ^ (ONES * '\\');
+  uint64_t hit = ((quote - ONES) & ~quote) | ((slash - ONES) & ~slash) |
+                 ((w - ONES * 0x20) & ~w);
+  return (hit & ONES * 0x80) != 0;
+}
+
+/* Length of the leading run of s[0..n) that needs no escape. Eight bytes at
+ * a time, since keys and values are mostly plain text; never reads past
+ * s[n - 1]. */
+static size_t plain_run(const char *s, size_t n) {
+  size_t i = 0;
+  uint64_t w;
+  if (n >= 8) {
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      if (needs_escape(w)) goto bytewise;
+    }
+    memcpy(&w, s + n - 8, 8); /* the tail, overlapping checked bytes */
+    if (!needs_escape(w)) return n;
+  } else if (n >= 4) { /* short names and values: the first and last four */
+    uint32_t head, tail;
+    memcpy(&head, s, 4);
+    memcpy(&tail, s + n - 4, 4);
+    if (!needs_escape((uint64_t)head << 32 | tail)) return n;
+  }
+bytewise:
+  while (i < n && (unsigned char)s[i] >= 0x20 && s[i] != '"' && s[i] != '\\')
+    i++;
+  return i;
+}
+
 int ddbst__json_string(ddbst_buf *b, const char *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
+  size_t run = plain_run(s, n);
+  if (run == n) { /* the common case: copy it whole */
+    if (ddbst__buf_reserve(b, n + 2)) return DDBST_ENOMEM;
+    char *o = b->data + b->len;
+    *o++ = '"';
+    memcpy(o, s, n);
+    o[n] = '"';
+    b->len += n + 2;
+    b->data[b->len] = '\0';
+    return 0;
+  }
   /* Worst case every byte becomes \u00XX: reserve once, then write freely. */
   if (n > (SIZE_MAX - 2) / 6 || ddbst__buf_reserve(b, n * 6 + 2))
     return DDBST_ENOMEM;
   char *o = b->data + b->len;
   *o++ = '"';
-  for (size_t i = 0; i < n; i++) {
-    /* most text needs no escape: copy the run up to the next byte that does */
-    size_t run = i;
-    while (run < n && (unsigned char)s[run] >= 0x20 && s[run] != '"' &&
-           s[run] != '\\')
-      run++;
-    if (run > i) {
-      memcpy(o, s + i, run - i);
-      o += run - i;
-      i = run;
-      if (i == n) break;
+  for (size_t i = 0; i < n;) {
+    memcpy(o, s + i, run);
+    o += run;
+    i += run;
+    if (i == n) break;
+    unsigned char c = (unsigned char)s[i++];
+    *o++ = '\\';
+    switch (c) {
+    case '"': *o++ = '"'; break;
+    case '\\': *o++ = '\\'; break;
+    case '\n': *o++ = 'n'; break;
+    case '\r': *o++ = 'r'; break;
+    case '\t': *o++ = 't'; break;
+    case '\b': *o++ = 'b'; break;
+    case '\f': *o++ = 'f'; break;
+    default:
+      *o++ = 'u'; *o++ = '0'; *o++ = '0';
+      *o++ = hex[c >> 4]; *o++ = hex[c & 15];
     }
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') {
-      *o++ = '\\';
-      *o++ = (char)c;
-    } else if (c >= 0x20) {
-      *o++ = (char)c;
-    } else {
-      *o++ = '\\';
-      switch (c) {
-      case '\n': *o++ = 'n'; break;
-      case '\r': *o++ = 'r'; break;
-      case '\t': *o++ = 't'; break;
-      case '\b': *o++ = 'b'; break;
-      case '\f': *o++ = 'f'; break;
-      default:
-        *o++ = 'u'; *o++ = '0'; *o++ = '0';
-        *o++ = hex[c >> 4]; *o++ = hex[c & 15];
-      }
-    }
+    run = plain_run(s + i, n - i);
   }
   *o++ = '"';
   b->len = (size_t)(o - b->data);

@@ -33,8 +33,16 @@ typedef enum {
   DDBST__DEF_GENERATE  /* ULIDs */
 } ddbst__default;
 
+/* JSON text fixed at load, so bodies copy it instead of escaping names on
+ * every call: `"PK":` for a name, `{"TableName":"t"` for a body's start. */
+typedef struct ddbst__jtext {
+  const char *p;
+  uint32_t n;
+} ddbst__jtext;
+
 typedef struct ddbst__attr {
   const char *name;
+  ddbst__jtext jname;
   ddbst__type type;
   int precision; /* timestamps: DDBST__PREC_* */
   int width;     /* integers in keys: 0 = unpadded */
@@ -88,6 +96,7 @@ typedef struct ddbst__ekey {
 typedef struct ddbst__unique {
   const char *name;
   ddbst__template tmpl;
+  ddbst__jtext owner; /* {"S":"User.email"}: the guard item's entity type */
 } ddbst__unique;
 
 typedef struct ddbst__entity {
@@ -114,6 +123,7 @@ typedef struct ddbst__index {
   const char *name;
   const char *pk_attr;
   const char *sk_attr; /* NULL when the index has no sort key */
+  ddbst__jtext pk_jname, sk_jname;
   ddbst__projection projection;
   const char **include;
   size_t ninclude;
@@ -165,6 +175,8 @@ struct ddbst_model {
   size_t delim_len;
   const char *entity_attr; /* NULL when not configured */
   const char *ttl_attr;
+  ddbst__jtext begin; /* {"TableName":"..." */
+  ddbst__jtext pk_jname, sk_jname, entity_jname;
   ddbst__stream stream;
   ddbst__index *indexes;
   int nindexes;

@@ -1362,6 +1362,54 @@ static void load_root(loader *L, const ddbst__jnode *root,
   }
 }
 
+/* One piece of JSON text fixed at load: `prefix` then `name` as a JSON
+ * string then `suffix`, copied into the model's arena. */
+static int fixed_json(ddbst_model *m, ddbst_buf *tmp, const char *prefix,
+                      const char *name, const char *suffix, ddbst__jtext *out) {
+  if (!name) return 0;
+  ddbst_buf_reset(tmp);
+  if (ddbst__buf_puts(tmp, prefix) ||
+      ddbst__json_string(tmp, name, strlen(name)) ||
+      ddbst__buf_puts(tmp, suffix))
+    return DDBST_ENOMEM;
+  out->p = ddbst__arena_strndup(&m->arena, tmp->data, tmp->len);
+  out->n = (uint32_t)tmp->len;
+  return out->p ? 0 : DDBST_ENOMEM;
+}
+
+/* The names request bodies write, as ready JSON text. */
+static int fix_json_names(ddbst_model *m) {
+  ddbst_buf tmp, owner; /* owner: "User.email" of a unique guard */
+  ddbst__buf_init(&tmp, &m->alloc);
+  ddbst__buf_init(&owner, &m->alloc);
+  int rc = fixed_json(m, &tmp, "{\"TableName\":", m->table_name, "", &m->begin);
+  rc = rc ? rc : fixed_json(m, &tmp, "", m->pk_attr, ":", &m->pk_jname);
+  rc = rc ? rc : fixed_json(m, &tmp, "", m->sk_attr, ":", &m->sk_jname);
+  rc = rc ? rc : fixed_json(m, &tmp, "", m->entity_attr, ":", &m->entity_jname);
+  for (int i = 0; !rc && i < m->nindexes; i++) {
+    ddbst__index *ix = &m->indexes[i];
+    rc = fixed_json(m, &tmp, "", ix->pk_attr, ":", &ix->pk_jname);
+    rc = rc ? rc : fixed_json(m, &tmp, "", ix->sk_attr, ":", &ix->sk_jname);
+  }
+  for (int e = 0; !rc && e < m->nentities; e++) {
+    ddbst__entity *en = &m->entities[e];
+    for (int a = 0; !rc && a < en->nattrs; a++)
+      rc = fixed_json(m, &tmp, "", en->attrs[a].name, ":", &en->attrs[a].jname);
+    for (int u = 0; !rc && u < en->nuniques; u++) {
+      ddbst_buf_reset(&owner);
+      if (ddbst__buf_puts(&owner, en->name) || ddbst__buf_putc(&owner, '.') ||
+          ddbst__buf_puts(&owner, en->uniques[u].name))
+        rc = DDBST_ENOMEM;
+      rc = rc ? rc
+              : fixed_json(m, &tmp, "{\"S\":", owner.data, "}",
+                           &en->uniques[u].owner);
+    }
+  }
+  ddbst__buf_release(&tmp);
+  ddbst__buf_release(&owner);
+  return rc;
+}
+
 int ddbst_model_load(const char *json, size_t len,
                      const ddbst_load_options *opts, ddbst_model **out,
                      ddbst_error *err) {
@@ -1409,6 +1457,7 @@ int ddbst_model_load(const char *json, size_t len,
   load_root(&L, root, o.table_name);
   ddbst__arena_free(&tree);
 
+  if (!L.nomem && L.nerrors == 0 && fix_json_names(m)) L.nomem = 1;
   if (!L.nomem && L.nerrors == 0) {
     m->ulid = ddbst__arena_alloc(&m->arena, sizeof *m->ulid);
     if (!m->ulid || pthread_mutex_init(&m->ulid->lock, NULL) != 0) {

@@ -32,9 +32,7 @@ const ddbst__entity *ddbst__entity_of(const ddbst_item *it) {
 }
 
 int ddbst__begin(ddbst_buf *out, const ddbst_model *m) {
-  int rc = ddbst__buf_append(out, "{\"TableName\":", 13);
-  if (!rc) rc = ddbst__json_string(out, m->table_name, strlen(m->table_name));
-  return rc;
+  return ddbst__buf_append(out, m->begin.p, m->begin.n);
 }
 
 int ddbst__render_into(ddbst_item *it, const ddbst__template *t,
@@ -68,14 +66,12 @@ int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   uint32_t po, pl, so, sl;
   int rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
   if (rc) return rc;
-  rc = ddbst__buf_append(out, "{", 1);
-  if (!rc) rc = ddbst__json_string(out, m->pk_attr, strlen(m->pk_attr));
-  if (!rc) rc = ddbst__buf_putc(out, ':');
+  rc = ddbst__buf_putc(out, '{');
+  if (!rc) rc = ddbst__buf_append(out, m->pk_jname.p, m->pk_jname.n);
   if (!rc) rc = ddbst__write_s(out, it->keytext.data + po, pl);
   if (!rc && m->sk_attr) {
     rc = ddbst__buf_putc(out, ',');
-    if (!rc) rc = ddbst__json_string(out, m->sk_attr, strlen(m->sk_attr));
-    if (!rc) rc = ddbst__buf_putc(out, ':');
+    if (!rc) rc = ddbst__buf_append(out, m->sk_jname.p, m->sk_jname.n);
     if (!rc) rc = ddbst__write_s(out, it->keytext.data + so, sl);
   }
   if (!rc) rc = ddbst__buf_putc(out, '}');
@@ -177,16 +173,14 @@ int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   for (int i = 0; !rc && i < n; i++) {
     const ddbst__keyval *kv = &it->keys[i];
     if (i) rc = ddbst__buf_putc(out, ',');
-    if (!rc) rc = ddbst__json_string(out, kv->name, strlen(kv->name));
-    if (!rc) rc = ddbst__buf_putc(out, ':');
+    if (!rc) rc = ddbst__buf_append(out, kv->jname->p, kv->jname->n);
     if (!rc) rc = ddbst__write_s(out, it->keytext.data + kv->off, kv->len);
   }
   for (int a = 0; !rc && a < e->nattrs; a++) {
     if (!it->vals[a].set) continue;
     rc = ddbst__buf_putc(out, ',');
-    if (!rc) rc = ddbst__json_string(out, e->attrs[a].name,
-                                     strlen(e->attrs[a].name));
-    if (!rc) rc = ddbst__buf_putc(out, ':');
+    if (!rc)
+      rc = ddbst__buf_append(out, e->attrs[a].jname.p, e->attrs[a].jname.n);
     if (!rc)
       rc = ddbst__write_av(out, &e->attrs[a], it->text.data + it->vals[a].off,
                            it->vals[a].len);

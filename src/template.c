@@ -130,9 +130,14 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
 
 static const char *find_delim(const char *s, size_t n, const char *d,
                               size_t dn) {
-  if (dn == 0 || n < dn) return NULL;
-  for (size_t i = 0; i + dn <= n; i++)
-    if (s[i] == d[0] && memcmp(s + i, d, dn) == 0) return s + i;
+  if (dn == 0) return NULL;
+  const char *end = s + n;
+  /* memchr, not a byte loop: every cursor opened splits its keys */
+  for (const char *p = s; (size_t)(end - p) >= dn; p++) {
+    p = memchr(p, d[0], (size_t)(end - p) - dn + 1);
+    if (!p) return NULL;
+    if (memcmp(p, d, dn) == 0) return p;
+  }
   return NULL;
 }
 

@@ -122,13 +122,11 @@ static int guard_key(ddbst_item *it, const ddbst__unique *u, int old,
 static int key_map(const ddbst_model *m, const char *g, size_t n,
                    ddbst_buf *out) {
   int rc = ddbst__buf_putc(out, '{');
-  rc = rc ? rc : ddbst__json_string(out, m->pk_attr, strlen(m->pk_attr));
-  rc = rc ? rc : ddbst__buf_putc(out, ':');
+  rc = rc ? rc : ddbst__buf_append(out, m->pk_jname.p, m->pk_jname.n);
   rc = rc ? rc : ddbst__write_s(out, g, n);
   if (!rc && m->sk_attr) {
     rc = ddbst__buf_putc(out, ',');
-    rc = rc ? rc : ddbst__json_string(out, m->sk_attr, strlen(m->sk_attr));
-    rc = rc ? rc : ddbst__buf_putc(out, ':');
+    rc = rc ? rc : ddbst__buf_append(out, m->sk_jname.p, m->sk_jname.n);
     rc = rc ? rc : ddbst__write_s(out, g, n);
   }
   return rc;
@@ -140,7 +138,6 @@ static int guard_entry(ddbst_item *it, const ddbst__unique *u, int put,
                        int old, ddbst_buf *out, ident_fn ident, void *user,
                        ddbst_error *err) {
   const ddbst_model *m = it->m;
-  const ddbst__entity *e = ddbst__entity_of(it);
   uint32_t off, len;
   int rc = guard_key(it, u, old, &off, &len, err);
   if (rc) return rc;
@@ -156,12 +153,9 @@ static int guard_entry(ddbst_item *it, const ddbst__unique *u, int put,
   rc = rc ? rc : key_map(m, g, len, out);
   if (!rc && put && m->entity_attr) {
     /* the guard says whose it is: "User.email" */
-    char owner[300];
-    int n = snprintf(owner, sizeof owner, "%s.%s", e->name, u->name);
     rc = ddbst__buf_putc(out, ',');
-    rc = rc ? rc : ddbst__json_string(out, m->entity_attr, strlen(m->entity_attr));
-    rc = rc ? rc : ddbst__buf_putc(out, ':');
-    rc = rc ? rc : ddbst__write_s(out, owner, (size_t)n);
+    rc = rc ? rc : ddbst__buf_append(out, m->entity_jname.p, m->entity_jname.n);
+    rc = rc ? rc : ddbst__buf_append(out, u->owner.p, u->owner.n);
   }
   rc = rc ? rc : ddbst__buf_putc(out, '}');
   if (!rc && put) {

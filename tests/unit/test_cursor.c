@@ -301,10 +301,10 @@ static void doc_key_id(const uint8_t key[32], uint8_t id[4]) {
   memcpy(id, h, 4);
 }
 
-/* BLAKE2b-256 of [pattern, index or null, descending, partition]. */
-static void doc_context(const char *pattern, const char *index, int desc,
-                        const char *partition, uint8_t ctx[32]) {
-  uint8_t b[4096];
+/* The CBOR array [pattern, index or null, descending, partition] into b
+ * (4096 bytes); returns its length. */
+static size_t doc_context(const char *pattern, const char *index, int desc,
+                          const char *partition, uint8_t *b) {
   size_t n = 0;
   b[n++] = 0x84;
   n += cbor_text(b + n, pattern, strlen(pattern));
@@ -314,7 +314,7 @@ static void doc_context(const char *pattern, const char *index, int desc,
     b[n++] = 0xf6;
   b[n++] = desc ? 0xf5 : 0xf4;
   n += cbor_text(b + n, partition, strlen(partition));
-  crypto_generichash(ctx, 32, b, n, NULL, 0);
+  return n;
 }
 
 typedef struct target {
@@ -333,12 +333,12 @@ static void forge_sealed(const uint8_t key[32], uint8_t head, const target *t,
   env[0] = head;
   doc_key_id(key, env + 1);
   randombytes_buf(env + 5, 24);
-  uint8_t ad[37];
+  uint8_t ad[5 + 4096];
   memcpy(ad, env, 5);
-  doc_context(t->pattern, t->index, t->desc, t->partition, ad + 5);
+  size_t an = 5 + doc_context(t->pattern, t->index, t->desc, t->partition, ad + 5);
   unsigned long long cl;
-  crypto_aead_xchacha20poly1305_ietf_encrypt(env + 29, &cl, pl, pn, ad,
-                                             sizeof ad, NULL, env + 5, key);
+  crypto_aead_xchacha20poly1305_ietf_encrypt(env + 29, &cl, pl, pn, ad, an,
+                                             NULL, env + 5, key);
   sodium_bin2base64(text, cap, env, 29 + (size_t)cl,
                     sodium_base64_VARIANT_URLSAFE_NO_PADDING);
 }
@@ -399,13 +399,15 @@ static void envelope_as_documented(void **state) {
   uint8_t id[4];
   doc_key_id(KEY_A, id);
   assert_memory_equal(env + 1, id, 4);
-  uint8_t ad[37];
+  uint8_t ad[5 + 4096];
   memcpy(ad, env, 5);
-  doc_context("listProjects", NULL, 1, "ORG#123", ad + 5);
+  size_t an = 5 + doc_context("listProjects", NULL, 1, "ORG#123", ad + 5);
+  /* the documented example: 84 6c "listProjects" f6 f5 67 "ORG#123" */
+  assert_int_equal(an, 5 + 1 + 13 + 1 + 1 + 8);
   unsigned long long pl = 0;
   assert_int_equal(
       crypto_aead_xchacha20poly1305_ietf_decrypt(
-          plain, &pl, NULL, env + 29, n - 29, ad, sizeof ad, env + 5, KEY_A),
+          plain, &pl, NULL, env + 29, n - 29, ad, an, env + 5, KEY_A),
       0);
   assert_int_equal(pl, sizeof payload);
   assert_memory_equal(plain, payload, sizeof payload);
@@ -415,11 +417,11 @@ static void envelope_as_documented(void **state) {
   assert_int_equal(n, 1 + sizeof payload + 4);
   assert_int_equal(env[0], 0x11);
   assert_memory_equal(env + 1, payload, sizeof payload);
-  uint8_t ctx[32], h[16];
-  doc_context("listProjects", NULL, 1, "ORG#123", ctx);
+  uint8_t ctx[4096], h[16];
+  size_t cn = doc_context("listProjects", NULL, 1, "ORG#123", ctx);
   crypto_generichash_state st;
   crypto_generichash_init(&st, NULL, 0, 16);
-  crypto_generichash_update(&st, ctx, 32);
+  crypto_generichash_update(&st, ctx, cn);
   crypto_generichash_update(&st, env, n - 4);
   crypto_generichash_final(&st, h, 16);
   assert_memory_equal(env + n - 4, h, 4);
@@ -868,13 +870,13 @@ static void maximum_age(void **state) {
   size_t n = decode(c, env, sizeof env);
   assert_int_equal(n, 60);
   assert_int_equal(env[0], 0x12);
-  uint8_t ad[37];
+  uint8_t ad[5 + 4096];
   memcpy(ad, env, 5);
-  doc_context("listProjects", NULL, 1, "ORG#123", ad + 5);
+  size_t an = 5 + doc_context("listProjects", NULL, 1, "ORG#123", ad + 5);
   unsigned long long pl = 0;
   assert_int_equal(
       crypto_aead_xchacha20poly1305_ietf_decrypt(
-          plainbuf, &pl, NULL, env + 29, n - 29, ad, sizeof ad, env + 5, KEY_A),
+          plainbuf, &pl, NULL, env + 29, n - 29, ad, an, env + 5, KEY_A),
       0);
   static const uint8_t aged_payload[] = {0x83, 0x1a, 0x69, 0xb5, 0x23,
                                          0x90, 0x1a, 0x69, 0xb5, 0x23,
