@@ -146,8 +146,7 @@ typedef struct prepared {
   int pattern, sealed_model;
   ddbst_item *values;
   /* the context as the associated data and the checksum take it: the CBOR
-   * array itself, or its BLAKE2b-256 (docs/cursor.md until the change to
-   * the raw array; set-up finds which one the library uses) */
+   * array [pattern, index, descending, partition] (docs/cursor.md) */
   uint8_t ctx[CTX_MAX];
   size_t ctx_len;
   /* the payload ddbst_page_cursor wrote, without and with an issue time */
@@ -330,21 +329,13 @@ static void prepare(int i) {
       die(t, "decoding the cursor", NULL);
     memcpy(ad, env, 5);
     unsigned long long pl = 0;
-    int opened = 0;
-    for (int hashed = 0; hashed < 2 && !opened; hashed++) {
-      if (hashed) {
-        crypto_generichash(p->ctx, 32, cbor, cbor_len, NULL, 0);
-        p->ctx_len = 32;
-      } else {
-        memcpy(p->ctx, cbor, cbor_len);
-        p->ctx_len = cbor_len;
-      }
-      memcpy(ad + 5, p->ctx, p->ctx_len);
-      opened = crypto_aead_xchacha20poly1305_ietf_decrypt(
-                   p->payload[aged], &pl, NULL, env + SEALED_HEAD,
-                   n - SEALED_HEAD, ad, 5 + p->ctx_len, env + 5, KEY_A) == 0;
-    }
-    if (!opened) die(t, "opening the cursor with the documented context", NULL);
+    memcpy(p->ctx, cbor, cbor_len);
+    p->ctx_len = cbor_len;
+    memcpy(ad + 5, p->ctx, p->ctx_len);
+    if (crypto_aead_xchacha20poly1305_ietf_decrypt(
+            p->payload[aged], &pl, NULL, env + SEALED_HEAD, n - SEALED_HEAD,
+            ad, 5 + p->ctx_len, env + 5, KEY_A) != 0)
+      die(t, "opening the cursor with the documented context", NULL);
     p->head[aged] = env[0];
     p->payload_len[aged] = (size_t)pl;
   }
