@@ -747,15 +747,19 @@ static void keys_path(call *c) {
     snprintf(c->err.path, sizeof c->err.path, "cursorKeys");
 }
 
-static int pattern_of(call *c, const ddbst__jnode *req, int required) {
+/* The request's pattern into *pattern (-1 when it names none and may not);
+ * returns 0 or the error. */
+static int pattern_of(call *c, const ddbst__jnode *req, int required,
+                      int *pattern) {
   const char *name;
+  *pattern = -1;
   if (get_string(c, req, "pattern", required, &name, NULL)) return c->err.code;
-  if (!name) return DDBST_ENOTFOUND;
-  int p = ddbst_model_pattern(c->m, name);
-  if (p < 0)
+  if (!name) return 0;
+  *pattern = ddbst_model_pattern(c->m, name);
+  if (*pattern < 0)
     return fail(c, DDBST_ENOTFOUND, "pattern", "the model has no pattern %s",
                 name);
-  return p;
+  return 0;
 }
 
 /* The values of a pattern's (first) entity, for its key facets. */
@@ -782,8 +786,8 @@ static int op_query(call *c, const ddbst__jnode *req) {
                                   "limit",  "consistent", "cursor", "project",
                                   "now",    NULL};
   if (only(c, req, "query", f)) return c->err.code;
-  int pattern = pattern_of(c, req, 1);
-  if (pattern < 0) return pattern;
+  int pattern;
+  if (pattern_of(c, req, 1, &pattern)) return c->err.code;
   ddbst_item *values;
   int rc = pattern_values(c, req, pattern, &values);
   if (rc) return rc;
@@ -1016,9 +1020,8 @@ static int op_page(call *c, const ddbst__jnode *req) {
     return fail(c, DDBST_EINVAL, "operation",
                 "expected GetItem, Query, BatchGetItem, BatchWriteItem or "
                 "TransactGetItems");
-  int pattern = pattern_of(c, req, 0);
-  if (pattern < 0 && pattern != DDBST_ENOTFOUND) return pattern;
-  if (pattern < 0 && member(req, "pattern")) return c->err.code;
+  int pattern;
+  if (pattern_of(c, req, 0, &pattern)) return c->err.code;
   ddbst_item *values = NULL;
   ddbst_page *pg = ddbst_page_new(c->m);
   int rc = pg ? 0 : fail(c, DDBST_ENOMEM, "", NULL);
@@ -1247,6 +1250,8 @@ char *ddbst_json_call(const ddbst_json *session, const char *request,
   int rc = request ? ddbst__jtree_parse(&c.ar, request, len, &req, &c.err)
                    : fail(&c, DDBST_EINVAL, "", "no request");
   rc = rc ? rc : dispatch(&c, req);
+  if (rc == 0 && c.out.len == 0)
+    rc = fail(&c, DDBST_EINVAL, "", "no answer was written (a bug in ddbst)");
   if (rc < 0) {
     /* nothing half-written: the answer is the error alone */
     ddbst_buf_reset(&c.out);

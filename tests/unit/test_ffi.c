@@ -540,6 +540,10 @@ static void page_of_other_reads(void **state) {
                         "tests/data/responses/local-get-missing.json", "}");
   expect(req, "{\"items\":[],\"count\":0,\"hasMore\":false}");
   free(req);
+  /* no pattern (null is none): no cursor, the page all the same */
+  expect("{\"op\":\"page\",\"pattern\":null,\"response\":\"{\\\"Items\\\":"
+         "[]}\"}",
+         "{\"items\":[],\"count\":0,\"hasMore\":false}");
   expect_error("{\"op\":\"page\",\"operation\":\"Scan\",\"response\":\"{}\"}",
                DDBST_EINVAL, "EINVAL", "operation",
                "expected GetItem, Query, BatchGetItem, BatchWriteItem or "
