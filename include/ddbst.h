@@ -322,9 +322,10 @@ DDBST_API int ddbst_item_add(ddbst_item *item, int attribute, const char *text,
 DDBST_API int ddbst_item_append(ddbst_item *item, int attribute,
                                 const char *json, size_t len,
                                 ddbst_error *err);
-/* Reads (get, query, transaction gets) return only the attributes marked
- * here, plus the keys and entity type that identify the item. None marked:
- * the whole item. Cleared by ddbst_item_reset. */
+/* GetItem and Query return only the attributes marked here, plus the keys
+ * and entity type that identify the item (batch and transaction reads
+ * return whole items). None marked: the whole item. Cleared by
+ * ddbst_item_reset. */
 DDBST_API int ddbst_item_project(ddbst_item *item, int attribute);
 
 /* The value an attribute had before this update. An update that changes a
@@ -336,7 +337,8 @@ DDBST_API int ddbst_item_set_previous(ddbst_item *item, int attribute,
                                       ddbst_error *err);
 /* Optimistic locking: the write succeeds only if the item's version attribute
  * equals `version`, and stores version + 1. DDBST_EINVAL when the entity has
- * no version attribute. Cleared by ddbst_item_reset. */
+ * no version attribute; DDBST_ERANGE for a version below 1 (versions start at
+ * 1) or at INT64_MAX (it has no next). Cleared by ddbst_item_reset. */
 DDBST_API int ddbst_item_expect_version(ddbst_item *item, int64_t version);
 
 /* ---- requests ---- */
@@ -944,7 +946,9 @@ DDBST_API int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
  * objects; a failure is {"error":{"code":-5,"name":"EVALUE","path":
  * "Project.createdAt","message":"..."}} with the typed API's code, path and
  * message (paths of request fields are the field's: "values.orgId",
- * "items[2].entity"), and nothing else of the answer is written. */
+ * "items[2].entity"), and nothing else of the answer is written (but for
+ * a "page" of DynamoDB's error answer, which adds what DynamoDB said as
+ * "dynamodb"). */
 typedef struct ddbst_json ddbst_json;
 
 /* Opens a session from `config` (`len` bytes of JSON):

@@ -191,7 +191,9 @@ static void key_id(const uint8_t *key, uint8_t id[KEY_ID_BYTES]) {
 /* Which process this is, as a count of fork()s, bumped in the child by a
  * pthread_atfork handler: how a keyring notices it was inherited without
  * a getpid() system call per cursor. The one process-wide state here, and
- * it only ever describes the process. */
+ * it only ever describes the process. A child of _Fork() or a raw clone
+ * runs no handlers and must not seal with an inherited keyring
+ * (docs/security.md, "Not defended"). */
 static atomic_ulong fork_generation = 1;
 static pthread_once_t fork_hook_once = PTHREAD_ONCE_INIT;
 static int fork_hook_failed;

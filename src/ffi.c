@@ -2,9 +2,12 @@
  * that reach ddbst through an FFI (and for the `ddbst` command). Each
  * operation here is a thin mapping onto the typed API; the semantics live
  * there. docs/ffi.md is the reference for requests and answers. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sodium.h>
 
 #include "internal.h"
 #include "json_tree.h"
@@ -80,6 +83,7 @@ static int prefix_path(call *c, const char *prefix) {
   char path[DDBST_ERROR_PATH_MAX];
   snprintf(path, sizeof path, "%s%s%s", prefix, c->err.path[0] ? "." : "",
            c->err.path);
+  ddbst__trim_partial_utf8(path);
   memcpy(c->err.path, path, sizeof path);
   return c->err.code;
 }
@@ -183,8 +187,10 @@ static int get_int(call *c, const ddbst__jnode *obj, const char *key,
   if (!v || v->type == DDBST__J_NULL) return 0;
   char *end = NULL;
   long long n = 0;
+  errno = 0;
   if (v->type == DDBST__J_NUMBER) n = strtoll(v->text, &end, 10);
-  if (v->type != DDBST__J_NUMBER || *end || n < lo || n > hi)
+  if (v->type != DDBST__J_NUMBER || *end || errno == ERANGE || n < lo ||
+      n > hi)
     return fail(c, DDBST_EINVAL, key, "expected a whole number from %lld to %lld",
                 (long long)lo, (long long)hi);
   *given = 1;
@@ -214,6 +220,12 @@ static int write_json(ddbst_buf *b, const ddbst__jnode *v) {
     return rc ? rc : ddbst__buf_putc(b, v->type == DDBST__J_ARRAY ? ']' : '}');
   }
   return DDBST_EINVAL;
+}
+
+/* Types whose values the item holds as DynamoDB JSON ({"M":...}). */
+static int is_document(const char *type) {
+  return !strcmp(type, "list") || !strcmp(type, "map") ||
+         !strcmp(type, "string_set") || !strcmp(type, "number_set");
 }
 
 static int is_numeric(const char *type) {
@@ -330,8 +342,9 @@ static int read_item(call *c, const ddbst__jnode *req, ddbst_item **out) {
   rc = rc ? rc : apply(c, it, req, "previous", ddbst_item_set_previous);
   rc = rc ? rc : apply_names(c, it, req, "remove", ddbst_item_remove);
   rc = rc ? rc : apply_names(c, it, req, "project", ddbst_item_project);
+  /* versions count from 1, and a write stores the next one */
   rc = rc ? rc
-          : get_int(c, req, "expectVersion", INT64_MIN, INT64_MAX, &given,
+          : get_int(c, req, "expectVersion", 1, INT64_MAX - 1, &given,
                     &version);
   if (!rc && given && ddbst_item_expect_version(it, version))
     rc = fail(c, DDBST_EINVAL, "expectVersion",
@@ -373,7 +386,7 @@ static int write_plain(ddbst_buf *b, const ddbst__jnode *av) {
   const char *t = av->keys[0];
   const ddbst__jnode *v = av->items[0];
   int rc = 0;
-  if (!strcmp(t, "N")) return ddbst__buf_append(b, v->text, v->len);
+  if (!strcmp(t, "N")) return ddbst__json_number(b, v->text, v->len);
   if (!strcmp(t, "S") || !strcmp(t, "B"))
     return ddbst__json_string(b, v->text, v->len);
   if (!strcmp(t, "BOOL")) return write_json(b, v);
@@ -384,7 +397,7 @@ static int write_plain(ddbst_buf *b, const ddbst__jnode *av) {
       if (i) rc = ddbst__buf_putc(b, ',');
       rc = rc ? rc
               : t[0] == 'N'
-                  ? ddbst__buf_append(b, v->items[i]->text, v->items[i]->len)
+                  ? ddbst__json_number(b, v->items[i]->text, v->items[i]->len)
                   : ddbst__json_string(b, v->items[i]->text, v->items[i]->len);
     }
     return rc ? rc : ddbst__buf_putc(b, ']');
@@ -417,9 +430,11 @@ static int put_values(call *c, const ddbst_item *it) {
     rc = rc ? rc : put_str(c, ddbst_model_attribute_name(c->m, entity, a));
     rc = rc ? rc : put(c, ":");
     if (rc) break;
-    if (is_numeric(type) || !strcmp(type, "boolean")) {
+    if (is_numeric(type)) {
+      rc = ddbst__json_number(&c->out, v, n);
+    } else if (!strcmp(type, "boolean")) {
       rc = ddbst__buf_append(&c->out, v, n);
-    } else if (n && v[0] == '{') { /* list, map, set */
+    } else if (is_document(type)) { /* held as DynamoDB JSON */
       ddbst__jnode *av;
       rc = ddbst__jtree_parse(&c->ar, v, n, &av, &c->err);
       rc = rc ? rc : write_plain(&c->out, av);
@@ -610,7 +625,8 @@ static int op_parse(call *c, const ddbst__jnode *req) {
 
 /* ---- single-item requests ---- */
 
-typedef enum { K_GET, K_PUT, K_CREATE, K_UPDATE, K_DELETE } item_kind;
+/* K_CHECK only as an element of a transaction. */
+typedef enum { K_GET, K_PUT, K_CREATE, K_UPDATE, K_DELETE, K_CHECK } item_kind;
 
 static const struct {
   const char *op;
@@ -625,22 +641,30 @@ static int item_kind_of(const char *op) {
   return -1;
 }
 
-/* The fields each kind takes, beyond "op" and "entity". */
-static const char *const *fields_of(item_kind k) {
+/* The fields each kind takes: alone, or as an element of a batch or a
+ * transaction, whose request gives "now" and "consistent" for them all. */
+static const char *const *fields_of(item_kind k, int element) {
   static const char *const get[] = {"op", "entity", "values", "project",
                                     "consistent", NULL};
-  static const char *const put[] = {"op",  "entity",        "values",
-                                    "now", "expectVersion", NULL};
+  static const char *const put[] = {"op", "entity", "values", "expectVersion",
+                                    "now", NULL};
   static const char *const update[] = {
-      "op",     "entity",   "values",        "set",    "remove", "add",
-      "append", "previous", "expectVersion", "upsert", "now",    NULL};
+      "op",       "entity",        "values", "set", "remove", "add", "append",
+      "previous", "expectVersion", "upsert", "now", NULL};
   static const char *const del[] = {"op", "entity", "values", "expectVersion",
                                     "ifExists", NULL};
+  static const char *const get_element[] = {"op", "entity", "values", NULL};
+  static const char *const put_element[] = {"op", "entity", "values",
+                                            "expectVersion", NULL};
+  static const char *const update_element[] = {
+      "op",       "entity",        "values", "set", "remove", "add", "append",
+      "previous", "expectVersion", "upsert", NULL};
   switch (k) {
-  case K_GET: return get;
+  case K_GET: return element ? get_element : get;
   case K_PUT:
-  case K_CREATE: return put;
-  case K_UPDATE: return update;
+  case K_CREATE: return element ? put_element : put;
+  case K_UPDATE: return element ? update_element : update;
+  case K_CHECK: return put_element; /* a ConditionCheck: exists, version */
   default: return del;
   }
 }
@@ -671,7 +695,7 @@ static int build_item(call *c, ddbst_item *it, item_kind k, uint32_t flags,
 
 static int op_item(call *c, const ddbst__jnode *req, item_kind k,
                    const char *name) {
-  if (only(c, req, name, fields_of(k))) return c->err.code;
+  if (only(c, req, name, fields_of(k, 0))) return c->err.code;
   int rc;
   uint32_t flags = flags_of(c, req, k, &rc);
   int64_t now = rc ? 0 : now_of(c, req, &rc);
@@ -835,11 +859,10 @@ static int each_item(call *c, const ddbst__jnode *req, void *to, add_fn add,
     ddbst_item *it = NULL;
     int k = -1;
     int rc = get_string(c, e, "op", 1, &op, NULL);
-    if (!rc) k = item_kind_of(op);
-    if (!rc && k < 0 && strcmp(op, "check") != 0)
+    if (!rc) k = strcmp(op, "check") == 0 ? (int)K_CHECK : item_kind_of(op);
+    if (!rc && k < 0)
       rc = fail(c, DDBST_EINVAL, "op", "op %s: not an item operation", op);
-    if (!rc)
-      rc = only(c, e, op, k >= 0 ? fields_of((item_kind)k) : item_fields);
+    if (!rc) rc = only(c, e, op, fields_of((item_kind)k, 1));
     rc = rc ? rc : read_item(c, e, &it);
     rc = rc ? rc : add(c, to, it, op, e, now);
     ddbst_item_free(it);
@@ -1022,6 +1045,11 @@ static int op_page(call *c, const ddbst__jnode *req) {
                 "TransactGetItems");
   int pattern;
   if (pattern_of(c, req, 0, &pattern)) return c->err.code;
+  const ddbst__jnode *given_values = member(req, "values");
+  if (pattern < 0 && given_values && given_values->type != DDBST__J_NULL)
+    return fail(c, DDBST_EINVAL, "values",
+                "values make the next page's cursor, for a pattern: give "
+                "\"pattern\" too");
   ddbst_item *values = NULL;
   ddbst_page *pg = ddbst_page_new(c->m);
   int rc = pg ? 0 : fail(c, DDBST_ENOMEM, "", NULL);
@@ -1105,7 +1133,7 @@ static int op_explain(call *c, const ddbst__jnode *req) {
       kind = rc ? rc : ddbst_txn_explain(t, pg, &c->tmp, &c->err);
     } else if (k == K_PUT || k == K_CREATE || k == K_UPDATE || k == K_DELETE) {
       uint32_t flags = flags_of(c, orig, (item_kind)k, &rc);
-      rc = rc ? rc : only(c, orig, op, fields_of((item_kind)k));
+      rc = rc ? rc : only(c, orig, op, fields_of((item_kind)k, 0));
       rc = rc ? rc : read_item(c, orig, &it);
       int bop = k == K_UPDATE   ? DDBST_OP_UPDATE_ITEM
                 : k == K_DELETE ? DDBST_OP_DELETE_ITEM
@@ -1333,7 +1361,11 @@ static int open_session(call *c, const ddbst__jnode *cfg, ddbst_json *s) {
   if (hex) {
     s->keys = ddbst_cursor_keys_new(c->alloc);
     if (!s->keys) return fail(c, DDBST_ENOMEM, "", NULL);
-    if (ddbst_cursor_keys_add_hex(s->keys, hex, &c->err)) {
+    int bad = ddbst_cursor_keys_add_hex(s->keys, hex, &c->err);
+    /* the parsed copy of the keys is ours to wipe (the caller's text is
+     * the caller's) */
+    sodium_memzero((char *)hex, strlen(hex));
+    if (bad) {
       /* the typed API's cursor_keys is this configuration's cursorKeys */
       snprintf(c->err.path, sizeof c->err.path, "cursorKeys");
       return c->err.code;

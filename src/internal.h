@@ -48,6 +48,9 @@ int ddbst__fail(ddbst_error *err, int code, const char *path, const char *fmt,
                 ...) DDBST__PRINTF(4, 5);
 int ddbst__vfail(ddbst_error *err, int code, const char *path, const char *fmt,
                  va_list ap) DDBST__PRINTF(4, 0);
+/* Drops a partial UTF-8 character that a cut at a byte limit left at the
+ * end of `s`. */
+void ddbst__trim_partial_utf8(char *s);
 
 /* ---- the growable buffer ---- */
 
@@ -99,5 +102,7 @@ void ddbst__buf_truncate(ddbst_buf *b, size_t len);
 /* A JSON string literal, quotes included, escaping '"', '\\' and every
  * control character. The bytes must already be valid UTF-8. */
 int ddbst__json_string(ddbst_buf *b, const char *s, size_t n);
+/* A number text that ddbst__number_check accepts, as a JSON number. */
+int ddbst__json_number(ddbst_buf *b, const char *s, size_t n);
 
 #endif

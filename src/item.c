@@ -328,6 +328,7 @@ int ddbst_item_project(ddbst_item *it, int attr) {
 int ddbst_item_expect_version(ddbst_item *it, int64_t version) {
   if (!it) return DDBST_EINVAL;
   if (it->m->entities[it->entity].version_attr < 0) return DDBST_EINVAL;
+  if (version < 1 || version == INT64_MAX) return DDBST_ERANGE;
   it->has_expected_version = 1;
   it->expected_version = version;
   return 0;

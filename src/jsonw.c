@@ -83,3 +83,12 @@ int ddbst__json_string(ddbst_buf *b, const char *s, size_t n) {
   b->data[b->len] = '\0';
   return 0;
 }
+
+/* A number DynamoDB accepted (ddbst__number_check's grammar) as JSON: its
+ * leading zeros dropped ("007" is 7), the rest exactly as written. */
+int ddbst__json_number(ddbst_buf *b, const char *s, size_t n) {
+  size_t i = n && s[0] == '-' ? 1 : 0, j = i;
+  while (j + 1 < n && s[j] == '0' && s[j + 1] >= '0' && s[j + 1] <= '9') j++;
+  if (i && ddbst__buf_putc(b, '-')) return DDBST_ENOMEM;
+  return ddbst__buf_append(b, s + j, n - j);
+}

@@ -546,15 +546,6 @@ static int put_text_string(P *p, const char *s, size_t n) {
   return ddbst__json_string(&p->pg->text, s, n) ? nomem(p) : 1;
 }
 
-/* A JSON number from DynamoDB number text (already checked): only leading
- * zeros ("007") are not JSON, so they are dropped. */
-static int put_json_number(ddbst_buf *b, const char *s, size_t n) {
-  size_t i = n && s[0] == '-' ? 1 : 0, j = i;
-  while (j + 1 < n && s[j] == '0' && s[j + 1] >= '0' && s[j + 1] <= '9') j++;
-  if (i && ddbst__buf_putc(b, '-')) return DDBST_ENOMEM;
-  return ddbst__buf_append(b, s + j, n - j);
-}
-
 /* A NUL-terminated copy of s[0..n) in text; its offset in *off. */
 static int keep(P *p, const char *s, size_t n, uint32_t *off) {
   ddbst_buf *t = &p->pg->text;
@@ -1023,7 +1014,7 @@ static int av_scalar(P *p, int vt, const char *s, size_t n, int b) {
     rc = ddbst__buf_putc(&p->pg->text, '"');
     if (!rc) rc = ddbst__buf_append(&p->pg->text, s, n);
     if (!rc) rc = ddbst__buf_putc(&p->pg->text, '"');
-    if (!rc && plain && t == DDBST__AV_N) rc = put_json_number(plain, s, n);
+    if (!rc && plain && t == DDBST__AV_N) rc = ddbst__json_number(plain, s, n);
     if (!rc && plain && t == DDBST__AV_B) rc = ddbst__json_string(plain, s, n);
     break;
   case DDBST__AV_BOOL:
@@ -1106,7 +1097,7 @@ static int set_elem(P *p, int vt, const char *s, size_t n) {
   if (!separate(p)) return 0;
   if (!put_text_string(p, s, n)) return 0;
   if (f->mode != M_DOC) return 1;
-  int rc = t == DDBST__AV_NS ? put_json_number(&p->pg->plain, s, n)
+  int rc = t == DDBST__AV_NS ? ddbst__json_number(&p->pg->plain, s, n)
                              : ddbst__json_string(&p->pg->plain, s, n);
   return rc ? nomem(p) : 1;
 }
@@ -1931,7 +1922,7 @@ static int plain_value(const ddbst_page *pg, const ddbst__pattr *r,
   switch (r->type) {
   case DDBST__AV_S:
   case DDBST__AV_B: return ddbst__json_string(out, v, r->val_len);
-  case DDBST__AV_N: return put_json_number(out, v, r->val_len);
+  case DDBST__AV_N: return ddbst__json_number(out, v, r->val_len);
   case DDBST__AV_BOOL: return ddbst__buf_append(out, v, r->val_len);
   case DDBST__AV_NULL: return ddbst__buf_puts(out, "null");
   default: return ddbst__buf_append(out, pg->plain.data + r->plain, r->plain_len);

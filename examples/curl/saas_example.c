@@ -612,7 +612,9 @@ static int load_cursor_keys(app *a) {
   if (random) fclose(random);
   if (got != sizeof key) return failed("/dev/urandom", "cannot read a key");
   int rc = ddbst_cursor_keys_add(a->keys, key, &a->err);
-  memset(key, 0, sizeof key);
+  /* the keyring has its copy; wipe ours through a volatile pointer, which
+   * the compiler cannot drop as a dead store */
+  for (volatile uint8_t *v = key; v < key + sizeof key; v++) *v = 0;
   if (rc) return ddbst_failed("cursor key", rc, &a->err);
   printf("cursor key: random, for this run (set DDBST_CURSOR_KEY to keep "
          "cursors valid across runs)\n");

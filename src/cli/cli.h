@@ -41,6 +41,10 @@ void cli_add_element(cli_text *elements, const char *s);
 void cli_add_group(cli_text *t, const char *key, char open,
                    const cli_text *items);
 
+/* Zeroes memory that held secrets (cursor keys), in a way the compiler
+ * keeps. */
+void cli_wipe(void *p, size_t n);
+
 /* All of stdin, or NULL (and a message) when it cannot be read. */
 char *cli_read_stdin(size_t *len);
 

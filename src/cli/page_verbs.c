@@ -49,6 +49,7 @@ int cli_page(int argc, char **argv) {
   cli_session s = {.model = argv[0]};
   if (!rc) s.cursor_keys = cli_cursor_keys(key_file, hex, sizeof hex, &rc);
   char *answer = rc ? NULL : run_on_stdin(&s, &req, "response");
+  cli_wipe(hex, sizeof hex);
   if (!rc && !answer) rc = 2;
   if (answer) {
     print_each(answer, "items");

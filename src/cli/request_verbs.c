@@ -1,5 +1,6 @@
 /* Verbs that print request bodies, one per line as OPERATION<TAB>BODY, ready
  * for curl with the header X-Amz-Target: DynamoDB_20120810.OPERATION. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,9 @@ static int print_request(const cli_session *s, const cli_text *request) {
 static int add_number(cli_text *t, const char *key, const char *option,
                       const char *s) {
   char *end;
+  errno = 0;
   long long x = strtoll(s, &end, 10);
-  if (!*s || *end) {
+  if (!*s || *end || errno == ERANGE) {
     fprintf(stderr, "ddbst: %s: expected a whole number, not '%s'\n", option,
             s);
     return 2;
@@ -210,6 +212,7 @@ int cli_query(int argc, char **argv) {
     if (!rc && !s.cursor_keys) cli_unsealed_notice();
   }
   if (!rc) rc = print_request(&s, &req);
+  cli_wipe(hex, sizeof hex);
   cli_text_free(&project);
   cli_text_free(&values);
   cli_text_free(&req);

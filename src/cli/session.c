@@ -63,7 +63,7 @@ char *cli_run(const cli_session *s, const cli_text *request) {
   }
   char *error;
   ddbst_json *session = ddbst_json_open(config.data, config.len, NULL, &error);
-  memset(config.data, 0, config.len); /* the cursor keys */
+  cli_wipe(config.data, config.len); /* the cursor keys */
   cli_text_free(&config);
   if (!session) {
     print_errors(s, error, 0);

@@ -105,3 +105,10 @@ char *cli_read_stdin(size_t *len) {
   *len = n;
   return buf;
 }
+
+void cli_wipe(void *p, size_t n) {
+  /* through a volatile pointer: a plain memset of memory about to be freed
+   * or to go out of scope is a dead store the compiler may drop */
+  volatile unsigned char *v = p;
+  while (n--) *v++ = 0;
+}

@@ -609,6 +609,107 @@ static void stream(void **state) {
                DDBST_EINVAL, "EINVAL", "failed[0]", "expected a record index");
 }
 
+/* ---- what the review found ---- */
+
+/* A session on a small model with a number, a document and a version. */
+static ddbst_json *open_things(void) {
+  static const char config[] =
+      "{\"model\":\"{\\\"ddbst\\\":1,\\\"table\\\":{\\\"name\\\":\\\"tbl\\\","
+      "\\\"partitionKey\\\":\\\"PK\\\"},\\\"entities\\\":{\\\"Thing\\\":{"
+      "\\\"attributes\\\":{\\\"id\\\":\\\"string\\\",\\\"price\\\":"
+      "\\\"number\\\",\\\"note\\\":\\\"string\\\",\\\"doc\\\":\\\"map\\\","
+      "\\\"version\\\":\\\"integer\\\"},\\\"key\\\":{\\\"pk\\\":"
+      "\\\"THING#{id}\\\"},\\\"version\\\":\\\"version\\\"}}}\"}";
+  char *error = NULL;
+  ddbst_json *s = open_config(config, &error);
+  if (!s) fail_msg("open: %s", error);
+  return s;
+}
+
+static const char *ask_on(ddbst_json *s, const char *request) {
+  char *a = ddbst_json_call(s, request, strlen(request), NULL);
+  snprintf(answer, sizeof answer, "%s", a);
+  ddbst_json_free(a);
+  return answer;
+}
+
+static void values_come_back_by_type(void **state) {
+  (void)state;
+  ddbst_json *s = open_things();
+  /* a string that looks like DynamoDB JSON stays a string; a number with
+   * leading zeros is a JSON number without them; a map is plain JSON */
+  assert_string_equal(
+      ask_on(s, "{\"op\":\"keys\",\"entity\":\"Thing\",\"values\":{\"id\":"
+                "\"1\",\"price\":\"007.50\",\"note\":\"{\\\"S\\\":\\\"x\\\"}\","
+                "\"doc\":{\"a\":[1,{\"b\":null}]}}}"),
+      "{\"keys\":{\"PK\":\"THING#1\"},\"item\":{\"id\":"
+      "\"1\",\"price\":7.50,\"note\":\"{\\\"S\\\":\\\"x\\\"}\",\"doc\":{\"a\":"
+      "[1,{\"b\":null}]}}}");
+  assert_string_equal(
+      ask_on(s, "{\"op\":\"keys\",\"entity\":\"Thing\",\"values\":{\"id\":"
+                "\"{oops\"}}"),
+      "{\"keys\":{\"PK\":\"THING#{oops\"},\"item\":{"
+      "\"id\":\"{oops\"}}");
+  /* versions count from 1, and the next of INT64_MAX does not exist */
+  assert_non_null(strstr(
+      ask_on(s, "{\"op\":\"update\",\"entity\":\"Thing\",\"values\":{\"id\":"
+                "\"1\"},\"set\":{\"note\":\"n\"},\"expectVersion\":"
+                "9223372036854775807}"),
+      "\"path\":\"expectVersion\",\"message\":\"expected a whole number from 1 "
+      "to 9223372036854775806\""));
+  assert_non_null(strstr(
+      ask_on(s, "{\"op\":\"update\",\"entity\":\"Thing\",\"values\":{\"id\":"
+                "\"1\"},\"expectVersion\":99999999999999999999}"),
+      "\"path\":\"expectVersion\""));
+  /* a ConditionCheck takes an expected version */
+  assert_non_null(strstr(
+      ask_on(s, "{\"op\":\"transact\",\"items\":[{\"op\":\"check\",\"entity\":"
+                "\"Thing\",\"values\":{\"id\":\"1\"},\"expectVersion\":3},{"
+                "\"op\":\"delete\",\"entity\":\"Thing\",\"values\":{\"id\":"
+                "\"2\"}}]}"),
+      "\"ConditionExpression\":\"attribute_exists(#n0) AND #n1 = :v0\","
+      "\"ExpressionAttributeNames\":{\"#n0\":\"PK\",\"#n1\":\"version\"},"
+      "\"ExpressionAttributeValues\":{\":v0\":{\"N\":\"3\"}}"));
+  ddbst_json_close(s);
+}
+
+static void fields_that_would_be_ignored(void **state) {
+  (void)state;
+  /* the batch's and the transaction's own fields, not their elements' */
+  expect_error("{\"op\":\"batchGet\",\"items\":[{\"op\":\"get\",\"entity\":"
+               "\"Organisation\",\"values\":{\"orgId\":\"1\"},\"consistent\":"
+               "true}]}",
+               DDBST_EINVAL, "EINVAL", "items[0].consistent",
+               "unknown field for get");
+  expect_error("{\"op\":\"transact\",\"items\":[{\"op\":\"put\",\"entity\":"
+               "\"Organisation\",\"values\":{\"orgId\":\"1\"},\"now\":1}]}",
+               DDBST_EINVAL, "EINVAL", "items[0].now", "unknown field for put");
+  /* values only make a cursor, and a cursor needs its pattern */
+  expect_error("{\"op\":\"page\",\"values\":{\"orgId\":\"1\"},\"response\":"
+               "\"{\\\"Items\\\":[]}\"}",
+               DDBST_EINVAL, "EINVAL", "values",
+               "values make the next page's cursor, for a pattern: give "
+               "\\\"pattern\\\" too");
+}
+
+static void answers_are_utf8(void **state) {
+  (void)state;
+  /* a path or message cut at its byte limit never ends mid-character */
+  char req[2048] = "{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"a";
+  for (int i = 0; i < 300; i++) strcat(req, "\xc3\xa9"); /* é */
+  strcat(req, "\":\"x\"}}");
+  const char *a = ask(req);
+  const unsigned char *u = (const unsigned char *)a;
+  for (size_t i = 0; u[i]; i++) {
+    size_t k = u[i] < 0x80 ? 0 : u[i] >= 0xF0 ? 3 : u[i] >= 0xE0 ? 2 : 1;
+    if (u[i] >= 0x80 && u[i] < 0xC0) fail_msg("stray byte at %zu", i);
+    for (size_t j = 1; j <= k; j++)
+      if ((u[i + j] & 0xC0) != 0x80) fail_msg("cut character at %zu", i);
+    i += k;
+  }
+  assert_non_null(strstr(a, "\"name\":\"ENOTFOUND\""));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(open_errors),
@@ -633,6 +734,9 @@ int main(void) {
       cmocka_unit_test(page_of_other_reads),
       cmocka_unit_test(dynamodb_errors),
       cmocka_unit_test(stream),
+      cmocka_unit_test(values_come_back_by_type),
+      cmocka_unit_test(fields_that_would_be_ignored),
+      cmocka_unit_test(answers_are_utf8),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -205,6 +205,9 @@ static void update_membership_condition(void **state) {
   set(it, "blogId", "01ARYZ6S41TSV4RRFFQ69G5FAV");
   set(it, "updatedAt", "2026-01-01T00:00:00Z");
   set(it, "status", "draft");
+  /* versions start at 1, and the write stores the next: INT64_MAX has none */
+  assert_int_equal(ddbst_item_expect_version(it, 0), DDBST_ERANGE);
+  assert_int_equal(ddbst_item_expect_version(it, INT64_MAX), DDBST_ERANGE);
   assert_int_equal(ddbst_item_expect_version(it, 3), 0);
   expect_body(
       ddbst_update_request(it, 0, NOW, out, NULL), DDBST_OP_UPDATE_ITEM,
