@@ -126,7 +126,11 @@ static int values_(app *a, const char *entity, ...) {
 
 /* Sends a->body as operation `op` (a builder's DDBST_OP_* return).
  * Answers DynamoDB marks retryable (throttling, conflicts, internal errors)
- * are retried with backoff: they were not applied. Returns the HTTP status,
+ * are retried with backoff. Throttled and conflicting requests were not
+ * applied; after an internal error a write may have been, so a retried
+ * conditional write can fail on its own first attempt (the writes here
+ * carry no client token, which would make a transaction's retry safe).
+ * Returns the HTTP status,
  * or -1 when no answer came or `op` is a builder's error; on a status other
  * than 200, a->page holds DynamoDB's error. */
 static long send_body(app *a, int op, const char *doing) {
