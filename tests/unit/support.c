@@ -19,6 +19,30 @@ ddbst_model *load_example(const char *rel) {
   return m;
 }
 
+char *read_source(const char *rel, size_t *len) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", DDBST_SOURCE_DIR, rel);
+  FILE *f = fopen(path, "rb");
+  if (!f) fail_msg("cannot open %s", path);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *b = malloc((size_t)n + 1);
+  if (!b || fread(b, 1, (size_t)n, f) != (size_t)n)
+    fail_msg("cannot read %s", path);
+  fclose(f);
+  b[n] = '\0';
+  while (n > 0 && (b[n - 1] == '\n' || b[n - 1] == '\r')) b[--n] = '\0';
+  *len = (size_t)n;
+  return b;
+}
+
+char *read_response(const char *name, size_t *len) {
+  char rel[512];
+  snprintf(rel, sizeof rel, "tests/data/responses/%s", name);
+  return read_source(rel, len);
+}
+
 ddbst_model *load_text(const char *json) {
   ddbst_model *m = NULL;
   ddbst_error err;

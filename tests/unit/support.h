@@ -16,6 +16,13 @@
  * fails the test when it does not load. */
 ddbst_model *load_example(const char *relative_path);
 
+/* The contents of a file under the source tree, NUL-terminated, trailing
+ * newlines dropped (captured bodies end with one that is no part of them);
+ * malloc'd. Fails the test when it cannot be read. */
+char *read_source(const char *relative_path, size_t *len);
+/* read_source of tests/data/responses/<name>: DynamoDB's captured answers. */
+char *read_response(const char *name, size_t *len);
+
 /* A model from JSON text; fails the test when it does not load. */
 ddbst_model *load_text(const char *json);
 

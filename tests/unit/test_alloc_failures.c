@@ -21,27 +21,11 @@ static const uint8_t KEY_A[32] = {
 
 static counting_alloc ca;
 
-static char *read_file(const char *rel, size_t *len) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", DDBST_SOURCE_DIR, rel);
-  FILE *f = fopen(path, "rb");
-  if (!f) fail_msg("cannot read %s", path);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = malloc((size_t)n + 1);
-  if (fread(text, 1, (size_t)n, f) != (size_t)n) fail_msg("short read %s", path);
-  fclose(f);
-  text[n] = 0;
-  *len = (size_t)n;
-  return text;
-}
-
 /* The SaaS model through the counting allocator (which it resets). */
 static ddbst_model *counted_model(void) {
   counting_alloc_init(&ca);
   size_t len;
-  char *text = read_file("examples/saas/model.json", &len);
+  char *text = read_source("examples/saas/model.json", &len);
   ddbst_load_options o;
   memset(&o, 0, sizeof o);
   o.size = sizeof o;
@@ -91,7 +75,7 @@ static void done(const char *what, long step) {
 static void model_load(void **state) {
   (void)state;
   size_t len;
-  char *text = read_file("examples/saas/model.json", &len);
+  char *text = read_source("examples/saas/model.json", &len);
   long step;
   for (step = 1; step < MAX_STEPS; step++) {
     counting_alloc_init(&ca);
@@ -358,7 +342,7 @@ static void batch(void **state) {
 static void page_parse(void **state) {
   (void)state;
   size_t len;
-  char *json = read_file("tests/data/responses/local-query-users-page1.json",
+  char *json = read_source("tests/data/responses/local-query-users-page1.json",
                          &len);
   ddbst_model *m = counted_model();
   long base = ca.live, step;
@@ -413,7 +397,7 @@ static void cursor_keys(void **state) {
 static void page_cursor(void **state) {
   (void)state;
   size_t len;
-  char *json = read_file("tests/data/responses/local-query-users-page1.json",
+  char *json = read_source("tests/data/responses/local-query-users-page1.json",
                          &len);
   ddbst_model *m = counted_model();
   ddbst_error err;
@@ -457,7 +441,7 @@ static void page_cursor(void **state) {
 static void stream_parse(void **state) {
   (void)state;
   size_t len;
-  char *json = read_file("tests/data/responses/local-stream-event.json", &len);
+  char *json = read_source("tests/data/responses/local-stream-event.json", &len);
   ddbst_model *m = counted_model();
   long base = ca.live, step;
   for (step = 1; step < MAX_STEPS; step++) {
@@ -531,7 +515,7 @@ static void json_open(void **state) {
 static void json_call(void **state) {
   (void)state;
   size_t len;
-  char *page = read_file("tests/data/responses/local-query-users-page1.json",
+  char *page = read_source("tests/data/responses/local-query-users-page1.json",
                          &len);
   char *quoted = malloc(len * 2 + 3), *o = quoted;
   *o++ = '"';

@@ -89,22 +89,11 @@ static char *quoted(const char *text) {
   return q;
 }
 
-static char *file_text(const char *rel) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", DDBST_SOURCE_DIR, rel);
-  FILE *f = fopen(path, "rb");
-  if (!f) fail_msg("cannot read %s", path);
-  char *text = calloc(1, 1 << 16);
-  size_t n = fread(text, 1, (1 << 16) - 1, f);
-  fclose(f);
-  while (n && (text[n - 1] == '\n' || text[n - 1] == '\r')) text[--n] = 0;
-  return text;
-}
-
 /* prefix + `rel`'s text as a JSON string + suffix. */
 static char *with_file(const char *prefix, const char *rel,
                        const char *suffix) {
-  char *text = file_text(rel), *q = quoted(text);
+  size_t n;
+  char *text = read_source(rel, &n), *q = quoted(text);
   char *r = malloc(strlen(prefix) + strlen(q) + strlen(suffix) + 1);
   sprintf(r, "%s%s%s", prefix, q, suffix);
   free(q);

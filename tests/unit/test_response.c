@@ -38,30 +38,10 @@ static int teardown(void **state) {
   return 0;
 }
 
-/* A body from tests/data/responses (malloc'd, NUL-terminated). */
-static char *slurp(const char *name, size_t *len) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/tests/data/responses/%s", DDBST_SOURCE_DIR,
-           name);
-  FILE *f = fopen(path, "rb");
-  if (!f) fail_msg("cannot open %s", path);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  if (fread(b, 1, (size_t)n, f) != (size_t)n) fail_msg("cannot read %s", path);
-  fclose(f);
-  b[n] = '\0';
-  /* the files end with DynamoDB's body; a trailing newline is not part */
-  while (n > 0 && (b[n - 1] == '\n' || b[n - 1] == '\r')) b[--n] = '\0';
-  *len = (size_t)n;
-  return b;
-}
-
 /* Parses data file `name` into the shared page; returns the count. */
 static int parse_file(int op, const char *name) {
   size_t n;
-  char *b = slurp(name, &n);
+  char *b = read_response(name, &n);
   ddbst_error err;
   int rc = ddbst_page_parse(page, op, b, n, &err);
   if (rc < 0 && rc != DDBST_EDYNAMODB)
@@ -883,7 +863,7 @@ static void error_bodies(void **state) {
   (void)state;
   size_t n;
   ddbst_error err;
-  char *b = slurp("local-error-cancel-exists.json", &n);
+  char *b = read_response("local-error-cancel-exists.json", &n);
   /* the answer parsed as if it were a success: told apart */
   assert_int_equal(ddbst_page_parse(page, DDBST_OP_QUERY, b, n, &err),
                    DDBST_EDYNAMODB);
@@ -909,7 +889,7 @@ static void error_bodies(void **state) {
   assert_int_equal(ddbst_page_reason(page, 2, &code, &msg), DDBST_EINVAL);
   assert_int_equal(ddbst_page_error_retryable(page), 0);
 
-  b = slurp("local-error-cancel-unique.json", &n);
+  b = read_response("local-error-cancel-unique.json", &n);
   assert_int_equal(ddbst_page_parse_error(page, b, n, &err),
                    DDBST_DDB_TRANSACTION_CANCELED);
   free(b);
@@ -933,7 +913,7 @@ static void error_bodies(void **state) {
        "Cannot do operations on a non-existent table"},
   };
   for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
-    b = slurp(plain[i].file, &n);
+    b = read_response(plain[i].file, &n);
     assert_int_equal(ddbst_page_parse_error(page, b, n, &err), plain[i].kind);
     free(b);
     assert_string_equal(ddbst_page_error_type(page), plain[i].type);
@@ -973,7 +953,7 @@ static void error_bodies(void **state) {
   assert_string_equal(ddbst_page_error_message(page), "");
   assert_int_equal(ddbst_page_reason(page, 0, NULL, NULL), DDBST_DDB_OTHER);
   /* a success body is no error body */
-  b = slurp("local-get-user.json", &n);
+  b = read_response("local-get-user.json", &n);
   assert_int_equal(ddbst_page_parse_error(page, b, n, &err), DDBST_EVALUE);
   free(b);
   assert_string_equal(err.path, "__type");
@@ -998,7 +978,7 @@ static ddbst_item *user(const char *org, const char *id, const char *email) {
 static void load_error(const char *file) {
   size_t n;
   ddbst_error err;
-  char *b = slurp(file, &n);
+  char *b = read_response(file, &n);
   if (ddbst_page_parse_error(page, b, n, &err) <= 0)
     fail_msg("%s: %s", file, err.message);
   free(b);
@@ -1153,7 +1133,7 @@ static void explain_single_items(void **state) {
   /* versions, on the blog model */
   ddbst_page *bp = ddbst_page_new(blog);
   size_t n;
-  char *b = slurp("local-error-version.json", &n);
+  char *b = read_response("local-error-version.json", &n);
   assert_int_equal(ddbst_page_parse_error(bp, b, n, &err),
                    DDBST_DDB_CONDITIONAL_CHECK_FAILED);
   free(b);
@@ -1181,7 +1161,7 @@ static void explain_single_items(void **state) {
   ddbst_buf_reset(body);
   assert_int_equal(ddbst_update_request(post, 0, NOW, body, &err),
                    DDBST_OP_TRANSACT_WRITE_ITEMS);
-  b = slurp("local-error-cancel-version.json", &n);
+  b = read_response("local-error-cancel-version.json", &n);
   assert_int_equal(ddbst_page_parse_error(bp, b, n, &err),
                    DDBST_DDB_TRANSACTION_CANCELED);
   free(b);
@@ -1227,7 +1207,7 @@ static void no_over_read(void **state) {
   ddbst_error err;
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
     size_t n;
-    char *b = slurp(files[f].file, &n);
+    char *b = read_response(files[f].file, &n);
     assert_true(n <= room);
     for (size_t len = 0; len <= n; len++) {
       char *at = mem + room - len;
@@ -1281,7 +1261,7 @@ static void warm_page_does_not_allocate(void **state) {
   size_t nfiles = sizeof files / sizeof files[0];
   char *bodies[16];
   size_t lens[16];
-  for (size_t i = 0; i < nfiles; i++) bodies[i] = slurp(files[i][1], &lens[i]);
+  for (size_t i = 0; i < nfiles; i++) bodies[i] = read_response(files[i][1], &lens[i]);
   ddbst_error err;
   for (int round = 0; round < 3; round++) {
     long before = ca.calls;
@@ -1299,7 +1279,7 @@ static void warm_page_does_not_allocate(void **state) {
     if (round > 0) assert_int_equal(ca.calls, before);
   }
   /* an error body too */
-  char *e = slurp("local-error-cancel-exists.json", &lens[15]);
+  char *e = read_response("local-error-cancel-exists.json", &lens[15]);
   assert_true(ddbst_page_parse_error(pg, e, lens[15], &err) > 0);
   long before = ca.calls;
   assert_true(ddbst_page_parse_error(pg, e, lens[15], &err) > 0);
@@ -1425,16 +1405,16 @@ static int run_explain(ddbst_model *m, const char *b, size_t n,
 static void allocation_failures(void **state) {
   (void)state;
   size_t n;
-  char *b = slurp("local-query-events.json", &n);
+  char *b = read_response("local-query-events.json", &n);
   fail_each("examples/saas/model.json", run_query, b, n, 1);
   free(b);
-  b = slurp("local-query-projects-by-status.json", &n);
+  b = read_response("local-query-projects-by-status.json", &n);
   fail_each("examples/saas/model.json", run_query, b, n, 1);
   free(b);
-  b = slurp("local-transact-get.json", &n);
+  b = read_response("local-transact-get.json", &n);
   fail_each("examples/saas/model.json", run_txn_get, b, n, 3);
   free(b);
-  b = slurp("local-error-cancel-exists.json", &n);
+  b = read_response("local-error-cancel-exists.json", &n);
   fail_each("examples/saas/model.json", run_error, b, n,
             DDBST_DDB_TRANSACTION_CANCELED);
   fail_each("examples/saas/model.json", run_explain, b, n, DDBST_FAIL_EXISTS);

@@ -30,24 +30,6 @@ static int teardown(void **state) {
   return 0;
 }
 
-static char *slurp(const char *name, size_t *len) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/tests/data/responses/%s", DDBST_SOURCE_DIR,
-           name);
-  FILE *f = fopen(path, "rb");
-  if (!f) fail_msg("cannot open %s", path);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  if (fread(b, 1, (size_t)n, f) != (size_t)n) fail_msg("cannot read %s", path);
-  fclose(f);
-  b[n] = '\0';
-  while (n > 0 && (b[n - 1] == '\n' || b[n - 1] == '\r')) b[--n] = '\0';
-  *len = (size_t)n;
-  return b;
-}
-
 static int entity(const char *name) {
   int e = ddbst_model_entity(saas, name);
   if (e < 0) fail_msg("no entity %s", name);
@@ -72,7 +54,7 @@ static const char *record_json(int i) {
 
 static void parse_local(void) {
   size_t n;
-  char *b = slurp("local-stream-event.json", &n);
+  char *b = read_response("local-stream-event.json", &n);
   ddbst_error err;
   int rc = ddbst_stream_parse(stream, b, n, &err);
   if (rc != 11) fail_msg("%d %s: %s", rc, err.path, err.message);
@@ -382,7 +364,7 @@ static void warm_stream_does_not_allocate(void **state) {
   ddbst_item *it = ddbst_item_new(m, 0);
   ddbst_buf *b = ddbst_buf_new(&ca.hooks);
   size_t n;
-  char *body = slurp("local-stream-event.json", &n);
+  char *body = read_response("local-stream-event.json", &n);
   ddbst_error err;
   const int32_t failed[] = {4, 1};
   for (int round = 0; round < 3; round++) {
@@ -410,7 +392,7 @@ static void warm_stream_does_not_allocate(void **state) {
 static void allocation_failures(void **state) {
   (void)state;
   size_t n;
-  char *body = slurp("local-stream-event.json", &n);
+  char *body = read_response("local-stream-event.json", &n);
   const char *bodies[] = {body, lambda_event};
   size_t lens[] = {n, strlen(lambda_event)};
   int counts[] = {11, 2};
