@@ -6,20 +6,63 @@
 #include <stdbool.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* ------------------------------------------------------------------ UTF-8 */
+
+#define ONES UINT64_C(0x0101010101010101)
+
+/* Whether the eight bytes of `w` hold a NUL or a byte from 0x80 up. */
+static int word_not_ascii(uint64_t w) {
+  return ((w | ((w - ONES) & ~w)) & (ONES * 0x80)) != 0;
+}
+
+#if defined(__SSE2__)
+static int not_ascii16(const unsigned char *p) {
+  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+  return _mm_movemask_epi8(
+             _mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()))) != 0;
+}
+#endif
+
+/* Length of a leading run of p[0..n) that is ASCII without NUL, or n: most
+ * values are just that, so whole words first, the tail as an overlapping
+ * word, never reading outside p[0..n). */
+static size_t ascii_run(const unsigned char *p, size_t n) {
+  size_t i = 0;
+  uint64_t w;
+#if defined(__SSE2__)
+  if (n >= 16) {
+    for (; i + 16 <= n; i += 16)
+      if (not_ascii16(p + i)) return i;
+    return i == n || !not_ascii16(p + n - 16) ? n : i;
+  }
+#endif
+  if (n >= 8) {
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, p + i, 8);
+      if (word_not_ascii(w)) return i;
+    }
+    memcpy(&w, p + n - 8, 8);
+    return word_not_ascii(w) ? i : n;
+  }
+  if (n >= 4) {
+    uint32_t head, tail;
+    memcpy(&head, p, 4);
+    memcpy(&tail, p + n - 4, 4);
+    return word_not_ascii((uint64_t)head << 32 | tail) ? 0 : n;
+  }
+  return 0;
+}
 
 /* Follows the Unicode "well-formed UTF-8" table (Table 3-7): the allowed range
  * of the second byte depends on the lead byte, which is what rules out
  * overlongs, surrogates and code points past U+10FFFF in one place. */
 const char *ddbst__utf8_check(const char *s, size_t n) {
   const unsigned char *p = (const unsigned char *)s;
-  size_t i = 0;
-  /* ASCII without NUL, eight bytes at a time: most values are just that */
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, p + i, 8);
-    if ((w | ((w - 0x0101010101010101u) & ~w)) & 0x8080808080808080u) break;
-  }
+  size_t i = ascii_run(p, n);
   while (i < n) {
     unsigned char c = p[i];
     if (c == 0) return "contains a NUL byte";

@@ -43,6 +43,7 @@ typedef struct ddbst__keyval {
   const char *name;
   const ddbst__jtext *jname; /* "name": */
   uint32_t off, len;         /* into ddbst_item.keytext */
+  int plain;                 /* needs no JSON escape */
 } ddbst__keyval;
 
 struct ddbst_item {

@@ -3,6 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "facet.h"
 #include "keys.h"
 
@@ -10,9 +14,70 @@ static const ddbst__entity *entity_of(const ddbst_item *it) {
   return &it->m->entities[it->entity];
 }
 
+#define ONES UINT64_C(0x0101010101010101)
+
+/* What a facet value holds that matters to a key: the delimiter's first byte
+ * (so perhaps the delimiter), a byte JSON must escape. */
+enum { HAS_DELIM0 = 1, NEEDS_ESCAPE = 2 };
+
+static unsigned word_scan(uint64_t w, unsigned char d0) {
+  /* the SWAR zero-byte test on w ^ byte, and w < 0x20 */
+  uint64_t x = w ^ (ONES * d0), q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+  uint64_t esc = ((q - ONES) & ~q) | ((b - ONES) & ~b) | ((w - ONES * 0x20) & ~w);
+  return ((((x - ONES) & ~x) & ONES * 0x80) ? HAS_DELIM0 : 0) |
+         ((esc & ONES * 0x80) ? NEEDS_ESCAPE : 0);
+}
+
+#if defined(__SSE2__)
+static unsigned chunk_scan(const char *s, __m128i d0) {
+  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+  __m128i esc = _mm_or_si128(
+      _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v),
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+  return (_mm_movemask_epi8(_mm_cmpeq_epi8(v, d0)) ? HAS_DELIM0 : 0) |
+         (_mm_movemask_epi8(esc) ? NEEDS_ESCAPE : 0);
+}
+#endif
+
+/* Both questions in one pass over the short values keys are made of: inline
+ * and a word at a time, where a libc memchr per facet and a second scan in
+ * the JSON writer cost more than the bytes. */
+static unsigned facet_scan(const char *s, size_t n, unsigned char d0) {
+  unsigned r = 0;
+  size_t i = 0;
+#if defined(__SSE2__)
+  if (n >= 16) {
+    __m128i k = _mm_set1_epi8((char)d0);
+    for (; i + 16 <= n; i += 16) r |= chunk_scan(s + i, k);
+    return i < n ? r | chunk_scan(s + n - 16, k) : r;
+  }
+#endif
+  uint64_t w;
+  if (n >= 8) {
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      r |= word_scan(w, d0);
+    }
+    memcpy(&w, s + n - 8, 8); /* the tail, overlapping checked bytes */
+    return r | word_scan(w, d0);
+  }
+  if (n >= 4) {
+    uint32_t head, tail;
+    memcpy(&head, s, 4);
+    memcpy(&tail, s + n - 4, 4);
+    return word_scan((uint64_t)head << 32 | tail, d0);
+  }
+  for (; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == d0) r |= HAS_DELIM0;
+    if (c < 0x20 || c == '"' || c == '\\') r |= NEEDS_ESCAPE;
+  }
+  return r;
+}
+
 static int contains_delim(const char *s, size_t n, const char *d, size_t dn) {
   const char *end = s + n;
-  /* memchr, not a byte loop: it runs on every facet of every key */
   for (const char *p = s; (size_t)(end - p) >= dn; p++) {
     p = memchr(p, d[0], (size_t)(end - p) - dn + 1);
     if (!p) return 0;
@@ -71,12 +136,13 @@ static const char *facet_path(char *buf, size_t cap, const ddbst__attr *a) {
   return buf;
 }
 
-int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
-                      const char *key_attr, size_t limit, ddbst_buf *out,
-                      ddbst_error *err) {
+int ddbst__render(const ddbst_item *it, const ddbst__template *t,
+                  const char *key_attr, size_t limit, ddbst_buf *out,
+                  int *plain, ddbst_error *err) {
   const ddbst_model *m = it->m;
   const ddbst__entity *e = entity_of(it);
   size_t start = out->len;
+  unsigned found = t->literals_plain ? 0 : NEEDS_ESCAPE;
   char path[DDBST_ERROR_PATH_MAX];
   for (int i = 0; i < t->nsegs; i++) {
     const ddbst__seg *s = &t->segs[i];
@@ -106,14 +172,20 @@ int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
                          "%s.%s is empty; a key facet needs a value", e->name,
                          a->name);
     }
-    if (!a->escape && contains_delim(v, n, m->delim, m->delim_len)) {
+    /* %-escaping and integer forms keep a plain value plain */
+    unsigned seen = facet_scan(v, n, (unsigned char)m->delim[0]);
+    found |= seen;
+    if (!a->escape && (seen & HAS_DELIM0) &&
+        (m->delim_len == 1 || contains_delim(v, n, m->delim, m->delim_len))) {
       ddbst__buf_truncate(out, start);
       return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
                          "%s.%s contains the key delimiter '%s', which would "
                          "forge another key",
                          e->name, a->name, m->delim);
     }
-    int rc = append_facet(out, a, s, v, n, m);
+    int rc = s->lower || a->escape || a->type == DDBST__T_INTEGER
+                 ? append_facet(out, a, s, v, n, m)
+                 : ddbst__buf_append(out, v, n);
     if (rc == DDBST_ENOMEM) goto nomem;
     if (rc) {
       ddbst__buf_truncate(out, start);
@@ -128,10 +200,17 @@ int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
                        "%s would be %zu bytes; DynamoDB allows %zu", key_attr,
                        got, limit);
   }
+  if (plain) *plain = !(found & NEEDS_ESCAPE);
   return 0;
 nomem:
   ddbst__buf_truncate(out, start);
   return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+}
+
+int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
+                      const char *key_attr, size_t limit, ddbst_buf *out,
+                      ddbst_error *err) {
+  return ddbst__render(it, t, key_attr, limit, out, NULL, err);
 }
 
 int ddbst__cond_holds(const ddbst_item *it, const ddbst__cond *c) {
@@ -209,7 +288,8 @@ static int add_key(ddbst_item *it, const char *name,
                    const ddbst__jtext *jname, const ddbst__template *t,
                    size_t limit, ddbst_error *err) {
   size_t off = it->keytext.len;
-  int rc = ddbst__render_key(it, t, name, limit, &it->keytext, err);
+  int plain;
+  int rc = ddbst__render(it, t, name, limit, &it->keytext, &plain, err);
   if (rc) return rc;
   size_t len = it->keytext.len - off;
   if (ddbst__buf_putc(&it->keytext, '\0'))
@@ -219,6 +299,7 @@ static int add_key(ddbst_item *it, const char *name,
   kv->jname = jname;
   kv->off = (uint32_t)off;
   kv->len = (uint32_t)len;
+  kv->plain = plain;
   return 0;
 }
 
@@ -246,12 +327,12 @@ int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
   }
   if (!rc && m->entity_attr) {
     size_t off = it->keytext.len;
-    if (ddbst__buf_append(&it->keytext, e->name, strlen(e->name) + 1))
+    if (ddbst__buf_append(&it->keytext, e->name, e->name_len + 1))
       rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
     else
-      it->keys[it->nkeys++] = (ddbst__keyval){m->entity_attr, &m->entity_jname,
-                                               (uint32_t)off,
-                                               (uint32_t)strlen(e->name)};
+      it->keys[it->nkeys++] = (ddbst__keyval){
+          m->entity_attr, &m->entity_jname, (uint32_t)off,
+          (uint32_t)e->name_len, 1}; /* an identifier: nothing to escape */
   }
   if (rc) {
     it->nkeys = 0;
@@ -275,19 +356,37 @@ int ddbst_item_keys_json(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "buffer is NULL");
   int n = ddbst_item_build_keys(it, err);
   if (n < 0) return n;
-  size_t start = out->len;
-  int rc = ddbst__buf_putc(out, '{');
-  for (int i = 0; !rc && i < n; i++) {
+  /* One reservation for the worst case (every byte escaped as \u00XX),
+   * then plain stores: this runs once per request. */
+  size_t need = 2;
+  for (int i = 0; i < n; i++) {
     const ddbst__keyval *kv = &it->keys[i];
-    if (i) rc = ddbst__buf_putc(out, ',');
-    if (!rc) rc = ddbst__buf_append(out, kv->jname->p, kv->jname->n);
-    if (!rc) rc = ddbst__json_string(out, it->keytext.data + kv->off, kv->len);
+    need += 3 + kv->jname->n + (kv->plain ? 1 : 6) * (size_t)kv->len;
   }
-  if (!rc) rc = ddbst__buf_putc(out, '}');
-  if (rc) {
-    ddbst__buf_truncate(out, start);
+  if (ddbst__buf_reserve(out, need))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  char *o = out->data + out->len;
+  *o++ = '{';
+  for (int i = 0; i < n; i++) {
+    const ddbst__keyval *kv = &it->keys[i];
+    const char *v = it->keytext.data + kv->off;
+    if (i) *o++ = ',';
+    ddbst__copy(o, kv->jname->p, kv->jname->n);
+    o += kv->jname->n;
+    if (kv->plain) {
+      *o++ = '"';
+      ddbst__copy(o, v, kv->len);
+      o += kv->len;
+      *o++ = '"';
+    } else { /* fits: reserved above */
+      out->len = (size_t)(o - out->data);
+      ddbst__json_string(out, v, kv->len);
+      o = out->data + out->len;
+    }
   }
+  *o++ = '}';
+  out->len = (size_t)(o - out->data);
+  *o = '\0';
   return 0;
 }
 

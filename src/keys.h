@@ -15,6 +15,12 @@ int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
                       const char *key_attr, size_t limit, ddbst_buf *out,
                       ddbst_error *err);
 
+/* ddbst__render_key that also says whether the key needs no JSON escape
+ * (`*plain` = 1), so that writers can copy it without scanning it again. */
+int ddbst__render(const ddbst_item *it, const ddbst__template *t,
+                  const char *key_attr, size_t limit, ddbst_buf *out,
+                  int *plain, ddbst_error *err);
+
 /* Whether the item's value of the condition's attribute is one of its
  * values (an unset attribute: no). */
 int ddbst__cond_holds(const ddbst_item *it, const ddbst__cond *c);

@@ -72,6 +72,7 @@ typedef struct ddbst__template {
   ddbst__seg *segs;
   int nsegs;
   int nfacets;
+  int literals_plain; /* no literal byte needs a JSON escape */
 } ddbst__template;
 
 /* A membership condition: `attr` equals one of `values` (canonical text). */
@@ -101,6 +102,7 @@ typedef struct ddbst__unique {
 
 typedef struct ddbst__entity {
   const char *name;
+  size_t name_len; /* the entity attribute's value, written per key build */
   ddbst__attr *attrs;
   int nattrs;
   ddbst__ekey key;

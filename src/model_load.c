@@ -798,6 +798,7 @@ static void load_entity(loader *L, const char *name, const ddbst__jnode *n,
                                        "description", NULL};
   ddbst_model *m = L->m;
   e->name = dup(L, name);
+  e->name_len = strlen(name);
   e->version_attr = e->created_attr = e->updated_attr = -1;
   e->key.index = -1;
   if (!is_identifier(name))
@@ -968,7 +969,7 @@ static void check_ambiguous_keys(loader *L) {
           ddbst__ekey gk;
           memset(&gk, 0, sizeof gk);
           gk.pk = g->tmpl;
-          const ddbst__template empty = {NULL, NULL, 0, 0};
+          const ddbst__template empty = {NULL, NULL, 0, 0, 0};
           if (!may_share(m, a, &a->sk, &gk, m->sk_attr ? &g->tmpl : &empty))
             continue;
           size_t old = push(L, "entities");

@@ -454,7 +454,7 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
       complete = 0;
       break;
     }
-    ddbst__template one = {t->source, (ddbst__seg *)s, 1, s->attr >= 0};
+    ddbst__template one = {t->source, (ddbst__seg *)s, 1, s->attr >= 0, 0};
     int rc = ddbst__render_key(it, &one, sk_attr, DDBST__SK_MAX, kt, err);
     if (rc) return rc;
   }

@@ -41,7 +41,7 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
   out->source = ddbst__arena_strndup(ar, src, n);
   if (!segs || !out->source) return DDBST_ENOMEM;
 
-  int ns = 0, nf = 0;
+  int ns = 0, nf = 0, lits_escaped = 0;
   size_t i = 0;
   while (i < n) {
     if (src[i] == '{') {
@@ -118,6 +118,9 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
       segs[ns].len = (uint32_t)(j - i);
       segs[ns].attr = -1;
       segs[ns].lower = 0;
+      for (size_t k = i; k < j; k++)
+        if ((unsigned char)src[k] < 0x20 || src[k] == '"' || src[k] == '\\')
+          lits_escaped = 1;
       ns++;
       i = j;
     }
@@ -125,6 +128,7 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
   out->segs = segs;
   out->nsegs = ns;
   out->nfacets = nf;
+  out->literals_plain = !lits_escaped;
   return 0;
 }
 

@@ -57,11 +57,72 @@ static void exact_escapes(void **state) {
   ddbst__buf_release(&b);
 }
 
+/* The writer byte by byte, to hold the fast scans to. */
+static void reference(ddbst_buf *b, const char *s, size_t n) {
+  ddbst__buf_putc(b, '"');
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    char e[8];
+    if (c == '"' || c == '\\') {
+      e[0] = '\\';
+      e[1] = (char)c;
+      ddbst__buf_append(b, e, 2);
+    } else if (c < 0x20) {
+      const char *named = c == '\n'   ? "\\n"
+                          : c == '\r' ? "\\r"
+                          : c == '\t' ? "\\t"
+                          : c == '\b' ? "\\b"
+                          : c == '\f' ? "\\f"
+                                      : NULL;
+      if (named) ddbst__buf_puts(b, named);
+      else {
+        snprintf(e, sizeof e, "\\u%04x", c);
+        ddbst__buf_puts(b, e);
+      }
+    } else {
+      ddbst__buf_putc(b, (char)c);
+    }
+  }
+  ddbst__buf_putc(b, '"');
+}
+
+/* Every length the word-at-a-time scans treat differently (short, 4-7,
+ * 8-15, 16 and more, with tails), with one byte that needs an escape at
+ * every position, and bytes that must pass (0x7f, 0x80 and up). */
+static void every_length_and_position(void **state) {
+  (void)state;
+  const unsigned char specials[] = {'"', '\\', 0x01, 0x1f, '\n', 0x20,
+                                    0x7f, 0x80, 0xff, '!', '#', ']'};
+  char s[72];
+  ddbst_buf got, want;
+  ddbst__buf_init(&got, NULL);
+  ddbst__buf_init(&want, NULL);
+  for (size_t n = 0; n <= sizeof s; n++) {
+    for (size_t at = 0; at <= n; at++) {
+      for (size_t k = 0; k < sizeof specials; k++) {
+        for (size_t i = 0; i < n; i++) s[i] = (char)('a' + i % 26);
+        if (at < n) s[at] = (char)specials[k];
+        ddbst_buf_reset(&got);
+        ddbst_buf_reset(&want);
+        assert_int_equal(ddbst__json_string(&got, s, n), 0);
+        reference(&want, s, n);
+        if (got.len != want.len || memcmp(got.data, want.data, got.len) != 0)
+          fail_msg("length %zu, byte 0x%02x at %zu: wrote %s, want %s", n,
+                   specials[k], at, got.data, want.data);
+        if (at == n) break;
+      }
+    }
+  }
+  ddbst__buf_release(&got);
+  ddbst__buf_release(&want);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_control_character),
       cmocka_unit_test(quotes_backslashes_unicode),
       cmocka_unit_test(exact_escapes),
+      cmocka_unit_test(every_length_and_position),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

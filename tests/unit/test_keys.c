@@ -299,6 +299,45 @@ static void escaped_facets_round_trip(void **state) {
   ddbst_model_free(m);
 }
 
+/* Facet values of every length the word-at-a-time scans treat differently,
+ * with a byte at every position: '#' (the delimiter) is refused, bytes JSON
+ * must escape come out escaped, others as they are. */
+static void facet_bytes_at_every_position(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "Organisation");
+  const char specials[] = {'#', '"', '\\', '\n', '\x7f', '!', '$'};
+  char v[41], want[512], esc[16];
+  for (size_t n = 1; n < sizeof v; n++) {
+    for (size_t at = 0; at < n; at++) {
+      for (size_t k = 0; k < sizeof specials; k++) {
+        for (size_t i = 0; i < n; i++) v[i] = (char)('a' + i % 26);
+        v[at] = specials[k];
+        v[n] = '\0';
+        ddbst_item_reset(it, ddbst_model_entity(saas, "Organisation"));
+        set(it, "orgId", v);
+        const char *got = keys_of(it);
+        if (specials[k] == '#') {
+          assert_non_null(strstr(got, "contains the key delimiter"));
+          continue;
+        }
+        char c = specials[k];
+        snprintf(esc, sizeof esc, "%s",
+                 c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
+                                                                   : (char[2]){c, 0});
+        char key[128];
+        snprintf(key, sizeof key, "ORG#%.*s%s%s", (int)at, v, esc, v + at + 1);
+        snprintf(want, sizeof want,
+                 "{\"PK\":\"%s\",\"SK\":\"%s\",\"_type\":\"Organisation\"}",
+                 key, key);
+        if (strcmp(got, want) != 0)
+          fail_msg("length %zu, 0x%02x at %zu: %s, want %s", n,
+                   (unsigned char)c, at, got, want);
+      }
+    }
+  }
+  ddbst_item_free(it);
+}
+
 /* Case-insensitive comparison of n bytes (lower-cased facets come back
  * lower-cased). */
 static int same_ignoring_case(const char *a, const char *b, size_t n) {
@@ -486,6 +525,7 @@ int main(void) {
       cmocka_unit_test(sparse_index_own_facets),
       cmocka_unit_test(padded_integers),
       cmocka_unit_test(escaped_facets_round_trip),
+      cmocka_unit_test(facet_bytes_at_every_position),
       cmocka_unit_test(every_entity_round_trips),
       cmocka_unit_test(parse_refusals),
       cmocka_unit_test(warm_item_does_not_allocate),
