@@ -51,7 +51,7 @@ int ddbst__value_canon(const ddbst__attr *a, const char *in, size_t n,
     return ddbst__buf_append(out, tmp, DDBST__ULID_LEN);
   case DDBST__T_ENUM:
     for (size_t i = 0; i < a->nvalues; i++)
-      if (strlen(a->values[i]) == n && memcmp(a->values[i], in, n) == 0)
+      if (a->value_lens[i] == n && memcmp(a->values[i], in, n) == 0)
         return ddbst__buf_append(out, in, n);
     snprintf(why, why_cap, "'%.*s' is not one of the enum's values",
              (int)(n > 64 ? 64 : n), in);
@@ -147,8 +147,11 @@ int ddbst_item_reset(ddbst_item *it, int entity) {
   if (!it || entity < 0 || entity >= it->m->nentities) return DDBST_EINVAL;
   it->entity = entity;
   memset(it->vals, 0, (size_t)it->m->max_attrs * sizeof *it->vals);
-  memset(it->prev, 0, (size_t)it->m->max_attrs * sizeof *it->prev);
-  memset(it->projected, 0, (size_t)it->m->max_attrs);
+  /* the rarely used slots only when used: a reset runs per request */
+  if (it->has_previous)
+    memset(it->prev, 0, (size_t)it->m->max_attrs * sizeof *it->prev);
+  if (it->nprojected) memset(it->projected, 0, (size_t)it->m->max_attrs);
+  it->has_previous = 0;
   it->nprojected = 0;
   ddbst_buf_reset(&it->text);
   ddbst_buf_reset(&it->keytext);
@@ -314,6 +317,7 @@ int ddbst_item_set_previous(ddbst_item *it, int attr, const char *text,
   int rc = ddbst_item_set(it, attr, text, len, err);
   if (rc) return rc;
   it->prev[attr] = it->vals[attr];
+  it->has_previous = 1;
   it->vals[attr] = keep;
   return 0;
 }

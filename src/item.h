@@ -51,6 +51,7 @@ struct ddbst_item {
   int entity;
   ddbst__val *vals; /* model->max_attrs slots */
   ddbst__val *prev; /* values before an update, for unique guards */
+  int has_previous; /* some prev slot is set: reset must clear them */
   ddbst_buf text;   /* canonical values, each NUL-terminated */
   ddbst_buf keytext;
   ddbst__keyval *keys; /* 3 + 2 * model->nindexes slots */

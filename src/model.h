@@ -51,6 +51,7 @@ typedef struct ddbst__attr {
   int escape;   /* reversible %-escaping of the delimiter in keys */
   int implicit; /* added by the model (version, timestamps), not declared */
   const char **values; /* enum values */
+  size_t *value_lens;  /* their lengths: checked on every set */
   size_t nvalues;
   ddbst__default def;
   const char *def_text;

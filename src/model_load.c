@@ -567,7 +567,8 @@ static void load_attribute(loader *L, const char *name, const ddbst__jnode *n,
     } else if (expect(L, vs, DDBST__J_ARRAY, "an array of strings")) {
       if (vs->count == 0) report(L, vs, "an enum needs at least one value");
       a->values = alloc_array(L, vs->count, sizeof *a->values);
-      for (size_t i = 0; i < vs->count && a->values; i++) {
+      a->value_lens = alloc_array(L, vs->count, sizeof *a->value_lens);
+      for (size_t i = 0; i < vs->count && a->values && a->value_lens; i++) {
         const ddbst__jnode *v = vs->items[i];
         if (v->type != DDBST__J_STRING || v->len == 0) {
           report(L, v, "element %zu: expected a non-empty string", i);
@@ -576,7 +577,9 @@ static void load_attribute(loader *L, const char *name, const ddbst__jnode *n,
         for (size_t j = 0; j < a->nvalues; j++)
           if (strcmp(a->values[j], v->text) == 0)
             report(L, v, "'%s' is listed twice", v->text);
-        a->values[a->nvalues++] = dup(L, v->text);
+        const char *text = dup(L, v->text);
+        a->values[a->nvalues] = text;
+        a->value_lens[a->nvalues++] = text ? strlen(text) : 0;
       }
     }
     pop(L, o2);

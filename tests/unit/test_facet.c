@@ -52,6 +52,30 @@ static void utf8_accepts_well_formed(void **state) {
   UTF8_OK("a\xC3\xA9" "b\xE2\x82\xAC" "c");
 }
 
+/* Every length the word-at-a-time ASCII scan treats differently, with a
+ * NUL, a stray continuation byte, a whole two-byte character or a DEL at
+ * every position (exact-size copies: ASan sees any read past the end). */
+static void utf8_at_every_length_and_position(void **state) {
+  (void)state;
+  char s[48];
+  for (size_t n = 1; n < sizeof s; n++) {
+    for (size_t at = 0; at < n; at++) {
+      for (size_t i = 0; i < n; i++) s[i] = (char)('a' + i % 26);
+      s[at] = '\0';
+      assert_string_equal(utf8(s, n), "contains a NUL byte");
+      s[at] = '\x80';
+      assert_string_equal(utf8(s, n), "invalid UTF-8: stray continuation byte");
+      s[at] = '\x7f';
+      assert_null(utf8(s, n));
+      if (at + 1 < n) {
+        s[at] = '\xC3';
+        s[at + 1] = '\xA9';
+        assert_null(utf8(s, n));
+      }
+    }
+  }
+}
+
 static void utf8_refuses_malformed(void **state) {
   (void)state;
   UTF8_BAD("a\0b", "contains a NUL byte");
@@ -289,6 +313,27 @@ static int cmp_us(const void *a, const void *b) {
 
 /* The point of canonical text: sorting the key strings sorts the instants,
  * whatever zone and precision the values were written in. */
+/* A non-digit in any digit place of the exact shape is refused as a shape,
+ * whichever byte it is (the digits are checked a word at a time). */
+static void ts_refuses_a_non_digit_in_every_place(void **state) {
+  (void)state;
+  static const int places[] = {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18};
+  char t[] = "2026-03-14T09:41:07Z";
+  for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
+    for (int c = 0; c < 256; c++) {
+      if (c >= '0' && c <= '9') continue;
+      char copy[sizeof t];
+      memcpy(copy, t, sizeof t);
+      copy[places[p]] = (char)c;
+      ts_bad(copy, sizeof t - 1, S,
+             "not an ISO-8601 timestamp: expected YYYY-MM-DDTHH:MM:SS");
+    }
+  }
+  TS_OK("2026-03-14T09:41:07Z", S, "2026-03-14T09:41:07Z");
+  TS_OK("0000-01-01T00:00:00Z", S, "0000-01-01T00:00:00Z");
+  TS_OK("9999-12-31T23:59:59Z", S, "9999-12-31T23:59:59Z");
+}
+
 static void ts_canonical_text_sorts_in_time_order(void **state) {
   (void)state;
   static const int64_t base = INT64_C(1773478800000000); /* 2026-03-14T09Z */
@@ -1074,11 +1119,13 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(utf8_accepts_well_formed),
       cmocka_unit_test(utf8_refuses_malformed),
+      cmocka_unit_test(utf8_at_every_length_and_position),
       cmocka_unit_test(ts_normalises_offsets_and_precisions),
       cmocka_unit_test(ts_crosses_day_month_and_year_lines),
       cmocka_unit_test(ts_checks_calendar),
       cmocka_unit_test(ts_keeps_years_0000_to_9999),
       cmocka_unit_test(ts_refuses_other_shapes),
+      cmocka_unit_test(ts_refuses_a_non_digit_in_every_place),
       cmocka_unit_test(ts_canonical_text_sorts_in_time_order),
       cmocka_unit_test(ts_from_unix_us_floors),
       cmocka_unit_test(ts_to_unix_us_takes_only_canonical_text),
