@@ -157,12 +157,12 @@ size_t ddbst__item_size(const ddbst_item *it) {
   size_t total = 0;
   for (int a = 0; a < e->nattrs; a++) {
     if (!it->vals[a].set) continue;
-    total += strlen(e->attrs[a].name) +
+    total += e->attrs[a].jname.raw_len +
              ddbst__value_size(&e->attrs[a], it->text.data + it->vals[a].off,
                                it->vals[a].len);
   }
   for (int k = 0; k < it->nkeys; k++)
-    total += strlen(it->keys[k].name) + it->keys[k].len;
+    total += it->keys[k].jname->raw_len + it->keys[k].len;
   return total;
 }
 

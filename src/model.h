@@ -38,6 +38,7 @@ typedef enum {
 typedef struct ddbst__jtext {
   const char *p;
   uint32_t n;
+  uint32_t raw_len; /* of the text it was made from: a name's own length */
 } ddbst__jtext;
 
 typedef struct ddbst__attr {

@@ -1378,6 +1378,7 @@ static int fixed_json(ddbst_model *m, ddbst_buf *tmp, const char *prefix,
     return DDBST_ENOMEM;
   out->p = ddbst__arena_strndup(&m->arena, tmp->data, tmp->len);
   out->n = (uint32_t)tmp->len;
+  out->raw_len = (uint32_t)strlen(name);
   return out->p ? 0 : DDBST_ENOMEM;
 }
 
