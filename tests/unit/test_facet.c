@@ -1113,6 +1113,23 @@ static void lower_ascii_touches_only_a_to_z(void **state) {
   }
   ddbst__lower_ascii(all, sizeof all);
   assert_memory_equal(all, want, sizeof all);
+
+  /* every byte beside every other, at every offset of a word, every length */
+  for (int b = 0; b < 256; b++) {
+    for (size_t n = 0; n <= 24; n++) {
+      char *text = malloc(n + 1), *ref = malloc(n + 1);
+      assert_true(text && ref);
+      for (size_t i = 0; i < n; i++) {
+        int c = i % 3 == 0 ? b : (int)((b * 7 + i * 53) & 0xFF);
+        text[i] = (char)c;
+        ref[i] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+      }
+      ddbst__lower_ascii(text, n);
+      if (n) assert_memory_equal(text, ref, n);
+      free(text);
+      free(ref);
+    }
+  }
 }
 
 int main(void) {
