@@ -37,6 +37,7 @@ enum {
   AD_MAX = 1 + KEY_ID_BYTES + CONTEXT_MAX,
   ENV_MAX = 4608, /* envelope bytes: DDBST__CURSOR_MAX_CHARS in base64url */
   MAX_KEYS = 16,
+  OPEN_SUBKEYS = 8,                   /* nonce prefixes opening keeps */
   FUTURE_SKEW_S = 300,                /* clocks of two servers may disagree */
   MAX_VALUES = 4 * DDBST__MAX_FACETS, /* facets of four key templates */
   MAX_ITEMS = MAX_VALUES + 2          /* and the issue time, the entity */
@@ -55,6 +56,8 @@ _Static_assert(crypto_core_hchacha20_INPUTBYTES + 8 == NONCE_BYTES &&
                "XChaCha20-Poly1305 as HChaCha20 and ChaCha20-Poly1305-IETF");
 _Static_assert(DDBST__CURSOR_MAX_CHARS / 4 * 3 == ENV_MAX,
                "the longest text decodes to the largest envelope");
+_Static_assert(DDBST__PK_MAX <= 65535 && NAME_MAX_BYTES <= 65535,
+               "a context text's head is at most 3 bytes (put_context_text)");
 
 /* ---- base64url ---- */
 
@@ -93,25 +96,28 @@ static size_t b64_encode(const uint8_t *in, size_t n, char *out) {
   return (size_t)(o - out);
 }
 
-/* The value of each byte as a base64url character, -1 for none. */
-static const int8_t b64_values[256] = {
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 62, -1, -1,
-    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, -1, -1, -1, -1, -1, -1,
-    -1,  0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14,
-    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, -1, -1, -1, -1, 63,
-    -1, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
-    41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-};
+/* The value of byte c as a base64url character, -1 for none. */
+#define B64_VALUE(c)                                                           \
+  ((c) >= 'A' && (c) <= 'Z'   ? (c) - 'A'                                      \
+   : (c) >= 'a' && (c) <= 'z' ? (c) - 'a' + 26                                 \
+   : (c) >= '0' && (c) <= '9' ? (c) - '0' + 52                                 \
+   : (c) == '-'               ? 62                                             \
+   : (c) == '_'               ? 63                                             \
+                              : -1)
+/* Each byte's 6 bits shifted to where they go in a group of four characters
+ * (table 0 for the first, the highest bits), or bit 31 for a byte outside
+ * the alphabet: a group is four loads and three ORs. */
+#define B64_AT(c, shift)                                                       \
+  (B64_VALUE(c) < 0 ? UINT32_C(0x80000000) : (uint32_t)B64_VALUE(c) << (shift))
+#define B64_4(c, s)                                                            \
+  B64_AT(c, s), B64_AT(c + 1, s), B64_AT(c + 2, s), B64_AT(c + 3, s)
+#define B64_16(c, s)                                                           \
+  B64_4(c, s), B64_4(c + 4, s), B64_4(c + 8, s), B64_4(c + 12, s)
+#define B64_64(c, s)                                                           \
+  B64_16(c, s), B64_16(c + 16, s), B64_16(c + 32, s), B64_16(c + 48, s)
+#define B64_256(s) B64_64(0, s), B64_64(64, s), B64_64(128, s), B64_64(192, s)
+static const uint32_t b64_bits[4][256] = {
+    {B64_256(18)}, {B64_256(12)}, {B64_256(6)}, {B64_256(0)}};
 
 /* Decodes in[0..n) into `out` (3n/4 bytes). Returns 0; 1 with *bad the
  * offset of a character outside the alphabet; 2 for a length or last
@@ -122,11 +128,9 @@ static int b64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len,
   size_t i = 0, o = 0;
   /* whole groups of four characters: three bytes */
   for (; i + 4 <= n; i += 4) {
-    int32_t a = b64_values[u[i]], b = b64_values[u[i + 1]],
-            c = b64_values[u[i + 2]], d = b64_values[u[i + 3]];
-    if ((a | b | c | d) < 0) break; /* the loop below finds which */
-    uint32_t v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 |
-                 (uint32_t)d;
+    uint32_t v = b64_bits[0][u[i]] | b64_bits[1][u[i + 1]] |
+                 b64_bits[2][u[i + 2]] | b64_bits[3][u[i + 3]];
+    if (v >> 31) break; /* the loop below finds which */
     out[o++] = (uint8_t)(v >> 16);
     out[o++] = (uint8_t)(v >> 8);
     out[o++] = (uint8_t)v;
@@ -134,12 +138,12 @@ static int b64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len,
   uint32_t acc = 0;
   int bits = 0;
   for (; i < n; i++) {
-    int v = b64_values[u[i]];
-    if (v < 0) {
+    uint32_t v = b64_bits[3][u[i]];
+    if (v >> 31) {
       *bad = i;
       return 1;
     }
-    acc = acc << 6 | (uint32_t)v;
+    acc = acc << 6 | v;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
@@ -159,6 +163,13 @@ typedef struct ring_key {
   uint8_t key[DDBST_CURSOR_KEY_BYTES];
 } ring_key;
 
+/* The HChaCha20 subkey of key k[key] and a nonce prefix. */
+typedef struct open_subkey {
+  int key; /* -1: unused */
+  uint8_t prefix[crypto_core_hchacha20_INPUTBYTES];
+  uint8_t subkey[crypto_core_hchacha20_OUTPUTBYTES];
+} open_subkey;
+
 struct ddbst_cursor_keys {
   ddbst_allocator alloc;
   /* Nonces: 16 random bytes and a counter that starts at a random value,
@@ -173,6 +184,12 @@ struct ddbst_cursor_keys {
   uint64_t nonce_counter;
   /* HChaCha20 of the first key and the prefix: see seal_xchacha */
   uint8_t seal_subkey[crypto_core_hchacha20_OUTPUTBYTES];
+  /* Opening's subkeys, for the nonce prefixes of the processes whose
+   * cursors came back lately (this one's, its siblings'): see
+   * open_xchacha. Replaced in turn; wiped with the keys on free. */
+  pthread_mutex_t open_lock;
+  open_subkey open[OPEN_SUBKEYS];
+  unsigned open_next;
   int n;
   int64_t max_age; /* seconds; 0: none */
   ring_key k[MAX_KEYS];
@@ -206,8 +223,9 @@ static void install_fork_hook(void) {
 
 /* A fresh nonce for sealing with the first key, and the HChaCha20 subkey
  * that goes with it. The keyring is read-only to callers; its nonce state
- * is the one internal exception, behind its own lock. (The first key never
- * changes once there is one: keys are only appended.) */
+ * and opening's subkeys (open_xchacha) are the internal exceptions, each
+ * behind its own lock. (The first key never changes once there is one:
+ * keys are only appended.) */
 static void next_nonce(ddbst_cursor_keys *keys, uint8_t nonce[24],
                        uint8_t subkey[crypto_core_hchacha20_OUTPUTBYTES]) {
   pthread_mutex_lock(&keys->nonce_lock);
@@ -232,7 +250,7 @@ static void next_nonce(ddbst_cursor_keys *keys, uint8_t nonce[24],
  * that subkey and the nonce's last 8 bytes. The first 16 bytes are the
  * keyring's prefix, fixed per process, so next_nonce derives the subkey
  * once instead of per cursor (a sixth of a seal). The bytes are the same:
- * opening uses the one-step call, and the unit tests decrypt with it. */
+ * the unit tests open with the one-step call. */
 static unsigned long long seal_xchacha(uint8_t *c, const uint8_t *m,
                                        size_t mlen, const uint8_t *ad,
                                        size_t adlen, const uint8_t nonce[24],
@@ -245,6 +263,47 @@ static unsigned long long seal_xchacha(uint8_t *c, const uint8_t *m,
   return clen;
 }
 
+/* crypto_aead_xchacha20poly1305_ietf_decrypt with key k[key], in the same
+ * two steps as seal_xchacha. The nonce's first 16 bytes are the sealing
+ * process's prefix, so the subkeys of the last few prefixes are kept: a
+ * service mostly opens cursors of its own and a few sibling processes, and
+ * HChaCha20 was a quarter of the decryption. A kept subkey saves only
+ * that: the tag is verified in full either way. Only a cursor that opened
+ * adds its prefix, so forged ones cannot push real ones out. Returns 0
+ * when the tag verifies. */
+static int open_xchacha(const ddbst_cursor_keys *ckeys, int key, uint8_t *m,
+                        unsigned long long *mlen, const uint8_t *c,
+                        size_t clen, const uint8_t *ad, size_t adlen,
+                        const uint8_t nonce[24]) {
+  ddbst_cursor_keys *keys = (ddbst_cursor_keys *)ckeys;
+  uint8_t subkey[crypto_core_hchacha20_OUTPUTBYTES];
+  int hit = 0;
+  pthread_mutex_lock(&keys->open_lock);
+  for (int i = 0; i < OPEN_SUBKEYS && !hit; i++) {
+    const open_subkey *e = &keys->open[i];
+    if (e->key == key && !memcmp(e->prefix, nonce, sizeof e->prefix)) {
+      memcpy(subkey, e->subkey, sizeof subkey);
+      hit = 1;
+    }
+  }
+  pthread_mutex_unlock(&keys->open_lock);
+  if (!hit) crypto_core_hchacha20(subkey, nonce, keys->k[key].key, NULL);
+  uint8_t npub[crypto_aead_chacha20poly1305_ietf_NPUBBYTES] = {0};
+  memcpy(npub + 4, nonce + crypto_core_hchacha20_INPUTBYTES, 8);
+  int rc = crypto_aead_chacha20poly1305_ietf_decrypt(m, mlen, NULL, c, clen, ad,
+                                                     adlen, npub, subkey);
+  if (rc == 0 && !hit) {
+    pthread_mutex_lock(&keys->open_lock);
+    open_subkey *e = &keys->open[keys->open_next++ % OPEN_SUBKEYS];
+    e->key = key;
+    memcpy(e->prefix, nonce, sizeof e->prefix);
+    memcpy(e->subkey, subkey, sizeof subkey);
+    pthread_mutex_unlock(&keys->open_lock);
+  }
+  sodium_memzero(subkey, sizeof subkey);
+  return rc;
+}
+
 ddbst_cursor_keys *ddbst_cursor_keys_new(const ddbst_allocator *alloc) {
   if (sodium_init() < 0) return NULL;
   pthread_once(&fork_hook_once, install_fork_hook);
@@ -255,7 +314,13 @@ ddbst_cursor_keys *ddbst_cursor_keys_new(const ddbst_allocator *alloc) {
   if (!keys) return NULL;
   memset(keys, 0, sizeof *keys);
   keys->alloc = a;
+  for (int i = 0; i < OPEN_SUBKEYS; i++) keys->open[i].key = -1;
   if (pthread_mutex_init(&keys->nonce_lock, NULL) != 0) {
+    ddbst__free(&a, keys);
+    return NULL;
+  }
+  if (pthread_mutex_init(&keys->open_lock, NULL) != 0) {
+    pthread_mutex_destroy(&keys->nonce_lock);
     ddbst__free(&a, keys);
     return NULL;
   }
@@ -265,6 +330,7 @@ ddbst_cursor_keys *ddbst_cursor_keys_new(const ddbst_allocator *alloc) {
 void ddbst_cursor_keys_free(ddbst_cursor_keys *keys) {
   if (!keys) return;
   pthread_mutex_destroy(&keys->nonce_lock);
+  pthread_mutex_destroy(&keys->open_lock);
   ddbst_allocator a = keys->alloc;
   sodium_memzero(keys, sizeof *keys);
   ddbst__free(&a, keys);
@@ -384,15 +450,18 @@ typedef struct shape {
   const ddbst_model *m;
   const ddbst__pattern *p;
   const char *name[4];
+  const ddbst__jtext *jname[4]; /* "PK": */
   int role[4];
   size_t limit[4];
   int n;
 } shape;
 
-static void shape_push(shape *s, const char *name, int role, size_t limit) {
+static void shape_push(shape *s, const char *name, const ddbst__jtext *jname,
+                       int role, size_t limit) {
   for (int i = 0; i < s->n; i++)
     if (!strcmp(s->name[i], name)) return;
   s->name[s->n] = name;
+  s->jname[s->n] = jname;
   s->role[s->n] = role;
   s->limit[s->n] = limit;
   s->n++;
@@ -404,11 +473,13 @@ static void shape_of(const ddbst_model *m, const ddbst__pattern *p, shape *s) {
   s->n = 0;
   if (p->index >= 0) {
     const ddbst__index *ix = &m->indexes[p->index];
-    shape_push(s, ix->pk_attr, ROLE_IX_PK, DDBST__PK_MAX);
-    if (ix->sk_attr) shape_push(s, ix->sk_attr, ROLE_IX_SK, DDBST__SK_MAX);
+    shape_push(s, ix->pk_attr, &ix->pk_jname, ROLE_IX_PK, DDBST__PK_MAX);
+    if (ix->sk_attr)
+      shape_push(s, ix->sk_attr, &ix->sk_jname, ROLE_IX_SK, DDBST__SK_MAX);
   }
-  shape_push(s, m->pk_attr, ROLE_PK, DDBST__PK_MAX);
-  if (m->sk_attr) shape_push(s, m->sk_attr, ROLE_SK, DDBST__SK_MAX);
+  shape_push(s, m->pk_attr, &m->pk_jname, ROLE_PK, DDBST__PK_MAX);
+  if (m->sk_attr)
+    shape_push(s, m->sk_attr, &m->sk_jname, ROLE_SK, DDBST__SK_MAX);
 }
 
 /* The template an entity writes key attribute `role` with, or NULL. */
@@ -652,8 +723,22 @@ static void put_facet(cw *w, const ddbst__attr *a, int lower, view v) {
 
 /* ---- the context: what the cursor is bound to ---- */
 
+/* Text of at most 65535 bytes, with the head libcbor's encoder writes
+ * (the shortest), written here: a third of the cost of the context. */
 static size_t put_context_text(uint8_t *at, const char *s, size_t n) {
-  size_t head = cbor_encode_string_start(n, at, 3);
+  size_t head = 1;
+  if (n < 24) {
+    at[0] = (uint8_t)(0x60 | n);
+  } else if (n < 256) {
+    at[0] = 0x78;
+    at[1] = (uint8_t)n;
+    head = 2;
+  } else {
+    at[0] = 0x79;
+    at[1] = (uint8_t)(n >> 8);
+    at[2] = (uint8_t)n;
+    head = 3;
+  }
   memcpy(at + head, s, n);
   return head + n;
 }
@@ -665,15 +750,16 @@ static size_t put_context_text(uint8_t *at, const char *s, size_t n) {
  * time of a seal and an open. */
 static size_t context_of(const ddbst_model *m, const ddbst__pattern *p,
                          view part, uint8_t *ctx) {
-  size_t n = cbor_encode_array_start(4, ctx, 1);
+  size_t n = 0;
+  ctx[n++] = 0x84; /* array of 4 */
   n += put_context_text(ctx + n, p->name, strlen(p->name));
   if (p->index >= 0) {
     const char *ix = m->indexes[p->index].name;
     n += put_context_text(ctx + n, ix, strlen(ix));
   } else {
-    n += cbor_encode_null(ctx + n, 1);
+    ctx[n++] = 0xf6; /* null */
   }
-  n += cbor_encode_bool(p->descending != 0, ctx + n, 1);
+  ctx[n++] = p->descending ? 0xf5 : 0xf4; /* true, false */
   return n + put_context_text(ctx + n, part.p, part.n);
 }
 
@@ -988,7 +1074,10 @@ static const struct cbor_callbacks decoder = {
 
 static int decode_payload(const uint8_t *p, size_t n, dec *d,
                           ddbst_error *err) {
-  memset(d, 0, sizeof *d);
+  /* not the items: only the first d->n are ever read */
+  d->n = 0;
+  d->expect = 0;
+  d->started = d->bad = 0;
   size_t off = 0;
   do {
     struct cbor_decoder_result r =
@@ -1019,6 +1108,17 @@ static int64_t ipow10(int k) {
   return x;
 }
 
+static int has_delim(const ddbst_model *m, view v) {
+  const char *end = v.p + v.n, *d = m->delim;
+  size_t dn = m->delim_len;
+  for (const char *p = v.p; (size_t)(end - p) >= dn; p++) {
+    p = memchr(p, d[0], (size_t)(end - p) - dn + 1);
+    if (!p) return 0;
+    if (!memcmp(p, d, dn)) return 1;
+  }
+  return 0;
+}
+
 /* A carried facet from its cursor value: its key text, into scratch. */
 static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
                       const citem *c, char *scratch, size_t *used, view *out,
@@ -1034,10 +1134,8 @@ static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
       return refuse(err, "the cursor's %s %s", a->name,
                     strcmp(bad, "contains a NUL byte") ? "is not valid UTF-8"
                                                        : bad);
-    for (size_t i = 0; i + m->delim_len <= out->n; i++)
-      if (!memcmp(out->p + i, m->delim, m->delim_len))
-        return refuse(err, "the cursor's %s contains the key delimiter",
-                      a->name);
+    if (has_delim(m, *out))
+      return refuse(err, "the cursor's %s contains the key delimiter", a->name);
     for (size_t i = 0; lower && i < out->n; i++)
       if (out->p[i] >= 'A' && out->p[i] <= 'Z')
         return refuse(err,
@@ -1078,10 +1176,10 @@ static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
   return 0;
 }
 
-static int write_key(ddbst_buf *out, int first, const char *name, view v) {
+static int write_key(ddbst_buf *out, int first, const ddbst__jtext *name,
+                     view v) {
   int rc = first ? 0 : ddbst__buf_putc(out, ',');
-  rc = rc ? rc : ddbst__json_string(out, name, strlen(name));
-  rc = rc ? rc : ddbst__buf_putc(out, ':');
+  rc = rc ? rc : ddbst__buf_append(out, name->p, name->n);
   return rc ? rc : ddbst__write_s(out, v.p, v.n);
 }
 
@@ -1188,10 +1286,9 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
       if (memcmp(keys->k[i].id, env + 1, KEY_ID_BYTES)) continue;
       known = 1;
       unsigned long long ml = 0;
-      opened = crypto_aead_xchacha20poly1305_ietf_decrypt(
-                   plain, &ml, NULL, env + SEALED_HEAD, elen - SEALED_HEAD, ad,
-                   1 + KEY_ID_BYTES + ctx_len, env + 1 + KEY_ID_BYTES,
-                   keys->k[i].key) == 0;
+      opened = open_xchacha(keys, i, plain, &ml, env + SEALED_HEAD,
+                            elen - SEALED_HEAD, ad, 1 + KEY_ID_BYTES + ctx_len,
+                            env + 1 + KEY_ID_BYTES) == 0;
       plen = (size_t)ml;
     }
     if (!known)
@@ -1250,7 +1347,7 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
 
   shape s;
   shape_of(m, p, &s);
-  if (ddbst__buf_putc(out, '{') || write_key(out, 1, s.name[0], part))
+  if (ddbst__buf_putc(out, '{') || write_key(out, 1, s.jname[0], part))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   char kbuf[DDBST__PK_MAX];
   if (h & F_RAW) {
@@ -1272,7 +1369,7 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
                       s.name[a], s.limit[a]);
       if (!model_fits(m, p->index, s.role[a], v))
         return refuse(err, "the cursor's %s is no key of the model", s.name[a]);
-      if (write_key(out, 0, s.name[a], v))
+      if (write_key(out, 0, s.jname[a], v))
         return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
     }
   } else {
@@ -1302,7 +1399,7 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
       view key;
       rc = build_key(&s, &L, a, fixed, carried, kbuf, &key, err);
       if (rc) return rc;
-      if (write_key(out, 0, s.name[a], key))
+      if (write_key(out, 0, s.jname[a], key))
         return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
     }
   }

@@ -2,6 +2,7 @@
  * table and index patterns; the envelope read back by an independent
  * implementation of docs/cursor.md; every refusal with its exact code and
  * message; key rotation; what a sealed cursor does not reveal; allocation. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,14 +326,15 @@ typedef struct target {
 
 static const target LP_TARGET = {"listProjects", NULL, 1, "ORG#123"};
 
-/* A sealed cursor with first byte `head` and CBOR payload `pl`, as any
- * holder of `key` could make one. */
-static void forge_sealed(const uint8_t key[32], uint8_t head, const target *t,
-                         const uint8_t *pl, size_t pn, char *text, size_t cap) {
+/* A sealed cursor with first byte `head`, the id of `id_key` and `nonce`,
+ * and CBOR payload `pl` encrypted with `key`. */
+static void forge_as(const uint8_t id_key[32], const uint8_t key[32],
+                     uint8_t head, const target *t, const uint8_t nonce[24],
+                     const uint8_t *pl, size_t pn, char *text, size_t cap) {
   uint8_t env[8192];
   env[0] = head;
-  doc_key_id(key, env + 1);
-  randombytes_buf(env + 5, 24);
+  doc_key_id(id_key, env + 1);
+  memcpy(env + 5, nonce, 24);
   uint8_t ad[5 + 4096];
   memcpy(ad, env, 5);
   size_t an = 5 + doc_context(t->pattern, t->index, t->desc, t->partition, ad + 5);
@@ -341,6 +343,15 @@ static void forge_sealed(const uint8_t key[32], uint8_t head, const target *t,
                                              NULL, env + 5, key);
   sodium_bin2base64(text, cap, env, 29 + (size_t)cl,
                     sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+}
+
+/* A sealed cursor with first byte `head` and CBOR payload `pl`, as any
+ * holder of `key` could make one. */
+static void forge_sealed(const uint8_t key[32], uint8_t head, const target *t,
+                         const uint8_t *pl, size_t pn, char *text, size_t cap) {
+  uint8_t nonce[24];
+  randombytes_buf(nonce, sizeof nonce);
+  forge_as(key, key, head, t, nonce, pl, pn, text, cap);
 }
 
 static size_t decode(const char *text, uint8_t *bin, size_t cap) {
@@ -712,6 +723,153 @@ static void other_key_and_rotation(void **state) {
   refused(saas, ring_a, &LIST_PROJECTS, NULL, c, strlen(c), NOW_US, want);
   ddbst_cursor_keys_free(ring_b);
   ddbst_cursor_keys_free(rotated);
+}
+
+/* ---- the subkeys a keyring keeps for opening ---- */
+
+/* the payload of listProjects' worked example (docs/cursor.md) */
+static const uint8_t LP_PAYLOAD[] = {0x82, 0x1a, 0x69, 0xb5, 0x23,
+                                     0x90, 0x63, 'a',  'b',  'c'};
+
+static void opens(const ddbst_cursor_keys *keys, const char *c) {
+  ddbst_error err;
+  int rc = query_with(saas, keys, &LIST_PROJECTS, NULL, c, strlen(c), NOW_US,
+                      &err);
+  if (rc != DDBST_OP_QUERY)
+    fail_msg("%s: %s (cursor %s)", err.path, err.message, c);
+  expect_esk(&LIST_PROJECTS);
+}
+
+/* Cursors of more processes than the keyring keeps subkeys for (keyrings
+ * of one key, each with its own nonce prefix) open in any order, again and
+ * again, and beside the keyring's own. */
+static void subkeys_of_many_sealers(void **state) {
+  (void)state;
+  enum { SEALERS = 20 };
+  static char c[SEALERS][128];
+  for (int i = 0; i < SEALERS; i++) {
+    ddbst_cursor_keys *k = ring(KEY_A, NULL);
+    snprintf(c[i], sizeof c[i], "%s", seal(saas, k, &LIST_PROJECTS));
+    ddbst_cursor_keys_free(k);
+  }
+  char own[128];
+  snprintf(own, sizeof own, "%s", seal(saas, ring_a, &LIST_PROJECTS));
+  ddbst_cursor_keys *opener = ring(KEY_A, NULL);
+  for (int pass = 0; pass < 4; pass++)
+    for (int j = 0; j < SEALERS; j++) {
+      int i = pass % 2 ? SEALERS - 1 - j : j;
+      opens(opener, c[i]);
+      opens(opener, c[i]);
+      opens(opener, c[pass]);
+      opens(opener, own);
+    }
+  ddbst_cursor_keys_free(opener);
+}
+
+/* A kept subkey opens only what its key sealed for this query. */
+static void kept_subkeys_check_everything(void **state) {
+  (void)state;
+  ddbst_cursor_keys *rotated = ring(KEY_B, KEY_A);
+  ddbst_cursor_keys *ring_b = ring(KEY_B, NULL);
+  uint8_t nonce[24];
+  randombytes_buf(nonce, sizeof nonce);
+  char by_a[256], by_b[256], forged[256], altered[256];
+  forge_as(KEY_A, KEY_A, 0x10, &LP_TARGET, nonce, LP_PAYLOAD,
+           sizeof LP_PAYLOAD, by_a, sizeof by_a);
+  /* the same prefix with the other key: a subkey is per key and prefix */
+  forge_as(KEY_B, KEY_B, 0x10, &LP_TARGET, nonce, LP_PAYLOAD,
+           sizeof LP_PAYLOAD, by_b, sizeof by_b);
+  for (int i = 0; i < 3; i++) {
+    opens(rotated, by_a);
+    opens(rotated, by_b);
+    opens(ring_a, by_a);
+    opens(ring_b, by_b);
+  }
+  /* B's cursor under A's id, with A's subkey for that prefix kept */
+  forge_as(KEY_A, KEY_B, 0x10, &LP_TARGET, nonce, LP_PAYLOAD,
+           sizeof LP_PAYLOAD, forged, sizeof forged);
+  refused(saas, ring_a, &LIST_PROJECTS, NULL, forged, strlen(forged), NOW_US,
+          MSG_NO_OPEN);
+  refused(saas, rotated, &LIST_PROJECTS, NULL, forged, strlen(forged), NOW_US,
+          MSG_NO_OPEN);
+  /* another partition, and an altered tag, with the subkey kept */
+  refused(saas, ring_a, &LIST_PROJECTS, "456", by_a, strlen(by_a), NOW_US,
+          MSG_NO_OPEN);
+  uint8_t env[256];
+  size_t n = decode(by_a, env, sizeof env);
+  env[n - 1] ^= 1;
+  encode(env, n, altered, sizeof altered);
+  refused(saas, ring_a, &LIST_PROJECTS, NULL, altered, strlen(altered), NOW_US,
+          MSG_NO_OPEN);
+  /* and still opens after the refusals */
+  opens(ring_a, by_a);
+  opens(rotated, by_b);
+  ddbst_cursor_keys_free(ring_b);
+  ddbst_cursor_keys_free(rotated);
+}
+
+/* One keyring, threads opening the cursors of more sealers than it keeps
+ * subkeys for: every body is the one a single thread gets. (No cmocka
+ * assertion off the main thread: a worker returns whether it failed.) */
+enum { OPEN_THREADS = 4, OPEN_SEALERS = 12, OPEN_ROUNDS = 150 };
+static char open_cursors[OPEN_SEALERS][128];
+static char open_expected[4096];
+static ddbst_cursor_keys *open_shared;
+
+static void *open_worker(void *arg) {
+  int t = (int)(intptr_t)arg, bad = 0;
+  int p = ddbst_model_pattern(saas, "listProjects");
+  int e = ddbst_model_pattern_entity(saas, p, 0);
+  ddbst_item *it = ddbst_item_new(saas, e);
+  ddbst_buf *body = ddbst_buf_new(NULL);
+  if (!it || !body) return (void *)1;
+  for (int r = 0; r < OPEN_ROUNDS; r++) {
+    const char *c = open_cursors[(r * (t + 1) + t) % OPEN_SEALERS];
+    ddbst_item_reset(it, e);
+    bad |= ddbst_item_set(it, ddbst_model_attribute(saas, e, "orgId"), "123",
+                          3, NULL) != 0;
+    ddbst_query q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.cursor = c;
+    q.cursor_len = strlen(c);
+    q.cursor_keys = open_shared;
+    q.now_unix_us = NOW_US;
+    ddbst_buf_reset(body);
+    bad |= ddbst_query_request(it, p, &q, body, NULL) != DDBST_OP_QUERY ||
+           strcmp(ddbst_buf_data(body), open_expected) != 0;
+  }
+  ddbst_buf_free(body);
+  ddbst_item_free(it);
+  return (void *)(intptr_t)bad;
+}
+
+static void kept_subkeys_shared_between_threads(void **state) {
+  (void)state;
+  for (int i = 0; i < OPEN_SEALERS; i++) {
+    ddbst_cursor_keys *k = ring(KEY_A, NULL);
+    snprintf(open_cursors[i], sizeof open_cursors[i], "%s",
+             seal(saas, k, &LIST_PROJECTS));
+    ddbst_cursor_keys_free(k);
+  }
+  open_shared = ring(KEY_A, NULL);
+  ddbst_error err;
+  assert_int_equal(query_with(saas, open_shared, &LIST_PROJECTS, NULL,
+                              open_cursors[0], strlen(open_cursors[0]), NOW_US,
+                              &err),
+                   DDBST_OP_QUERY);
+  expect_esk(&LIST_PROJECTS);
+  snprintf(open_expected, sizeof open_expected, "%s", ddbst_buf_data(out));
+  pthread_t th[OPEN_THREADS];
+  for (int t = 0; t < OPEN_THREADS; t++)
+    assert_int_equal(
+        pthread_create(&th[t], NULL, open_worker, (void *)(intptr_t)t), 0);
+  for (int t = 0; t < OPEN_THREADS; t++) {
+    void *bad;
+    assert_int_equal(pthread_join(th[t], &bad), 0);
+    assert_null(bad);
+  }
+  ddbst_cursor_keys_free(open_shared);
 }
 
 /* ---- refusals: what a client can do to the text ---- */
@@ -1416,6 +1574,9 @@ int main(void) {
       cmocka_unit_test(foreign_last_key),
       cmocka_unit_test(other_pattern_index_order_partition),
       cmocka_unit_test(other_key_and_rotation),
+      cmocka_unit_test(subkeys_of_many_sealers),
+      cmocka_unit_test(kept_subkeys_check_everything),
+      cmocka_unit_test(kept_subkeys_shared_between_threads),
       cmocka_unit_test(every_byte_altered),
       cmocka_unit_test(every_truncation),
       cmocka_unit_test(oversized_and_not_base64url),
