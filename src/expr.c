@@ -66,6 +66,11 @@ int ddbst__expr_raw(ddbst_item *it, const char *av, ddbst_buf *out) {
 }
 
 int ddbst__write_s(ddbst_buf *b, const char *v, size_t n) {
+  if (ddbst__json_plain_len(v, n) == n) { /* the common case: one reservation */
+    if (ddbst__buf_reserve(b, n + 8)) return DDBST_ENOMEM;
+    b->len = (size_t)(ddbst__put_s(b->data + b->len, v, n) - b->data);
+    return 0;
+  }
   int rc = ddbst__buf_append(b, "{\"S\":", 5);
   if (!rc) rc = ddbst__json_string(b, v, n);
   if (!rc) rc = ddbst__buf_putc(b, '}');

@@ -128,6 +128,9 @@ void ddbst__buf_truncate(ddbst_buf *b, size_t len);
 /* A JSON string literal, quotes included, escaping '"', '\\' and every
  * control character. The bytes must already be valid UTF-8. */
 int ddbst__json_string(ddbst_buf *b, const char *s, size_t n);
+/* How many leading bytes of s[0..n) a JSON string holds as they are: n when
+ * nothing needs an escape. */
+size_t ddbst__json_plain_len(const char *s, size_t n);
 /* ddbst__json_string of text known to need no escape (checked when it was
  * made): the quotes and a copy. */
 static inline int ddbst__json_plain(ddbst_buf *b, const char *s, size_t n) {

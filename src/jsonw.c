@@ -33,7 +33,7 @@ static int needs_escape16(const char *s) {
 /* Length of the leading run of s[0..n) that needs no escape. Many bytes at
  * a time, since keys and values are mostly plain text and this runs on every
  * string of every body; never reads outside s[0..n). */
-static size_t plain_run(const char *s, size_t n) {
+size_t ddbst__json_plain_len(const char *s, size_t n) {
   size_t i = 0;
   uint64_t w;
 #if defined(__SSE2__)
@@ -66,7 +66,7 @@ bytewise:
 
 int ddbst__json_string(ddbst_buf *b, const char *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
-  size_t run = plain_run(s, n);
+  size_t run = ddbst__json_plain_len(s, n);
   if (run == n) { /* the common case: copy it whole */
     if (ddbst__buf_reserve(b, n + 2)) return DDBST_ENOMEM;
     char *o = b->data + b->len;
@@ -101,7 +101,7 @@ int ddbst__json_string(ddbst_buf *b, const char *s, size_t n) {
       *o++ = 'u'; *o++ = '0'; *o++ = '0';
       *o++ = hex[c >> 4]; *o++ = hex[c & 15];
     }
-    run = plain_run(s + i, n - i);
+    run = ddbst__json_plain_len(s + i, n - i);
   }
   *o++ = '"';
   b->len = (size_t)(o - b->data);

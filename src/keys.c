@@ -136,61 +136,87 @@ static const char *facet_path(char *buf, size_t cap, const ddbst__attr *a) {
   return buf;
 }
 
+/* Why facet `s` of the item cannot go into a key (unset, a delta, empty), as
+ * the error; kept out of the hot loop, which only asks whether it can. */
+static int facet_refused(const ddbst_item *it, const ddbst__template *t,
+                         const ddbst__seg *s, const char *key_attr,
+                         ddbst_error *err) {
+  const ddbst__entity *e = entity_of(it);
+  const ddbst__attr *a = &e->attrs[s->attr];
+  const ddbst__val *val = &it->vals[s->attr];
+  char path[DDBST_ERROR_PATH_MAX];
+  if (!val->set)
+    return ddbst__fail(err, DDBST_EMISSING, facet_path(path, sizeof path, a),
+                       "%s.%s is needed for %s = %s", e->name, a->name,
+                       key_attr, t->source);
+  if (val->upd != DDBST__UPD_SET)
+    return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
+                       "%s.%s is a key facet: it takes a value, never an ADD "
+                       "or append (the key would be built from the delta)",
+                       e->name, a->name);
+  if (val->len == 0)
+    return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
+                       "%s.%s is empty; a key facet needs a value", e->name,
+                       a->name);
+  return 0;
+}
+
+/* Whether v, whose bytes include the delimiter's first, holds all of it. */
+static int holds_delim(const ddbst_model *m, const char *v, size_t n) {
+  return m->delim_len == 1 || contains_delim(v, n, m->delim, m->delim_len);
+}
+
+static int delim_refused(const ddbst_item *it, const ddbst__seg *s,
+                         ddbst_error *err) {
+  const ddbst__entity *e = entity_of(it);
+  const ddbst__attr *a = &e->attrs[s->attr];
+  char path[DDBST_ERROR_PATH_MAX];
+  return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
+                     "%s.%s contains the key delimiter '%s', which would "
+                     "forge another key",
+                     e->name, a->name, it->m->delim);
+}
+
 int ddbst__render(const ddbst_item *it, const ddbst__template *t,
                   const char *key_attr, size_t limit, ddbst_buf *out,
                   int *plain, ddbst_error *err) {
   const ddbst_model *m = it->m;
-  const ddbst__entity *e = entity_of(it);
   size_t start = out->len;
   unsigned found = t->literals_plain ? 0 : NEEDS_ESCAPE;
-  char path[DDBST_ERROR_PATH_MAX];
-  for (int i = 0; i < t->nsegs; i++) {
-    const ddbst__seg *s = &t->segs[i];
+  int rc = 0;
+  for (const ddbst__seg *s = t->segs, *end = s + t->nsegs; s < end; s++) {
     if (s->attr < 0) {
       if (ddbst__buf_append(out, s->text, s->len)) goto nomem;
       continue;
     }
-    const ddbst__attr *a = &e->attrs[s->attr];
-    size_t n = 0;
-    const char *v = ddbst__item_text(it, s->attr, &n);
-    if (!v) {
-      ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EMISSING, facet_path(path, sizeof path, a),
-                         "%s.%s is needed for %s = %s", e->name, a->name,
-                         key_attr, t->source);
+    const ddbst__val *val = &it->vals[s->attr];
+    if (!val->set || val->upd != DDBST__UPD_SET || val->len == 0) {
+      rc = facet_refused(it, t, s, key_attr, err);
+      goto refused;
     }
-    if (it->vals[s->attr].upd != DDBST__UPD_SET) {
-      ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
-                         "%s.%s is a key facet: it takes a value, never an ADD "
-                         "or append (the key would be built from the delta)",
-                         e->name, a->name);
-    }
-    if (n == 0) {
-      ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
-                         "%s.%s is empty; a key facet needs a value", e->name,
-                         a->name);
-    }
+    const char *v = it->text.data + val->off;
+    size_t n = val->len;
     /* %-escaping and integer forms keep a plain value plain */
     unsigned seen = facet_scan(v, n, (unsigned char)m->delim[0]);
     found |= seen;
-    if (!a->escape && (seen & HAS_DELIM0) &&
-        (m->delim_len == 1 || contains_delim(v, n, m->delim, m->delim_len))) {
-      ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
-                         "%s.%s contains the key delimiter '%s', which would "
-                         "forge another key",
-                         e->name, a->name, m->delim);
+    /* an escaped facet cannot hold the delimiter: it is %-escaped */
+    const ddbst__attr *a = s->as_is ? NULL : &entity_of(it)->attrs[s->attr];
+    if ((seen & HAS_DELIM0) && !(a && a->escape) && holds_delim(m, v, n)) {
+      rc = delim_refused(it, s, err);
+      goto refused;
     }
-    int rc = s->lower || a->escape || a->type == DDBST__T_INTEGER
-                 ? append_facet(out, a, s, v, n, m)
-                 : ddbst__buf_append(out, v, n);
+    if (s->as_is) {
+      if (ddbst__buf_append(out, v, n)) goto nomem;
+      continue;
+    }
+    rc = append_facet(out, a, s, v, n, m);
     if (rc == DDBST_ENOMEM) goto nomem;
     if (rc) {
-      ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
-                         "%s.%s does not fit its key width", e->name, a->name);
+      char path[DDBST_ERROR_PATH_MAX];
+      const ddbst__entity *e = entity_of(it);
+      rc = ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
+                       "%s.%s does not fit its key width", e->name, a->name);
+      goto refused;
     }
   }
   if (out->len - start > limit) {
@@ -202,6 +228,9 @@ int ddbst__render(const ddbst_item *it, const ddbst__template *t,
   }
   if (plain) *plain = !(found & NEEDS_ESCAPE);
   return 0;
+refused:
+  ddbst__buf_truncate(out, start);
+  return rc;
 nomem:
   ddbst__buf_truncate(out, start);
   return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");

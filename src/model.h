@@ -67,6 +67,8 @@ typedef struct ddbst__seg {
   uint32_t len;
   int attr;
   int lower;
+  int as_is; /* a facet copied as it is: not lower-cased, %-escaped or an
+                integer's key form (the fast path of rendering) */
 } ddbst__seg;
 
 typedef struct ddbst__template {

@@ -102,6 +102,8 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
       segs[ns].len = 0;
       segs[ns].attr = a;
       segs[ns].lower = lower;
+      segs[ns].as_is = !lower && !attrs[a].escape &&
+                       attrs[a].type != DDBST__T_INTEGER;
       ns++;
       nf++;
       i = after;
@@ -118,6 +120,7 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
       segs[ns].len = (uint32_t)(j - i);
       segs[ns].attr = -1;
       segs[ns].lower = 0;
+      segs[ns].as_is = 0;
       for (size_t k = i; k < j; k++)
         if ((unsigned char)src[k] < 0x20 || src[k] == '"' || src[k] == '\\')
           lits_escaped = 1;

@@ -108,6 +108,28 @@ static void put_and_create(void **state) {
   ddbst_item_free(it);
 }
 
+/* Keys and values with bytes JSON must escape take the escaping writer;
+ * plain ones beside them are copied as they are. */
+static void put_escapes_keys_and_values(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "Project");
+  set(it, "orgId", "o\"1");
+  set(it, "projectId", "p\\1\t");
+  set(it, "createdAt", "2026-03-14T09:00:00Z");
+  set(it, "name", "n\x01");
+  set(it, "status", "active");
+  expect_body(
+      ddbst_put_request(it, 0, NOW, out, NULL), DDBST_OP_PUT_ITEM,
+      "{\"TableName\":\"saas-api-dev\",\"Item\":{\"PK\":{\"S\":\"ORG#o\\\"1\"},"
+      "\"SK\":{\"S\":\"PROJECT#2026-03-14T09:00:00Z#p\\\\1\\t\"},\"GSI2PK\":"
+      "{\"S\":\"STATUS#active\"},\"GSI2SK\":{\"S\":\"2026-03-14T09:00:00Z\"},"
+      "\"_type\":{\"S\":\"Project\"},\"orgId\":{\"S\":\"o\\\"1\"},"
+      "\"projectId\":{\"S\":\"p\\\\1\\t\"},\"createdAt\":{\"S\":"
+      "\"2026-03-14T09:00:00Z\"},\"name\":{\"S\":\"n\\u0001\"},\"status\":"
+      "{\"S\":\"active\"}}}");
+  ddbst_item_free(it);
+}
+
 static void put_generates_ulid(void **state) {
   (void)state;
   ddbst_item *it = item_of(saas, "Event");
@@ -397,6 +419,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(get_item),
       cmocka_unit_test(put_and_create),
+      cmocka_unit_test(put_escapes_keys_and_values),
       cmocka_unit_test(put_generates_ulid),
       cmocka_unit_test(update_moves_gsi),
       cmocka_unit_test(update_refusals),
