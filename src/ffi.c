@@ -81,9 +81,10 @@ static int fail(call *c, int code, const char *path, const char *fmt, ...) {
 /* Puts `prefix` before the path of the error in c->err ("items[2]."). */
 static int prefix_path(call *c, const char *prefix) {
   char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "%s%s%s", prefix, c->err.path[0] ? "." : "",
-           c->err.path);
-  ddbst__trim_partial_utf8(path);
+  int n = snprintf(path, sizeof path, "%s%s%s", prefix,
+                   c->err.path[0] ? "." : "", c->err.path);
+  if (n < 0 || (size_t)n >= sizeof path) /* cut, perhaps mid-character */
+    ddbst__trim_partial_utf8(path);
   memcpy(c->err.path, path, sizeof path);
   return c->err.code;
 }
