@@ -14,16 +14,18 @@
 
 #define ONES UINT64_C(0x0101010101010101)
 
-/* Whether the eight bytes of `w` hold a NUL or a byte from 0x80 up. */
-static int word_not_ascii(uint64_t w) {
-  return ((w | ((w - ONES) & ~w)) & (ONES * 0x80)) != 0;
+#if defined(__SSE2__)
+static __m128i load16(const unsigned char *p) {
+  return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-#if defined(__SSE2__)
-static int not_ascii16(const unsigned char *p) {
-  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+static int not_ascii_v(__m128i v) {
   return _mm_movemask_epi8(
              _mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()))) != 0;
+}
+
+static int not_ascii16(const unsigned char *p) {
+  return not_ascii_v(load16(p));
 }
 #endif
 
@@ -43,18 +45,49 @@ static size_t ascii_run(const unsigned char *p, size_t n) {
   if (n >= 8) {
     for (; i + 8 <= n; i += 8) {
       memcpy(&w, p + i, 8);
-      if (word_not_ascii(w)) return i;
+      if (ddbst__word_not_ascii(w)) return i;
     }
     memcpy(&w, p + n - 8, 8);
-    return word_not_ascii(w) ? i : n;
+    return ddbst__word_not_ascii(w) ? i : n;
   }
   if (n >= 4) {
     uint32_t head, tail;
     memcpy(&head, p, 4);
     memcpy(&tail, p + n - 4, 4);
-    return word_not_ascii((uint64_t)head << 32 | tail) ? 0 : n;
+    return ddbst__word_not_ascii((uint64_t)head << 32 | tail) ? 0 : n;
   }
   return 0;
+}
+
+/* n > 16: ddbst__ascii_copy copies shorter runs itself. */
+size_t ddbst__ascii_copy_long(char *dst, const char *src, size_t n) {
+  const unsigned char *p = (const unsigned char *)src;
+  size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = load16(p + i);
+    if (not_ascii_v(v)) return i;
+    _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
+  }
+  if (i < n) { /* the tail, overlapping copied bytes */
+    __m128i v = load16(p + n - 16);
+    if (not_ascii_v(v)) return i;
+    _mm_storeu_si128((__m128i *)(void *)(dst + n - 16), v);
+  }
+#else
+  uint64_t w;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, p + i, 8);
+    if (ddbst__word_not_ascii(w)) return i;
+    memcpy(dst + i, &w, 8);
+  }
+  if (i < n) {
+    memcpy(&w, p + n - 8, 8);
+    if (ddbst__word_not_ascii(w)) return i;
+    memcpy(dst + n - 8, &w, 8);
+  }
+#endif
+  return n;
 }
 
 /* Follows the Unicode "well-formed UTF-8" table (Table 3-7): the allowed range
@@ -267,6 +300,50 @@ static void put_digits(char *out, uint64_t v, int count) {
     out[k] = (char)('0' + v % 10);
     v /= 10;
   }
+}
+
+/* Whether each byte of p[0..8) equals `shape`'s where `upto` has '0', and
+ * where `shape` has '0' is a digit no greater than `upto`'s: "0000-00-" with
+ * "99990190" is a year, '-', a month's tens (0-1) and units, '-'. x = p ^
+ * shape holds each digit's value; a byte of x past its limit, or with its
+ * high bit set, sets that bit of the sum (no byte carries into the next). */
+static bool word_fits(const char *p, const char shape[8], const char upto[8]) {
+  uint64_t w, s, u;
+  memcpy(&w, p, 8);
+  memcpy(&s, shape, 8);
+  memcpy(&u, upto, 8);
+  uint64_t x = w ^ s, add = ONES * ('0' + 0x7F) - u; /* 0x7F - limit */
+  return ((x | ((x & ONES * 0x7F) + add)) & ONES * 0x80) == 0;
+}
+
+int ddbst__ts_is_canonical(const char *in, size_t n, int precision) {
+  /* ddbst__ts_canon's fast case without its fallbacks, as a few words:
+   * "YYYY-MM-DDTHH:MM:SS", then 'Z', or '.', `precision` digits and 'Z'. */
+  switch (precision) {
+  case DDBST__PREC_S:
+    if (n != 20 || !word_fits(in + 12, "0:00:00Z", "90590590")) return 0;
+    break;
+  case DDBST__PREC_MS:
+    if (n != 24 || !word_fits(in + 12, "0:00:00.", "90590590") ||
+        !word_fits(in + 16, ":00.000Z", "05909990"))
+      return 0;
+    break;
+  case DDBST__PREC_US:
+    if (n != 27 || !word_fits(in + 12, "0:00:00.", "90590590") ||
+        !word_fits(in + 19, ".000000Z", "09999990"))
+      return 0;
+    break;
+  default:
+    return 0;
+  }
+  if (!word_fits(in, "0000-00-", "99990190") ||
+      !word_fits(in + 8, "00T00:00", "39029059"))
+    return 0;
+  /* The tens digits are in range; what remains is the month, the hour, and
+   * the day against the month. */
+  int month = two(in + 5), day = two(in + 8);
+  if (month < 1 || month > 12 || day < 1 || two(in + 11) > 23) return 0;
+  return day <= 28 || day <= days_in_month(two(in) * 100 + two(in + 2), month);
 }
 
 const char *ddbst__ts_canon(const char *in, size_t n, int precision, char *out,
@@ -595,12 +672,25 @@ const char *ddbst__int_from_key(const char *in, size_t n, int width,
 
 static const char CROCKFORD[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
+/* One more than the value of each byte as a Crockford digit in either case,
+ * 0 for every other byte: a lookup per character instead of a search. */
+#define DIGIT(c, v) [c] = (v) + 1
+#define LETTER(c, v) [c] = (v) + 1, [(c) - 'A' + 'a'] = (v) + 1
+static const unsigned char CROCKFORD_PLUS1[256] = {
+    DIGIT('0', 0),   DIGIT('1', 1),   DIGIT('2', 2),   DIGIT('3', 3),
+    DIGIT('4', 4),   DIGIT('5', 5),   DIGIT('6', 6),   DIGIT('7', 7),
+    DIGIT('8', 8),   DIGIT('9', 9),   LETTER('A', 10), LETTER('B', 11),
+    LETTER('C', 12), LETTER('D', 13), LETTER('E', 14), LETTER('F', 15),
+    LETTER('G', 16), LETTER('H', 17), LETTER('J', 18), LETTER('K', 19),
+    LETTER('M', 20), LETTER('N', 21), LETTER('P', 22), LETTER('Q', 23),
+    LETTER('R', 24), LETTER('S', 25), LETTER('T', 26), LETTER('V', 27),
+    LETTER('W', 28), LETTER('X', 29), LETTER('Y', 30), LETTER('Z', 31)};
+#undef DIGIT
+#undef LETTER
+
 /* Value of a Crockford digit in either case, -1 if it is not one. */
 static int crockford_value(char c) {
-  if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
-  for (int k = 0; k < 32; k++)
-    if (CROCKFORD[k] == c) return k;
-  return -1;
+  return (int)CROCKFORD_PLUS1[(unsigned char)c] - 1;
 }
 
 const char *ddbst__ulid_canon(const char *in, size_t n, char *out) {

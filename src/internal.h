@@ -12,8 +12,10 @@
 
 #if defined(__GNUC__)
 #define DDBST__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define DDBST__NOINLINE __attribute__((noinline))
 #else
 #define DDBST__PRINTF(f, a)
+#define DDBST__NOINLINE
 #endif
 
 /* ---- allocation ---- */

@@ -102,6 +102,8 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
   memset(it, 0, sizeof *it);
   it->m = m;
   it->entity = entity;
+  it->attrs = m->entities[entity].attrs;
+  it->nattrs = m->entities[entity].nattrs;
   ddbst__buf_init(&it->text, &m->alloc);
   ddbst__buf_init(&it->keytext, &m->alloc);
   size_t nvals = m->max_attrs ? (size_t)m->max_attrs : 1;
@@ -146,6 +148,8 @@ void ddbst_item_free(ddbst_item *it) {
 int ddbst_item_reset(ddbst_item *it, int entity) {
   if (!it || entity < 0 || entity >= it->m->nentities) return DDBST_EINVAL;
   it->entity = entity;
+  it->attrs = it->m->entities[entity].attrs;
+  it->nattrs = it->m->entities[entity].nattrs;
   memset(it->vals, 0, (size_t)it->m->max_attrs * sizeof *it->vals);
   /* the rarely used slots only when used: a reset runs per request */
   if (it->has_previous)
@@ -153,8 +157,12 @@ int ddbst_item_reset(ddbst_item *it, int entity) {
   if (it->nprojected) memset(it->projected, 0, (size_t)it->m->max_attrs);
   it->has_previous = 0;
   it->nprojected = 0;
-  ddbst_buf_reset(&it->text);
-  ddbst_buf_reset(&it->keytext);
+  it->has_update_ops = 0;
+  /* both buffers were reserved by ddbst_item_new: data is never NULL */
+  it->text.len = 0;
+  it->text.data[0] = '\0';
+  it->keytext.len = 0;
+  it->keytext.data[0] = '\0';
   it->nkeys = 0;
   it->has_expected_version = 0;
   return 0;
@@ -165,8 +173,7 @@ int ddbst_item_entity(const ddbst_item *it) {
 }
 
 static const ddbst__attr *attr_of(const ddbst_item *it, int attr) {
-  const ddbst__entity *e = &it->m->entities[it->entity];
-  return attr >= 0 && attr < e->nattrs ? &e->attrs[attr] : NULL;
+  return attr >= 0 && attr < it->nattrs ? &it->attrs[attr] : NULL;
 }
 
 /* Values are named "Entity.attribute" in errors. */
@@ -175,37 +182,49 @@ static void attr_path(char *path, size_t cap, const ddbst_item *it,
   snprintf(path, cap, "%s.%s", it->m->entities[it->entity].name, a->name);
 }
 
-int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len) {
-  size_t off = it->text.len;
-  if (ddbst__buf_reserve(&it->text, len + 1)) return DDBST_ENOMEM;
-  ddbst__buf_append(&it->text, text, len);
-  ddbst__buf_putc(&it->text, '\0');
-  it->vals[attr].off = (uint32_t)off;
-  it->vals[attr].len = (uint32_t)len;
-  it->vals[attr].set = 1;
-  it->vals[attr].upd = DDBST__UPD_SET;
+/* ---- setting values ----
+ *
+ * The values nearly every request sets (short strings, enum values, ULIDs,
+ * timestamps already canonical) are checked while copied to the end of the
+ * text buffer and committed there. Each type has its own small function,
+ * reached by a tail call, so that the common case runs without a frame;
+ * whatever it does not take (a long or non-ASCII string, text to
+ * canonicalise, a refusal) goes to set_canon, whose errors are therefore the
+ * only ones there are. */
+
+/* Commits the n bytes just written at the end of the text buffer as the
+ * value of attr; the caller made sure of room for them and two NULs. */
+static int commit(ddbst_item *it, int attr, size_t n) {
+  size_t start = it->text.len;
+  char *dst = it->text.data + start;
+  dst[n] = '\0';     /* the value's */
+  dst[n + 1] = '\0'; /* the buffer's */
+  it->text.len = start + n + 1;
+  ddbst__val *v = &it->vals[attr];
+  v->off = (uint32_t)start;
+  v->len = (uint32_t)n;
+  v->set = 1;
+  v->upd = DDBST__UPD_SET;
   it->nkeys = 0; /* keys built before no longer describe the item */
   return 0;
 }
 
-int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
-                   ddbst_error *err) {
-  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
-  const ddbst__attr *a = attr_of(it, attr);
-  if (!a)
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "attribute index %d is not an attribute of %s", attr,
-                       it->m->entities[it->entity].name);
-  if (!text && len)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "text is NULL");
-  if (len > UINT32_MAX / 2)
-    return ddbst__fail(err, DDBST_ERANGE, NULL, "value too large");
-  /* Canonicalise after the current end, then commit: on refusal the old
-   * value stays. */
+int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len) {
+  if (ddbst__buf_reserve(&it->text, len + 1)) return DDBST_ENOMEM;
+  ddbst__copy(it->text.data + it->text.len, text, len);
+  return commit(it, attr, len);
+}
+
+/* Any value: canonicalise after the current end, then commit, so that on
+ * refusal the old value stays. Not inlined: its frame (a reason, a path)
+ * would cost the fast paths on every call. */
+DDBST__NOINLINE static int set_canon(ddbst_item *it, int attr,
+                                     const ddbst__attr *a, const char *text,
+                                     size_t len, ddbst_error *err) {
   size_t start = it->text.len;
+  it->text.data[start] = '\0'; /* a fast path may have written past it */
   char why[160];
-  int rc = ddbst__value_canon(a, text ? text : "", len, &it->text, why,
-                              sizeof why);
+  int rc = ddbst__value_canon(a, text, len, &it->text, why, sizeof why);
   if (rc == 0) rc = ddbst__buf_putc(&it->text, '\0');
   if (rc) {
     ddbst__buf_truncate(&it->text, start);
@@ -221,6 +240,114 @@ int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
   it->vals[attr].upd = DDBST__UPD_SET;
   it->nkeys = 0;
   return 0;
+}
+
+DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
+                                           const ddbst__attr *a,
+                                           const char *in, size_t n,
+                                           ddbst_error *err) {
+  char *dst = it->text.data + it->text.len;
+  size_t i = ddbst__ascii_copy(dst, in, n);
+  if (i < n) {
+    /* from a character's start, so the same verdict as on the whole */
+    if (ddbst__utf8_check(in + i, n - i))
+      return set_canon(it, attr, a, in, n, err);
+    memcpy(dst + i, in + i, n - i);
+  }
+  return commit(it, attr, n);
+}
+
+DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
+                                      const ddbst__attr *a, const char *in,
+                                      size_t n, ddbst_error *err) {
+  if (n <= 16 && ddbst__ascii_copy(it->text.data + it->text.len, in, n) == n)
+    return commit(it, attr, n);
+  return set_long_string(it, attr, a, in, n, err);
+}
+
+/* Whether the n bytes (at most 16) at `in` equal those at `v`: two
+ * overlapping words each, cheaper than a call to memcmp. */
+static int same_short(const char *in, const char *v, size_t n) {
+  if (n >= 8) {
+    uint64_t a0, a1, b0, b1;
+    memcpy(&a0, in, 8);
+    memcpy(&a1, in + n - 8, 8);
+    memcpy(&b0, v, 8);
+    memcpy(&b1, v + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n >= 4) {
+    uint32_t a0, a1, b0, b1;
+    memcpy(&a0, in, 4);
+    memcpy(&a1, in + n - 4, 4);
+    memcpy(&b0, v, 4);
+    memcpy(&b1, v + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (in[i] != v[i]) return 0;
+  return 1;
+}
+
+DDBST__NOINLINE static int set_enum(ddbst_item *it, int attr,
+                                    const ddbst__attr *a, const char *in,
+                                    size_t n, ddbst_error *err) {
+  /* ASCII without NUL passes the UTF-8 check value_canon makes first */
+  char *dst = it->text.data + it->text.len;
+  if (n <= 16 && ddbst__ascii_copy(dst, in, n) == n)
+    for (size_t i = 0; i < a->nvalues; i++)
+      if (a->value_lens[i] == n && same_short(dst, a->values[i], n))
+        return commit(it, attr, n);
+  return set_canon(it, attr, a, in, n, err);
+}
+
+DDBST__NOINLINE static int set_timestamp(ddbst_item *it, int attr,
+                                         const ddbst__attr *a,
+                                         const char *in, size_t n,
+                                         ddbst_error *err) {
+  if (!ddbst__ts_is_canonical(in, n, a->precision))
+    return set_canon(it, attr, a, in, n, err);
+  /* 20 to 27 bytes: two overlapping 16-byte moves, not a call to memcpy */
+  char *dst = it->text.data + it->text.len;
+  memcpy(dst, in, 16);
+  memcpy(dst + n - 16, in + n - 16, 16);
+  return commit(it, attr, n);
+}
+
+DDBST__NOINLINE static int set_ulid(ddbst_item *it, int attr,
+                                    const ddbst__attr *a, const char *in,
+                                    size_t n, ddbst_error *err) {
+  /* Crockford digits are ASCII: the UTF-8 check could not have refused */
+  if (ddbst__ulid_canon(in, n, it->text.data + it->text.len))
+    return set_canon(it, attr, a, in, n, err);
+  return commit(it, attr, n);
+}
+
+int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
+                   ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__attr *a = attr_of(it, attr);
+  if (!a)
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "attribute index %d is not an attribute of %s", attr,
+                       it->m->entities[it->entity].name);
+  if (!text && len)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "text is NULL");
+  if (len > UINT32_MAX / 2)
+    return ddbst__fail(err, DDBST_ERANGE, NULL, "value too large");
+  if (!text) text = "";
+  /* The fast paths write in place: room for the value, its NUL and the
+   * buffer's, which a warm item has. */
+  if (it->text.cap - it->text.len > len + 1) {
+    switch (a->type) {
+    case DDBST__T_STRING: return set_string(it, attr, a, text, len, err);
+    case DDBST__T_ENUM: return set_enum(it, attr, a, text, len, err);
+    case DDBST__T_TIMESTAMP: return set_timestamp(it, attr, a, text, len, err);
+    case DDBST__T_ULID: return set_ulid(it, attr, a, text, len, err);
+    default: break;
+    }
+  }
+  return set_canon(it, attr, a, text, len, err);
 }
 
 int ddbst_item_set_int(ddbst_item *it, int attr, int64_t value,
@@ -254,6 +381,7 @@ int ddbst_item_remove(ddbst_item *it, int attr) {
   if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
   it->vals[attr].set = 0;
   it->vals[attr].upd = DDBST__UPD_REMOVE;
+  it->has_update_ops = 1;
   it->nkeys = 0;
   return 0;
 }
@@ -295,6 +423,7 @@ static int set_update_value(ddbst_item *it, int attr, const char *text,
   it->vals[attr].len = (uint32_t)(it->text.len - start - 1);
   it->vals[attr].set = 1;
   it->vals[attr].upd = upd;
+  it->has_update_ops = 1;
   it->nkeys = 0;
   return 0;
 }
@@ -339,6 +468,7 @@ int ddbst_item_expect_version(ddbst_item *it, int64_t version) {
 }
 
 int ddbst__item_check_plain(const ddbst_item *it, ddbst_error *err) {
+  if (!it->has_update_ops) return 0; /* the usual put: nothing to look for */
   const ddbst__entity *e = &it->m->entities[it->entity];
   for (int i = 0; i < e->nattrs; i++)
     if (it->vals[i].upd != DDBST__UPD_SET) {
@@ -369,45 +499,72 @@ int64_t ddbst_now_unix_us(void) {
   return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+/* The default of unset attribute `i`. */
+static int apply_default(ddbst_item *it, int i, int64_t now_us,
+                         ddbst_error *err) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  const ddbst__attr *a = &e->attrs[i];
+  char tmp[DDBST__TS_MAX];
+  size_t tlen = 0;
+  int rc = 0;
+  int is_auto_time = i == e->created_attr || i == e->updated_attr;
+  if (a->def == DDBST__DEF_VALUE) {
+    rc = ddbst__item_store(it, i, a->def_text, a->def_len);
+  } else if (a->def == DDBST__DEF_NOW || is_auto_time) {
+    const char *bad = ddbst__ts_from_unix_us(now_us, a->precision, tmp, &tlen);
+    if (bad)
+      return ddbst__fail(err, DDBST_ERANGE, NULL, "%s: %s", a->name, bad);
+    rc = ddbst__item_store(it, i, tmp, tlen);
+  } else if (a->def == DDBST__DEF_GENERATE) {
+    uint64_t ms = now_us < 0 ? 0 : (uint64_t)now_us / 1000;
+    rc = ddbst__model_next_ulid(it->m, ms, tmp);
+    if (rc == 0) rc = ddbst__item_store(it, i, tmp, DDBST__ULID_LEN);
+  }
+  if (rc) return ddbst__fail(err, rc, NULL, "out of memory");
+  return 0;
+}
+
+/* The defaults from the k-th on. Apart from the search below, as is
+ * missing(): their frames would cost every write that needs neither. */
+DDBST__NOINLINE static int apply_defaults_from(ddbst_item *it, int k,
+                                               int64_t now_us,
+                                               ddbst_error *err) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  for (; k < e->ndefaults; k++) {
+    int i = e->default_attrs[k];
+    if (it->vals[i].set) continue;
+    int rc = apply_default(it, i, now_us, err);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 int ddbst_item_apply_defaults(ddbst_item *it, int64_t now_us,
                               ddbst_error *err) {
   if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
   const ddbst__entity *e = &it->m->entities[it->entity];
-  for (int i = 0; i < e->nattrs; i++) {
-    const ddbst__attr *a = &e->attrs[i];
-    if (it->vals[i].set) continue;
-    char tmp[DDBST__TS_MAX];
-    size_t tlen = 0;
-    int rc = 0;
-    int is_auto_time = i == e->created_attr || i == e->updated_attr;
-    if (a->def == DDBST__DEF_VALUE) {
-      rc = ddbst__item_store(it, i, a->def_text, a->def_len);
-    } else if (a->def == DDBST__DEF_NOW || is_auto_time) {
-      const char *bad = ddbst__ts_from_unix_us(now_us, a->precision, tmp, &tlen);
-      if (bad)
-        return ddbst__fail(err, DDBST_ERANGE, NULL, "%s: %s", a->name, bad);
-      rc = ddbst__item_store(it, i, tmp, tlen);
-    } else if (a->def == DDBST__DEF_GENERATE) {
-      uint64_t ms = now_us < 0 ? 0 : (uint64_t)now_us / 1000;
-      rc = ddbst__model_next_ulid(it->m, ms, tmp);
-      if (rc == 0) rc = ddbst__item_store(it, i, tmp, DDBST__ULID_LEN);
-    }
-    if (rc) return ddbst__fail(err, rc, NULL, "out of memory");
-  }
+  for (int k = 0; k < e->ndefaults; k++)
+    if (!it->vals[e->default_attrs[k]].set)
+      return apply_defaults_from(it, k, now_us, err);
   return 0;
+}
+
+DDBST__NOINLINE static int missing(const ddbst_item *it, int i,
+                                   ddbst_error *err) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  const ddbst__attr *a = &e->attrs[i];
+  char path[DDBST_ERROR_PATH_MAX];
+  attr_path(path, sizeof path, it, a);
+  return ddbst__fail(err, DDBST_EMISSING, path, "%s.%s is required", e->name,
+                     a->name);
 }
 
 int ddbst_item_check_required(const ddbst_item *it, ddbst_error *err) {
   if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
   const ddbst__entity *e = &it->m->entities[it->entity];
-  for (int i = 0; i < e->nattrs; i++) {
-    const ddbst__attr *a = &e->attrs[i];
-    if ((a->required || a->primary_facet) && !it->vals[i].set) {
-      char path[DDBST_ERROR_PATH_MAX];
-      attr_path(path, sizeof path, it, a);
-      return ddbst__fail(err, DDBST_EMISSING, path, "%s.%s is required",
-                         e->name, a->name);
-    }
+  for (int k = 0; k < e->nrequired; k++) {
+    int i = e->required_attrs[k];
+    if (!it->vals[i].set) return missing(it, i, err);
   }
   return 0;
 }

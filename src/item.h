@@ -49,9 +49,15 @@ typedef struct ddbst__keyval {
 struct ddbst_item {
   const ddbst_model *m;
   int entity;
+  /* entity's attributes, kept with it: every set looks its attribute up */
+  const ddbst__attr *attrs;
+  int nattrs;
   ddbst__val *vals; /* model->max_attrs slots */
   ddbst__val *prev; /* values before an update, for unique guards */
   int has_previous; /* some prev slot is set: reset must clear them */
+  /* Some slot may hold a REMOVE, ADD or append (set by those, cleared by
+   * reset): a put need not look for them otherwise. */
+  int has_update_ops;
   ddbst_buf text;   /* canonical values, each NUL-terminated */
   ddbst_buf keytext;
   ddbst__keyval *keys; /* 3 + 2 * model->nindexes slots */

@@ -117,6 +117,12 @@ typedef struct ddbst__entity {
   int version_attr; /* -1 when none */
   int created_attr;
   int updated_attr;
+  /* Filled at load, in attribute order, so that a write visits only the
+   * attributes it may have to fill or demand. */
+  int *default_attrs; /* a default, or created_attr / updated_attr */
+  int ndefaults;
+  int *required_attrs; /* required, or a facet of the primary key */
+  int nrequired;
 } ddbst__entity;
 
 typedef enum {

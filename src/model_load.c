@@ -794,6 +794,23 @@ static void check_not_key_attr(loader *L, const ddbst__attr *a,
            a->name);
 }
 
+/* The attributes ddbst_item_apply_defaults and ddbst_item_check_required
+ * look at, once all are known and the key's facets marked. */
+static void list_write_attrs(loader *L, ddbst__entity *e) {
+  size_t n = (size_t)e->nattrs;
+  e->default_attrs = alloc_array(L, n, sizeof *e->default_attrs);
+  e->required_attrs = alloc_array(L, n, sizeof *e->required_attrs);
+  if (!e->default_attrs || !e->required_attrs) return;
+  for (int i = 0; i < e->nattrs; i++) {
+    const ddbst__attr *a = &e->attrs[i];
+    if (a->def != DDBST__DEF_NONE || i == e->created_attr ||
+        i == e->updated_attr)
+      e->default_attrs[e->ndefaults++] = i;
+    if (a->required || a->primary_facet)
+      e->required_attrs[e->nrequired++] = i;
+  }
+}
+
 static void load_entity(loader *L, const char *name, const ddbst__jnode *n,
                         ddbst__entity *e) {
   static const char *const fields[] = {"attributes", "key",     "indexes",
@@ -909,6 +926,7 @@ static void load_entity(loader *L, const char *name, const ddbst__jnode *n,
     }
     pop(L, old);
   }
+  list_write_attrs(L, e);
   if (e->nattrs > m->max_attrs) m->max_attrs = e->nattrs;
 }
 

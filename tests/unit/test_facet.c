@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,6 +333,72 @@ static void ts_refuses_a_non_digit_in_every_place(void **state) {
   TS_OK("2026-03-14T09:41:07Z", S, "2026-03-14T09:41:07Z");
   TS_OK("0000-01-01T00:00:00Z", S, "0000-01-01T00:00:00Z");
   TS_OK("9999-12-31T23:59:59Z", S, "9999-12-31T23:59:59Z");
+}
+
+/* ddbst__ts_is_canonical says yes exactly when ddbst__ts_canon gives the
+ * text back unchanged. */
+static void ts_is_canonical_matches_ts_canon(const char *t, size_t n,
+                                             int precision) {
+  char *copy = exact_copy(t, n);
+  char out[DDBST__TS_MAX];
+  size_t len = 0;
+  int want = ddbst__ts_canon(copy, n, precision, out, &len) == NULL &&
+             len == n && memcmp(out, copy, n) == 0;
+  int got = ddbst__ts_is_canonical(copy, n, precision);
+  if (got != want)
+    fail_msg("'%.*s' at precision %d: fast %d, ts_canon %d", (int)n, t,
+             precision, got, want);
+  free(copy);
+}
+
+static void ts_is_canonical_agrees_everywhere(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    int precision;
+  } base[] = {{"2026-03-14T09:41:07Z", S},
+              {"2024-02-29T23:59:59.999Z", MS},
+              {"2000-12-31T00:00:00.000001Z", US},
+              {"0000-01-01T00:00:00Z", S},
+              {"9999-12-31T23:59:59.999999Z", US}};
+  for (size_t b = 0; b < sizeof base / sizeof base[0]; b++) {
+    const char *t = base[b].text;
+    size_t n = strlen(t);
+    /* every byte in every place, at every precision */
+    for (size_t i = 0; i < n; i++)
+      for (int c = 0; c < 256; c++) {
+        char m[DDBST__TS_MAX];
+        memcpy(m, t, n);
+        m[i] = (char)c;
+        for (int p = 0; p <= 7; p++) ts_is_canonical_matches_ts_canon(m, n, p);
+      }
+    /* every length, shorter and longer */
+    char longer[DDBST__TS_MAX + 8];
+    memcpy(longer, t, n);
+    memcpy(longer + n, "Z0000000", 8);
+    for (size_t k = 0; k <= n + 8; k++)
+      ts_is_canonical_matches_ts_canon(longer, k, base[b].precision);
+  }
+  /* every month, day, hour, minute and second a digit pair can spell, in
+   * common, leap and century years */
+  static const char *const years[] = {"1900", "2000", "2023", "2024", "0000"};
+  for (size_t y = 0; y < sizeof years / sizeof years[0]; y++)
+    for (int mo = 0; mo < 100; mo++)
+      for (int d = 0; d < 100; d++) {
+        char t[32];
+        snprintf(t, sizeof t, "%s-%02d-%02dT%02d:%02d:%02dZ", years[y], mo, d,
+                 (mo + d) % 100, (mo * 3 + d) % 100, (d * 7 + mo) % 100);
+        ts_is_canonical_matches_ts_canon(t, 20, S);
+        snprintf(t, sizeof t, "%s-%02d-%02dT23:59:59.000Z", years[y], mo, d);
+        ts_is_canonical_matches_ts_canon(t, 24, MS);
+      }
+  for (int h = 0; h < 100; h++)
+    for (int mi = 0; mi < 100; mi++) {
+      char t[32];
+      snprintf(t, sizeof t, "2026-01-31T%02d:%02d:%02d.123456Z", h, mi,
+               (h + mi) % 100);
+      ts_is_canonical_matches_ts_canon(t, 27, US);
+    }
 }
 
 static void ts_canonical_text_sorts_in_time_order(void **state) {
@@ -1097,6 +1164,38 @@ static void base64_checks_alphabet_length_and_padding(void **state) {
 
 /* ---------------------------------------------------------------- casing */
 
+/* The run ddbst__ascii_copy reports is ASCII without NUL and copied; the
+ * UTF-8 check from there gives the verdict on the whole. Every length to
+ * past two SSE blocks, a bad byte in every place. */
+static void ascii_copy_checks_while_copying(void **state) {
+  (void)state;
+  static const unsigned char bad[] = {0x00, 0x80, 0xC3, 0xE9, 0xFF, 0x7F};
+  for (size_t n = 0; n <= 40; n++)
+    for (size_t at = 0; at <= n; at++) /* at == n: none */
+      for (size_t b = 0; b < sizeof bad; b++) {
+        char *text = malloc(n ? n : 1), *dst = malloc(n + 1);
+        assert_true(text && dst);
+        for (size_t i = 0; i < n; i++) text[i] = (char)('a' + i % 26);
+        if (at < n) text[at] = (char)bad[b];
+        char *in = exact_copy(text, n);
+        memset(dst, '#', n + 1);
+        size_t run = ddbst__ascii_copy(dst, in, n);
+        assert_true(run <= n);
+        for (size_t i = 0; i < run; i++) {
+          assert_true(in[i] != 0 && (unsigned char)in[i] < 0x80);
+          assert_int_equal(dst[i], in[i]);
+        }
+        assert_int_equal(dst[n], '#'); /* nothing past n */
+        if (at == n || bad[b] == 0x7F) assert_int_equal(run, n);
+        const char *whole = ddbst__utf8_check(in, n);
+        const char *rest = ddbst__utf8_check(in + run, n - run);
+        if (whole || rest) assert_string_equal(whole, rest);
+        free(in);
+        free(text);
+        free(dst);
+      }
+}
+
 static void lower_ascii_touches_only_a_to_z(void **state) {
   (void)state;
   char s[] = "AbC-XyZ@[`{#\xC3\x89\xC3\xA9 USER";
@@ -1143,6 +1242,7 @@ int main(void) {
       cmocka_unit_test(ts_keeps_years_0000_to_9999),
       cmocka_unit_test(ts_refuses_other_shapes),
       cmocka_unit_test(ts_refuses_a_non_digit_in_every_place),
+      cmocka_unit_test(ts_is_canonical_agrees_everywhere),
       cmocka_unit_test(ts_canonical_text_sorts_in_time_order),
       cmocka_unit_test(ts_from_unix_us_floors),
       cmocka_unit_test(ts_to_unix_us_takes_only_canonical_text),
@@ -1158,6 +1258,7 @@ int main(void) {
       cmocka_unit_test(number_refuses_the_rest),
       cmocka_unit_test(number_magnitude_by_digit_position),
       cmocka_unit_test(base64_checks_alphabet_length_and_padding),
+      cmocka_unit_test(ascii_copy_checks_while_copying),
       cmocka_unit_test(lower_ascii_touches_only_a_to_z),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

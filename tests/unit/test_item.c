@@ -1,8 +1,10 @@
 /* Item values: each type's canonical text and refusals, defaults, required
  * attributes, monotonic ULIDs. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "item.h"
 #include "support.h"
 
 static const char model_json[] =
@@ -218,6 +220,155 @@ static void required(void **state) {
   assert_int_equal(ddbst_item_check_required(item, &err), 0);
 }
 
+/* ddbst_item_set takes the common values on fast paths; each verdict must be
+ * the general path's (ddbst__value_canon): the same code, text, path and
+ * message, and on refusal the old value kept. */
+static void same_as_value_canon(const char *name, const char *text, size_t n) {
+  int attr = ddbst_model_attribute(model, 0, name);
+  assert_true(attr >= 0);
+  ddbst_item_reset(item, 0);
+  int other = ddbst_model_attribute(model, 0, "must");
+  assert_int_equal(ddbst_item_set(item, other, "kept", 4, NULL), 0);
+  char *in = malloc(n ? n : 1); /* exact size: ASan sees any over-read */
+  assert_non_null(in);
+  if (n) memcpy(in, text, n);
+
+  ddbst_buf *want = ddbst_buf_new(NULL);
+  char why[160];
+  int want_rc = ddbst__value_canon(&model->entities[0].attrs[attr], in, n,
+                                   want, why, sizeof why);
+  ddbst_error err;
+  memset(&err, 0, sizeof err);
+  int rc = ddbst_item_set(item, attr, in, n, &err);
+  if (rc != want_rc)
+    fail_msg("%s = '%.*s': %d, value_canon %d", name, (int)n, text, rc,
+             want_rc);
+  const char *v;
+  size_t vn;
+  if (rc == 0) {
+    assert_int_equal(ddbst_item_get(item, attr, &v, &vn), 1);
+    assert_int_equal(vn, ddbst_buf_len(want));
+    assert_memory_equal(v, ddbst_buf_data(want), vn);
+    assert_int_equal(v[vn], '\0');
+  } else {
+    char path[300], msg[sizeof err.message];
+    snprintf(path, sizeof path, "Thing.%s", name);
+    snprintf(msg, sizeof msg, "%s: %s", name, why);
+    assert_int_equal(err.code, want_rc);
+    assert_string_equal(err.path, path);
+    assert_string_equal(err.message, msg);
+    assert_int_equal(ddbst_item_get(item, attr, NULL, NULL), 0);
+  }
+  assert_int_equal(ddbst_item_get(item, other, &v, &vn), 1);
+  assert_string_equal(v, "kept");
+  ddbst_buf_free(want);
+  free(in);
+}
+
+static void fast_paths_agree_with_value_canon(void **state) {
+  (void)state;
+  char t[700];
+  /* strings at every length past two SSE blocks and past the room a fresh
+   * item has, with a bad byte or a two-byte character in every place */
+  static const char *const odd[] = {"\x00", "\x80", "\xC3", "\xFF", "\xC3\xA9",
+                                    "\xED\xA0\x80", "\x7F"};
+  for (size_t n = 0; n <= 40; n++) {
+    for (size_t i = 0; i < n; i++) t[i] = (char)('!' + (i * 7) % 90);
+    same_as_value_canon("id", t, n);
+    for (size_t at = 0; at < n; at++)
+      for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+        char m[64];
+        memcpy(m, t, n);
+        size_t ol = k == 0 ? 1 : strlen(odd[k]);
+        memcpy(m + at, odd[k], at + ol <= n ? ol : n - at);
+        same_as_value_canon("id", m, n);
+      }
+  }
+  memset(t, 'x', sizeof t);
+  same_as_value_canon("id", t, 600);
+  t[599] = '\x80';
+  same_as_value_canon("id", t, 600);
+
+  /* enum values, near misses at every place, and other lengths */
+  static const char *const enums[] = {"red", "blue", "Red", "blu", "bluee",
+                                      "", "r\xC3\xA9", "redredredredredred"};
+  for (size_t k = 0; k < sizeof enums / sizeof enums[0]; k++) {
+    size_t n = strlen(enums[k]);
+    same_as_value_canon("e", enums[k], n);
+    for (size_t at = 0; at < n; at++)
+      for (int c = 0; c < 256; c += 17) {
+        memcpy(t, enums[k], n);
+        t[at] = (char)c;
+        same_as_value_canon("e", t, n);
+      }
+  }
+
+  /* ULIDs in either case, each place given each kind of wrong character */
+  static const char ulid[] = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
+  static const char wrong[] = {'I', 'l', 'O', 'u', '8', 'z', '#', 0, '\x80'};
+  same_as_value_canon("u", ulid, 26);
+  same_as_value_canon("u", "01arz3ndektsv4rrffq69g5fav", 26);
+  same_as_value_canon("u", ulid, 25);
+  same_as_value_canon("u", "01ARZ3NDEKTSV4RRFFQ69G5FAVX", 27);
+  for (size_t at = 0; at < 26; at++)
+    for (size_t k = 0; k < sizeof wrong; k++) {
+      memcpy(t, ulid, 26);
+      t[at] = wrong[k];
+      same_as_value_canon("u", t, 26);
+    }
+
+  /* timestamps at each attribute's precision and the others, each place
+   * given each kind of wrong character */
+  static const struct {
+    const char *name, *text;
+  } ts[] = {{"ts", "2024-02-29T23:59:59.999Z"},
+            {"ts", "2023-02-28T00:00:00.000Z"},
+            {"ts", "2026-03-14T09:00:00Z"},
+            {"ts", "2026-03-14T10:00:00.123+01:00"},
+            {"tus", "2026-12-31T23:59:59.123456Z"},
+            {"tus", "2026-03-14T09:00:00.123Z"},
+            {"made", "2026-03-14T09:00:00Z"},
+            {"made", "2026-03-14T09:00:00.000Z"}};
+  static const char digit_wrong[] = {'/', ':', '9', '3', 'x', 0, '\x80', 'Z'};
+  for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
+    size_t n = strlen(ts[k].text);
+    same_as_value_canon(ts[k].name, ts[k].text, n);
+    same_as_value_canon(ts[k].name, ts[k].text, n - 1);
+    for (size_t at = 0; at < n; at++)
+      for (size_t c = 0; c < sizeof digit_wrong; c++) {
+        memcpy(t, ts[k].text, n);
+        t[at] = digit_wrong[c];
+        same_as_value_canon(ts[k].name, t, n);
+      }
+  }
+}
+
+/* A put refuses REMOVE, ADD and append; a reset forgets them. */
+static void put_refuses_update_only_operations(void **state) {
+  (void)state;
+  ddbst_buf *out = ddbst_buf_new(NULL);
+  ddbst_error err;
+  int n = ddbst_model_attribute(model, 0, "n");
+  for (int round = 0; round < 2; round++) {
+    ddbst_item_reset(item, 0);
+    check_value("id", "x", "x");
+    check_value("must", "y", "y");
+    int64_t now = 1773478800123456LL;
+    assert_true(ddbst_put_request(item, 0, now, out, &err) >= 0);
+    if (round == 0)
+      assert_int_equal(ddbst_item_remove(item, n), 0);
+    else
+      assert_int_equal(ddbst_item_add(item, n, "2", 1, &err), 0);
+    assert_int_equal(ddbst_put_request(item, 0, now, out, &err), DDBST_EVALUE);
+    assert_string_equal(err.path, "Thing.n");
+    assert_string_equal(err.message, "n has a REMOVE, ADD or append, which "
+                                     "only an update can carry");
+    check_value("n", "1", "1"); /* a plain value again */
+    assert_true(ddbst_put_request(item, 0, now, out, &err) >= 0);
+  }
+  ddbst_buf_free(out);
+}
+
 static void bad_handles(void **state) {
   (void)state;
   assert_null(ddbst_item_new(model, 5));
@@ -267,6 +418,8 @@ int main(void) {
       cmocka_unit_test(defaults),
       cmocka_unit_test(ulids_are_monotonic),
       cmocka_unit_test(required),
+      cmocka_unit_test(fast_paths_agree_with_value_canon),
+      cmocka_unit_test(put_refuses_update_only_operations),
       cmocka_unit_test(bad_handles),
       cmocka_unit_test(item_new_allocation_failures),
   };
