@@ -71,11 +71,53 @@ _Static_assert(DDBST__PK_MAX <= 65535 && NAME_MAX_BYTES <= 65535,
 static const char b64_alphabet[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define B64_WORDS 1
+/* Every two characters, by the 12 bits they encode, as the 16-bit word a
+ * little-endian store writes them with: a group of three bytes is two loads
+ * and one store. (Written out by the preprocessor: 8 KiB of constants.) */
+#define B64_CHAR(x)                                                            \
+  ((x) < 26   ? 'A' + (x)                                                      \
+   : (x) < 52 ? 'a' + (x) - 26                                                 \
+   : (x) < 62 ? '0' + (x) - 52                                                 \
+   : (x) == 62 ? '-'                                                           \
+               : '_')
+#define B64_PAIR(h, l) (uint16_t)(B64_CHAR(h) | B64_CHAR(l) << 8)
+#define B64_P4(h, l)                                                           \
+  B64_PAIR(h, l), B64_PAIR(h, l + 1), B64_PAIR(h, l + 2), B64_PAIR(h, l + 3)
+#define B64_P16(h, l)                                                          \
+  B64_P4(h, l), B64_P4(h, l + 4), B64_P4(h, l + 8), B64_P4(h, l + 12)
+#define B64_P64(h) B64_P16(h, 0), B64_P16(h, 16), B64_P16(h, 32), B64_P16(h, 48)
+#define B64_H4(h) B64_P64(h), B64_P64(h + 1), B64_P64(h + 2), B64_P64(h + 3)
+#define B64_H16(h) B64_H4(h), B64_H4(h + 4), B64_H4(h + 8), B64_H4(h + 12)
+static const uint16_t b64_pairs[4096] = {B64_H16(0), B64_H16(16), B64_H16(32),
+                                         B64_H16(48)};
+#endif
+
 /* Writes the text of in[0..n) and a NUL to `out` (4n/3 + 2 bytes);
  * returns the text's length. */
 static size_t b64_encode(const uint8_t *in, size_t n, char *out) {
   char *o = out;
   size_t i = 0;
+#ifdef B64_WORDS
+  /* six bytes (read as a word of eight) give eight characters */
+  for (; i + 8 <= n; i += 6, o += 8) {
+    uint64_t x;
+    memcpy(&x, in + i, 8);
+    x = __builtin_bswap64(x); /* bytes i .. i+5 in the high 48 bits */
+    uint64_t chars = (uint64_t)b64_pairs[x >> 52] |
+                     (uint64_t)b64_pairs[x >> 40 & 0xfff] << 16 |
+                     (uint64_t)b64_pairs[x >> 28 & 0xfff] << 32 |
+                     (uint64_t)b64_pairs[x >> 16 & 0xfff] << 48;
+    memcpy(o, &chars, 8);
+  }
+  for (; i + 3 <= n; i += 3, o += 4) {
+    uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+    uint32_t chars = (uint32_t)b64_pairs[v >> 12] |
+                     (uint32_t)b64_pairs[v & 0xfff] << 16;
+    memcpy(o, &chars, 4);
+  }
+#else
   for (; i + 3 <= n; i += 3) {
     uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
     *o++ = b64_alphabet[v >> 18];
@@ -83,6 +125,7 @@ static size_t b64_encode(const uint8_t *in, size_t n, char *out) {
     *o++ = b64_alphabet[v >> 6 & 63];
     *o++ = b64_alphabet[v & 63];
   }
+#endif
   if (n - i == 1) {
     *o++ = b64_alphabet[in[i] >> 2];
     *o++ = b64_alphabet[(in[i] & 3) << 4];
@@ -119,17 +162,34 @@ static size_t b64_encode(const uint8_t *in, size_t n, char *out) {
 static const uint32_t b64_bits[4][256] = {
     {B64_256(18)}, {B64_256(12)}, {B64_256(6)}, {B64_256(0)}};
 
-/* Decodes in[0..n) into `out` (3n/4 bytes). Returns 0; 1 with *bad the
- * offset of a character outside the alphabet; 2 for a length or last
- * character that no whole bytes give. */
+/* Bytes b64_decode may write past the decoded ones (its output buffer's
+ * slack): it stores six bytes as one word of eight. */
+enum { B64_SLACK = 2 };
+
+static uint32_t b64_group(const unsigned char *u) {
+  return b64_bits[0][u[0]] | b64_bits[1][u[1]] | b64_bits[2][u[2]] |
+         b64_bits[3][u[3]];
+}
+
+/* Decodes in[0..n) into `out` (3n/4 + B64_SLACK bytes). Returns 0; 1 with
+ * *bad the offset of a character outside the alphabet; 2 for a length or
+ * last character that no whole bytes give. */
 static int b64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len,
                       size_t *bad) {
   const unsigned char *u = (const unsigned char *)in;
   size_t i = 0, o = 0;
+#ifdef B64_WORDS
+  /* two groups of four characters: six bytes, stored as one word */
+  for (; i + 8 <= n; i += 8, o += 6) {
+    uint32_t v = b64_group(u + i), w = b64_group(u + i + 4);
+    if ((v | w) >> 31) break; /* the loops below find which */
+    uint64_t six = __builtin_bswap64((uint64_t)v << 40 | (uint64_t)w << 16);
+    memcpy(out + o, &six, 8);
+  }
+#endif
   /* whole groups of four characters: three bytes */
   for (; i + 4 <= n; i += 4) {
-    uint32_t v = b64_bits[0][u[i]] | b64_bits[1][u[i + 1]] |
-                 b64_bits[2][u[i + 2]] | b64_bits[3][u[i + 3]];
+    uint32_t v = b64_group(u + i);
     if (v >> 31) break; /* the loop below finds which */
     out[o++] = (uint8_t)(v >> 16);
     out[o++] = (uint8_t)(v >> 8);
@@ -459,7 +519,7 @@ typedef struct shape {
 static void shape_push(shape *s, const char *name, const ddbst__jtext *jname,
                        int role, size_t limit) {
   for (int i = 0; i < s->n; i++)
-    if (!strcmp(s->name[i], name)) return;
+    if (s->name[i][0] == name[0] && !strcmp(s->name[i], name)) return;
   s->name[s->n] = name;
   s->jname[s->n] = jname;
   s->role[s->n] = role;
@@ -514,7 +574,14 @@ typedef struct layout {
   int nfixed;
   fkey carried[MAX_VALUES];
   int ncarried;
+  /* Where facet f of template t[a] (a >= 1) comes from: carried value k
+   * (slot k), or fixed facet k (slot -1 - k). Found here once, so building
+   * and splitting keys never searches the lists again. */
+  signed char slot[4][DDBST__MAX_FACETS];
 } layout;
+
+_Static_assert(MAX_VALUES <= 127 && DDBST__MAX_FACETS <= 128,
+               "layout slots fit a signed char");
 
 static int find_fkey(const fkey *list, int n, const ddbst__seg *seg) {
   for (int i = 0; i < n; i++)
@@ -532,14 +599,24 @@ static int layout_of(const shape *s, int entity, layout *L) {
     const ddbst__seg *seg = &L->t[0]->segs[i];
     if (seg->attr >= 0) L->fixed[L->nfixed++] = (fkey){seg->attr, seg->lower};
   }
-  for (int a = 1; a < s->n; a++)
+  for (int a = 1; a < s->n; a++) {
+    int f = 0;
     for (int i = 0; i < L->t[a]->nsegs; i++) {
       const ddbst__seg *seg = &L->t[a]->segs[i];
-      if (seg->attr < 0 || find_fkey(L->fixed, L->nfixed, seg) >= 0 ||
-          find_fkey(L->carried, L->ncarried, seg) >= 0)
+      if (seg->attr < 0) continue;
+      int k = find_fkey(L->fixed, L->nfixed, seg);
+      if (k >= 0) {
+        L->slot[a][f++] = (signed char)(-1 - k);
         continue;
-      L->carried[L->ncarried++] = (fkey){seg->attr, seg->lower};
+      }
+      k = find_fkey(L->carried, L->ncarried, seg);
+      if (k < 0) {
+        k = L->ncarried++;
+        L->carried[k] = (fkey){seg->attr, seg->lower};
+      }
+      L->slot[a][f++] = (signed char)k;
     }
+  }
   return 0;
 }
 
@@ -573,25 +650,21 @@ static int entity_fits(const shape *s, const layout *L, const view *vals,
                        view *carried) {
   view fixed[DDBST__MAX_FACETS];
   if (!partition_facets(s, L, vals[0], fixed)) return 0;
-  int have[MAX_VALUES] = {0};
+  uint64_t have = 0; /* bit k: carried[k] is set */
+  _Static_assert(MAX_VALUES <= 64, "one bit per carried value");
   size_t spans[2 * DDBST__MAX_FACETS];
   for (int a = 1; a < s->n; a++) {
     if (!split(s->m, L->t[a], vals[a], spans)) return 0;
-    int f = 0;
-    for (int i = 0; i < L->t[a]->nsegs; i++) {
-      const ddbst__seg *seg = &L->t[a]->segs[i];
-      if (seg->attr < 0) continue;
+    for (int f = 0; f < L->t[a]->nfacets; f++) {
       view v = {vals[a].p + spans[2 * f], spans[2 * f + 1]};
-      f++;
-      int k = find_fkey(L->fixed, L->nfixed, seg);
-      if (k >= 0) {
-        if (!view_eq(v, fixed[k])) return 0;
+      int k = L->slot[a][f];
+      if (k < 0) {
+        if (!view_eq(v, fixed[-1 - k])) return 0;
         continue;
       }
-      k = find_fkey(L->carried, L->ncarried, seg);
-      if (have[k] && !view_eq(v, carried[k])) return 0;
+      if ((have >> k & 1) && !view_eq(v, carried[k])) return 0;
       carried[k] = v;
-      have[k] = 1;
+      have |= UINT64_C(1) << k;
     }
   }
   return 1;
@@ -739,7 +812,7 @@ static size_t put_context_text(uint8_t *at, const char *s, size_t n) {
     at[2] = (uint8_t)n;
     head = 3;
   }
-  memcpy(at + head, s, n);
+  ddbst__copy((char *)at + head, s, n);
   return head + n;
 }
 
@@ -853,7 +926,9 @@ int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
   int seen[4] = {0};
   for (int i = 0; i < n; i++) {
     int a = 0;
-    while (a < s.n && strcmp(names[i], s.name[a])) a++;
+    while (a < s.n && (names[i][0] != s.name[a][0] ||
+                       strcmp(names[i], s.name[a])))
+      a++;
     if (a == s.n)
       return lek_fail(err, names[i],
                       "%s is not a key attribute of pattern %s's "
@@ -1103,6 +1178,8 @@ static int decode_payload(const uint8_t *p, size_t n, dec *d,
 }
 
 static int64_t ipow10(int k) {
+  static const int64_t small[7] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+  if (k >= 0 && k < 7) return small[k];
   int64_t x = 1;
   while (k-- > 0) x *= 10;
   return x;
@@ -1119,10 +1196,12 @@ static int has_delim(const ddbst_model *m, view v) {
   return 0;
 }
 
-/* A carried facet from its cursor value: its key text, into scratch. */
+/* A carried facet from its cursor value: its key text, into scratch.
+ * *clean says whether the text is known to be non-empty and free of a
+ * one-byte delimiter (build_key then need not split the key back). */
 static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
                       const citem *c, char *scratch, size_t *used, view *out,
-                      ddbst_error *err) {
+                      int *clean, ddbst_error *err) {
   char *dst = scratch + *used;
   size_t n = 0;
   const char *bad = NULL;
@@ -1142,6 +1221,7 @@ static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
                       "the cursor's %s is not lower-case, as its key "
                       "holds it",
                       a->name);
+    *clean = 1; /* non-empty, and has_delim found no delimiter */
     return 0;
   }
   int plain = !a->escape && !lower;
@@ -1173,42 +1253,69 @@ static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
   out->p = dst;
   out->n = n;
   *used += n;
+  /* a typed form's alphabet may hold the delimiter ('-', ':', a digit) */
+  *clean = n > 0 && m->delim_len == 1 && !memchr(dst, m->delim[0], n);
   return 0;
 }
 
+/* Appends `{` (first) or `,`, then "name":{"S":"v"}. Text that needs no
+ * JSON escape (nearly every key) goes in with one reservation. */
 static int write_key(ddbst_buf *out, int first, const ddbst__jtext *name,
                      view v) {
-  int rc = first ? 0 : ddbst__buf_putc(out, ',');
+  if (ddbst__json_plain_len(v.p, v.n) == v.n) {
+    if (ddbst__buf_reserve(out, 1 + (size_t)name->n + v.n + 8))
+      return DDBST_ENOMEM;
+    char *o = out->data + out->len;
+    *o++ = first ? '{' : ',';
+    ddbst__copy(o, name->p, name->n);
+    out->len = (size_t)(ddbst__put_s(o + name->n, v.p, v.n) - out->data);
+    return 0;
+  }
+  int rc = ddbst__buf_putc(out, first ? '{' : ',');
   rc = rc ? rc : ddbst__buf_append(out, name->p, name->n);
   return rc ? rc : ddbst__write_s(out, v.p, v.n);
 }
 
 /* Builds key attribute `a` from its template, the partition's facets and
- * the carried ones, into kbuf; checks it splits back. */
+ * the carried ones, into kbuf; checks it splits back.
+ *
+ * With a one-byte delimiter, a key whose every facet is non-empty and free
+ * of the delimiter splits back by construction: literals match where they
+ * were written, a facet's run ends where the next literal (which starts
+ * with the delimiter: ddbst__template_compile) begins, or at the end. The
+ * partition's facets are such (ddbst__template_split cut them at the
+ * delimiter), and so are carried values whose bit in `unclean` is clear;
+ * only other keys are split again. (A longer delimiter could straddle a
+ * facet's end and the literal after it, so those keys are always split.) */
 static int build_key(const shape *s, const layout *L, int a, const view *fixed,
-                     const view *carried, char *kbuf, view *key,
-                     ddbst_error *err) {
+                     const view *carried, uint64_t unclean, char *kbuf,
+                     view *key, ddbst_error *err) {
   const ddbst__template *t = L->t[a];
-  size_t n = 0;
+  size_t n = 0, limit = s->limit[a];
+  int f = 0, clean = s->m->delim_len == 1;
   for (int i = 0; i < t->nsegs; i++) {
     const ddbst__seg *seg = &t->segs[i];
     view part;
     if (seg->attr < 0) {
       part = (view){seg->text, seg->len};
     } else {
-      int k = find_fkey(L->fixed, L->nfixed, seg);
-      part =
-          k >= 0 ? fixed[k] : carried[find_fkey(L->carried, L->ncarried, seg)];
+      int k = L->slot[a][f++];
+      if (k < 0) {
+        part = fixed[-1 - k];
+      } else {
+        part = carried[k];
+        clean &= !(unclean >> k & 1);
+      }
     }
-    if (part.n > s->limit[a] - n)
+    if (part.n > limit - n)
       return refuse(err, "the cursor would make %s longer than %zu bytes",
                     s->name[a], s->limit[a]);
-    memcpy(kbuf + n, part.p, part.n);
+    ddbst__copy(kbuf + n, part.p, part.n);
     n += part.n;
   }
   *key = (view){kbuf, n};
   size_t spans[2 * DDBST__MAX_FACETS];
-  if (!split(s->m, t, *key, spans))
+  if (!clean && !split(s->m, t, *key, spans))
     return refuse(err, "the cursor's %s is outside entity %s's key space (%s)",
                   s->name[a], L->e->name, t->source);
   return 0;
@@ -1233,7 +1340,7 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
                   "most %d",
                   len, DDBST__CURSOR_MAX_CHARS);
 
-  uint8_t env[ENV_MAX];
+  uint8_t env[ENV_MAX + B64_SLACK];
   size_t elen = 0, bad = 0;
   int b64 = b64_decode(cursor, len, env, &elen, &bad);
   if (b64 == 1) {
@@ -1347,7 +1454,7 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
 
   shape s;
   shape_of(m, p, &s);
-  if (ddbst__buf_putc(out, '{') || write_key(out, 1, s.jname[0], part))
+  if (write_key(out, 1, s.jname[0], part))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   char kbuf[DDBST__PK_MAX];
   if (h & F_RAW) {
@@ -1390,14 +1497,17 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
       return refuse_count(err, d.n - at, p->name, L.ncarried);
     char scratch[MAX_VALUES * DDBST__TS_MAX];
     size_t used = 0;
+    uint64_t unclean = 0; /* bit i: carried[i] may hold the delimiter */
     for (int i = 0; i < L.ncarried; i++) {
+      int clean = 0;
       rc = facet_text(m, &L.e->attrs[L.carried[i].attr], L.carried[i].lower,
-                      &d.it[at + i], scratch, &used, &carried[i], err);
+                      &d.it[at + i], scratch, &used, &carried[i], &clean, err);
       if (rc) return rc;
+      if (!clean) unclean |= UINT64_C(1) << i;
     }
     for (int a = 1; a < s.n; a++) {
       view key;
-      rc = build_key(&s, &L, a, fixed, carried, kbuf, &key, err);
+      rc = build_key(&s, &L, a, fixed, carried, unclean, kbuf, &key, err);
       if (rc) return rc;
       if (write_key(out, 0, s.jname[a], key))
         return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");

@@ -190,18 +190,6 @@ static int64_t days_from_civil(int64_t y, int m, int d) {
   return era * 146097 + doe - 719468;
 }
 
-static void civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
-  z += 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-  *y = yoe + era * 400 + (*m <= 2);
-}
-
 /* Static reasons cannot carry the numbers, so the impossible days are spelled
  * out: there are only a handful. */
 static const char *day_reason(int64_t y, int m, int d) {
@@ -415,47 +403,88 @@ const char *ddbst__ts_canon(const char *in, size_t n, int precision, char *out,
   return ddbst__ts_from_unix_us(us, precision, out, out_len);
 }
 
+/* "00" to "99": timestamps are written two digits at a time. */
+static const char TWO_DIGITS[] =
+    "000102030405060708091011121314151617181920212223242526272829"
+    "303132333435363738394041424344454647484950515253545556575859"
+    "606162636465666768697071727374757677787980818283848586878889"
+    "90919293949596979899";
+
+static void put_two(char *out, uint32_t v) {
+  memcpy(out, TWO_DIGITS + 2 * v, 2);
+}
+
+/* Years 0000-9999 as microseconds since 1970: the range of a timestamp. The
+ * test ts_from_unix_us_every_day pins both. */
+#define TS_MIN_US (INT64_C(-719528) * S_PER_DAY * US_PER_S)
+#define TS_END_US (INT64_C(2932897) * S_PER_DAY * US_PER_S)
+
+/* The civil date of day `n` counted from 0000-03-01 (so that the leap day
+ * ends a year), n < 2^30: Neri and Schneider's Euclidean affine functions
+ * ("Euclidean affine functions and their application to calendar
+ * algorithms", 2022), in 32-bit unsigned arithmetic where every division is
+ * by a constant. The year is counted from 0000 and may be one past it for
+ * January and February. */
+static void civil_from_march_days(uint32_t n, uint32_t *y, uint32_t *m,
+                                  uint32_t *d) {
+  uint32_t n1 = 4 * n + 3;
+  uint32_t century = n1 / 146097;
+  uint32_t n2 = (n1 % 146097) | 3;
+  uint64_t p2 = (uint64_t)2939745 * n2;
+  uint32_t year_of_century = (uint32_t)(p2 >> 32);
+  uint32_t day_of_year = (uint32_t)p2 / 2939745 / 4;
+  uint32_t n3 = 2141 * day_of_year + 197913;
+  uint32_t month = n3 >> 16; /* 3 (March) to 14 (February) */
+  uint32_t jan_feb = day_of_year >= 306;
+  *y = 100 * century + year_of_century + jan_feb;
+  *m = jan_feb ? month - 12 : month;
+  *d = (n3 & 0xFFFF) / 2141 + 1;
+}
+
 const char *ddbst__ts_from_unix_us(int64_t us, int precision, char *out,
                                    size_t *out_len) {
   if (!valid_precision(precision)) return BAD_PRECISION;
-  /* 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z, both exclusive-safe. */
-  const int64_t min_us = days_from_civil(0, 1, 1) * S_PER_DAY * US_PER_S;
-  const int64_t end_us = days_from_civil(10000, 1, 1) * S_PER_DAY * US_PER_S;
-  if (us < min_us || us >= end_us) return TS_RANGE;
+  /* 0000-01-01T00:00:00Z inclusive to 10000-01-01T00:00:00Z exclusive. */
+  if (us < TS_MIN_US || us >= TS_END_US) return TS_RANGE;
 
-  /* Floor division: -1 us is 1969-12-31T23:59:59.999999Z, not 1970-01-01. */
-  int64_t secs = us / US_PER_S, sub = us % US_PER_S;
-  if (sub < 0) {
-    sub += US_PER_S;
-    secs -= 1;
-  }
-  int64_t days = secs / S_PER_DAY, sod = secs % S_PER_DAY;
-  if (sod < 0) {
-    sod += S_PER_DAY;
-    days -= 1;
-  }
-  int64_t y;
-  int m, d;
-  civil_from_days(days, &y, &m, &d);
+  /* Counted from 0000-01-01, the instant is never negative, so unsigned
+   * division floors: -1 us is 1969-12-31T23:59:59.999999Z. */
+  uint64_t since0 = (uint64_t)(us - TS_MIN_US);
+  uint64_t secs = since0 / (uint64_t)US_PER_S;
+  uint32_t sub = (uint32_t)(since0 % (uint64_t)US_PER_S);
+  uint32_t days = (uint32_t)(secs / (uint64_t)S_PER_DAY);
+  uint32_t sod = (uint32_t)(secs % (uint64_t)S_PER_DAY);
+  /* 0000-03-01 is day 60 of the leap year 0000; January and February of
+   * 0000 fall before it, so count from 400 years (146097 days) earlier. */
+  uint32_t y, m, d;
+  civil_from_march_days(days + 146097 - 60, &y, &m, &d);
+  y -= 400;
 
-  put_digits(out, (uint64_t)y, 4);
+  put_two(out, y / 100);
+  put_two(out + 2, y % 100);
   out[4] = '-';
-  put_digits(out + 5, (uint64_t)m, 2);
+  put_two(out + 5, m);
   out[7] = '-';
-  put_digits(out + 8, (uint64_t)d, 2);
+  put_two(out + 8, d);
   out[10] = 'T';
-  put_digits(out + 11, (uint64_t)(sod / 3600), 2);
+  put_two(out + 11, sod / 3600);
   out[13] = ':';
-  put_digits(out + 14, (uint64_t)(sod / 60 % 60), 2);
+  put_two(out + 14, sod / 60 % 60);
   out[16] = ':';
-  put_digits(out + 17, (uint64_t)(sod % 60), 2);
+  put_two(out + 17, sod % 60);
   size_t len = 19;
-  if (precision > 0) {
-    out[len++] = '.';
-    uint64_t frac = (uint64_t)sub;
-    for (int k = precision; k < 6; k++) frac /= 10;
-    put_digits(out + len, frac, precision);
-    len += (size_t)precision;
+  if (precision == DDBST__PREC_MS) {
+    uint32_t ms = sub / 1000;
+    out[19] = '.';
+    out[20] = (char)('0' + ms / 100);
+    put_two(out + 21, ms % 100);
+    len = 23;
+  } else if (precision == DDBST__PREC_US) {
+    out[19] = '.';
+    put_two(out + 20, sub / 10000);
+    put_two(out + 22, sub / 100 % 100);
+    put_two(out + 24, sub % 100);
+    len = 26;
   }
   out[len++] = 'Z';
   *out_len = len;

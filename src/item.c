@@ -265,30 +265,6 @@ DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
   return set_long_string(it, attr, a, in, n, err);
 }
 
-/* Whether the n bytes (at most 16) at `in` equal those at `v`: two
- * overlapping words each, cheaper than a call to memcmp. */
-static int same_short(const char *in, const char *v, size_t n) {
-  if (n >= 8) {
-    uint64_t a0, a1, b0, b1;
-    memcpy(&a0, in, 8);
-    memcpy(&a1, in + n - 8, 8);
-    memcpy(&b0, v, 8);
-    memcpy(&b1, v + n - 8, 8);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  if (n >= 4) {
-    uint32_t a0, a1, b0, b1;
-    memcpy(&a0, in, 4);
-    memcpy(&a1, in + n - 4, 4);
-    memcpy(&b0, v, 4);
-    memcpy(&b1, v + n - 4, 4);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  for (size_t i = 0; i < n; i++)
-    if (in[i] != v[i]) return 0;
-  return 1;
-}
-
 DDBST__NOINLINE static int set_enum(ddbst_item *it, int attr,
                                     const ddbst__attr *a, const char *in,
                                     size_t n, ddbst_error *err) {
@@ -296,7 +272,7 @@ DDBST__NOINLINE static int set_enum(ddbst_item *it, int attr,
   char *dst = it->text.data + it->text.len;
   if (n <= 16 && ddbst__ascii_copy(dst, in, n) == n)
     for (size_t i = 0; i < a->nvalues; i++)
-      if (a->value_lens[i] == n && same_short(dst, a->values[i], n))
+      if (a->value_lens[i] == n && ddbst__same_bytes(dst, a->values[i], n))
         return commit(it, attr, n);
   return set_canon(it, attr, a, in, n, err);
 }

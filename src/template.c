@@ -1,5 +1,6 @@
 /* Key templates: "ORG#{orgId}" compiled once into literal and facet segments,
  * and keys split back along them. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -156,11 +157,17 @@ int ddbst__template_split(const ddbst__template *t, const char *key,
   for (int i = 0; i < t->nsegs; i++) {
     const ddbst__seg *s = &t->segs[i];
     if (s->attr < 0) {
-      if (len - at < s->len || memcmp(key + at, s->text, s->len) != 0)
+      if (len - at < s->len ||
+          !ddbst__same_bytes(key + at, s->text, s->len))
         return 0;
       at += s->len;
     } else {
-      const char *d = find_delim(key + at, len - at, delim, delim_len);
+      /* a one-byte delimiter (nearly every model's) is found by memchr
+       * alone */
+      const char *d =
+          delim_len != 1 ? find_delim(key + at, len - at, delim, delim_len)
+          : at < len     ? memchr(key + at, delim[0], len - at)
+                         : NULL;
       size_t end = d ? (size_t)(d - key) : len;
       /* A facet is never empty, so an empty run cannot be one. */
       if (end == at) return 0;

@@ -991,6 +991,117 @@ static void oversized_and_not_base64url(void **state) {
           "short, or its last character altered)");
 }
 
+/* Cursors of every length (every remainder of the base64url groups, both
+ * word loops): the library's text is libsodium's encoding of the same
+ * bytes, it opens, and a foreign character anywhere is found where it is. */
+static void base64url_at_every_length(void **state) {
+  (void)state;
+  for (size_t len = 1; len <= 64; len++) {
+    char sk[128], esk[256];
+    int n = snprintf(sk, sizeof sk, "PROJECT#2026-03-14T09:00:00Z#");
+    for (size_t i = 0; i < len; i++) sk[n++] = (char)('a' + i % 26);
+    sk[n] = 0;
+    snprintf(esk, sizeof esk, "{\"PK\":{\"S\":\"ORG#123\"},\"SK\":{\"S\":\"%s\"}}",
+             sk);
+    lek l = LIST_PROJECTS;
+    l.vals[1] = sk;
+    l.esk = esk;
+    for (int sealed = 0; sealed < 2; sealed++) {
+      ddbst_model *m = sealed ? saas : saas_dev;
+      const ddbst_cursor_keys *k = sealed ? ring_a : NULL;
+      round_trip(m, k, &l);
+      char c[256], again[256];
+      snprintf(c, sizeof c, "%s", seal(m, k, &l));
+      uint8_t env[256];
+      size_t bytes = decode(c, env, sizeof env);
+      encode(env, bytes, again, sizeof again);
+      assert_string_equal(c, again);
+      size_t clen = strlen(c);
+      for (size_t i = 0; i < clen; i += sealed ? 1 : 3) {
+        char t[256], want[160];
+        memcpy(t, c, clen + 1);
+        t[i] = '.';
+        ddbst_error err;
+        int rc = query_with(m, k, &l, NULL, t, clen, NOW_US, &err);
+        snprintf(want, sizeof want,
+                 "the cursor is not base64url: character %zu is not one of "
+                 "A-Z a-z 0-9 - _ (no padding, no spaces)",
+                 i + 1);
+        expect_refused(rc, &err, want);
+        assert_int_equal(err.offset, i);
+      }
+    }
+  }
+}
+
+/* Keys as the ExclusiveStartKey writes them: text that needs JSON escapes
+ * (in the partition and in a carried facet) is escaped, as before. */
+static void keys_written_as_json(void **state) {
+  (void)state;
+  static const uint8_t pl[] = {0x82, 0x1a, 0x69, 0xb5, 0x23, 0x90, 0x64,
+                               'p',  '"',  '\\', '\t'};
+  target t = {"listProjects", NULL, 1, "ORG#o\"1"};
+  char text[512];
+  forge_sealed(KEY_A, 0x10, &t, pl, sizeof pl, text, sizeof text);
+  ddbst_error err;
+  int rc = query_with(saas, ring_a, &LIST_PROJECTS, "o\"1", text, strlen(text),
+                      NOW_US, &err);
+  if (rc != DDBST_OP_QUERY) fail_msg("%d %s", rc, err.message);
+  const char *want =
+      ",\"ExclusiveStartKey\":{\"PK\":{\"S\":\"ORG#o\\\"1\"},\"SK\":{\"S\":"
+      "\"PROJECT#2026-03-14T09:00:00Z#p\\\"\\\\\\t\"}}}";
+  const char *body = ddbst_buf_data(out);
+  size_t bl = strlen(body), wl = strlen(want);
+  if (bl < wl || strcmp(body + bl - wl, want))
+    fail_msg("wanted the body to end with %s; it is %s", want, body);
+}
+
+/* A delimiter of two bytes: a facet free of it can still end with its first
+ * byte, so the key built from the cursor is split back along its template
+ * and refused when it does not split. */
+static void two_byte_delimiter_keys_split_back(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(
+      "{\"ddbst\": 1, \"table\": {\"name\": \"notes\", \"partitionKey\": \"PK\", \"sortKey\": "
+      "\"SK\", \"delimiter\": \"||\"},"
+      " \"entities\": {\"Note\": {\"attributes\": {\"orgId\": \"string\", "
+      "\"tag\": \"string\", \"noteId\": \"string\"},"
+      " \"key\": {\"pk\": \"ORG||{orgId}\", \"sk\": "
+      "\"NOTE||{tag}||{noteId}\"}}},"
+      " \"patterns\": {\"listNotes\": {\"query\": \"Note\"}}}");
+  const lek notes = {
+      "listNotes",
+      "orgId",
+      "o1",
+      2,
+      {"PK", "SK"},
+      {"ORG||o1", "NOTE||t||n"},
+      "{\"PK\":{\"S\":\"ORG||o1\"},\"SK\":{\"S\":\"NOTE||t||n\"}}"};
+  round_trip(m, ring_a, &notes);
+  target t = {"listNotes", NULL, 0, "ORG||o1"};
+  char text[512];
+  /* tag "a|", noteId "b": splits (as tag "a", noteId "|b"), so it opens */
+  static const uint8_t splits[] = {0x82, 0x62, 'a', '|', 0x61, 'b'};
+  forge_sealed(KEY_A, 0x10, &t, splits, sizeof splits, text, sizeof text);
+  ddbst_error err;
+  int rc = query_with(m, ring_a, &notes, NULL, text, strlen(text), NOW_US, &err);
+  if (rc != DDBST_OP_QUERY) fail_msg("%d %s", rc, err.message);
+  assert_non_null(strstr(ddbst_buf_data(out),
+                         "\"SK\":{\"S\":\"NOTE||a|||b\"}}}"));
+  /* tag "a|", noteId "|": the last facet would be empty */
+  static const uint8_t stuck[] = {0x82, 0x62, 'a', '|', 0x61, '|'};
+  forge_sealed(KEY_A, 0x10, &t, stuck, sizeof stuck, text, sizeof text);
+  refused(m, ring_a, &notes, NULL, text, strlen(text), NOW_US,
+          "the cursor's SK is outside entity Note's key space "
+          "(NOTE||{tag}||{noteId})");
+  /* the delimiter itself, whole, is refused before any key is built */
+  static const uint8_t holds[] = {0x82, 0x63, 'a', '|', '|', 0x61, 'b'};
+  forge_sealed(KEY_A, 0x10, &t, holds, sizeof holds, text, sizeof text);
+  refused(m, ring_a, &notes, NULL, text, strlen(text), NOW_US,
+          "the cursor's tag contains the key delimiter");
+  ddbst_model_free(m);
+}
+
 /* ---- refusals: age and mode ---- */
 
 static void maximum_age(void **state) {
@@ -1580,6 +1691,9 @@ int main(void) {
       cmocka_unit_test(every_byte_altered),
       cmocka_unit_test(every_truncation),
       cmocka_unit_test(oversized_and_not_base64url),
+      cmocka_unit_test(base64url_at_every_length),
+      cmocka_unit_test(keys_written_as_json),
+      cmocka_unit_test(two_byte_delimiter_keys_split_back),
       cmocka_unit_test(maximum_age),
       cmocka_unit_test(sealed_and_unsealed_modes),
       cmocka_unit_test(contents_that_do_not_fit),

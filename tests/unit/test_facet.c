@@ -503,6 +503,121 @@ static void ts_from_unix_us_floors(void **state) {
       "unsupported timestamp precision (0, 3 or 6 fraction digits)");
 }
 
+/* Writes `count` decimal digits of v at out (the test's own writer). */
+static void ref_digits(char *out, int64_t v, int count) {
+  for (int k = count - 1; k >= 0; k--, v /= 10) out[k] = (char)('0' + v % 10);
+}
+
+/* The expected text of day y-m-d at second `sod` and microsecond `sub`, at
+ * `prec`, written field by field. */
+static size_t ref_text(int64_t y, int m, int d, int64_t sod, int64_t sub,
+                       int prec, char *out) {
+  ref_digits(out, y, 4);
+  out[4] = '-';
+  ref_digits(out + 5, m, 2);
+  out[7] = '-';
+  ref_digits(out + 8, d, 2);
+  out[10] = 'T';
+  ref_digits(out + 11, sod / 3600, 2);
+  out[13] = ':';
+  ref_digits(out + 14, sod / 60 % 60, 2);
+  out[16] = ':';
+  ref_digits(out + 17, sod % 60, 2);
+  size_t n = 19;
+  if (prec) {
+    out[n++] = '.';
+    int64_t frac = sub;
+    for (int k = prec; k < 6; k++) frac /= 10;
+    ref_digits(out + n, frac, prec);
+    n += (size_t)prec;
+  }
+  out[n++] = 'Z';
+  return n;
+}
+
+static void expect_from_unix(int64_t us, int prec, const char *want,
+                             size_t want_len) {
+  char got[DDBST__TS_MAX];
+  size_t len = 0;
+  const char *why = ddbst__ts_from_unix_us(us, prec, got, &len);
+  if (why) fail_msg("%lld refused: %s", (long long)us, why);
+  if (len != want_len || memcmp(got, want, len))
+    fail_msg("%lld at precision %d: %.*s, wanted %.*s", (long long)us, prec,
+             (int)len, got, (int)want_len, want);
+}
+
+/* Every day of years 0000-9999, against a calendar kept by counting days
+ * one at a time (no formula shared with the library): a different time of
+ * day and fraction each day, midnight and the day's last microsecond in
+ * turn, all three precisions; and both sides of every new year. */
+static void ts_from_unix_us_every_day(void **state) {
+  (void)state;
+  static const unsigned char month_days[13] = {0,  31, 28, 31, 30, 31, 30,
+                                               31, 31, 30, 31, 30, 31};
+  static const int precisions[] = {S, MS, US};
+  int64_t y = 0;
+  int m = 1, d = 1;
+  char want[DDBST__TS_MAX];
+  uint64_t x = UINT64_C(0x2545F4914F6CDD1D);
+  for (int64_t day = -719528; day < 2932897; day++) {
+    int64_t sod, sub;
+    switch (day & 3) {
+    case 0: sod = 0, sub = 0; break;
+    case 1: sod = 86399, sub = 999999; break;
+    default:
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      sod = (int64_t)(x % 86400);
+      sub = (int64_t)(x >> 20) % 1000000;
+    }
+    int prec = precisions[(day & 0xff) % 3];
+    int64_t us = (day * 86400 + sod) * 1000000 + sub;
+    expect_from_unix(us, prec, want, ref_text(y, m, d, sod, sub, prec, want));
+    if (m == 1 && d == 1 && y > 0) {
+      /* the new year's first microsecond, and the old year's last */
+      int64_t midnight = day * 86400 * 1000000;
+      expect_from_unix(midnight, US, want, ref_text(y, 1, 1, 0, 0, US, want));
+      expect_from_unix(midnight - 1, US, want,
+                       ref_text(y - 1, 12, 31, 86399, 999999, US, want));
+      expect_from_unix(midnight - 1, MS, want,
+                       ref_text(y - 1, 12, 31, 86399, 999999, MS, want));
+      expect_from_unix(midnight - 1, S, want,
+                       ref_text(y - 1, 12, 31, 86399, 999999, S, want));
+    }
+    int leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    int last = month_days[m] + (m == 2 && leap);
+    if (++d > last) {
+      d = 1;
+      if (++m > 12) m = 1, y++;
+    }
+  }
+  /* the sweep ended exactly on 10000-01-01 */
+  assert_true(y == 10000 && m == 1 && d == 1);
+}
+
+/* Leap days and the days around them, at every precision. */
+static void ts_from_unix_us_leap_days(void **state) {
+  (void)state;
+  from_unix(INT64_C(951868799999999), US, "2000-02-29T23:59:59.999999Z");
+  from_unix(INT64_C(951868800000000), US, "2000-03-01T00:00:00.000000Z");
+  from_unix(INT64_C(-2203891200000000), S, "1900-03-01T00:00:00Z");
+  from_unix(INT64_C(-2203891200000001), MS, "1900-02-28T23:59:59.999Z");
+  from_unix(INT64_C(4107542400000000), S, "2100-03-01T00:00:00Z");
+  from_unix(INT64_C(4107542399000000), S, "2100-02-28T23:59:59Z");
+  from_unix(INT64_C(1709164800123456), MS, "2024-02-29T00:00:00.123Z");
+  from_unix(INT64_C(-62162121600000000), S, "0000-02-29T00:00:00Z");
+  from_unix(INT64_C(-62162121600000001), US, "0000-02-28T23:59:59.999999Z");
+  from_unix(INT64_C(253281168000000000), S, "9996-02-29T00:00:00Z");
+  from_unix(INT64_C(253402300799000000), S, "9999-12-31T23:59:59Z");
+  from_unix(INT64_C(-62135596800000000), US, "0001-01-01T00:00:00.000000Z");
+  from_unix(INT64_C(-62135596800000001), US, "0000-12-31T23:59:59.999999Z");
+  from_unix(INT64_C(1773478800000001), US, "2026-03-14T09:00:00.000001Z");
+  from_unix(INT64_C(1773478800000999), MS, "2026-03-14T09:00:00.000Z");
+  from_unix(INT64_C(1773478800001000), MS, "2026-03-14T09:00:00.001Z");
+  from_unix(INT64_C(1773478800010000), MS, "2026-03-14T09:00:00.010Z");
+  from_unix(INT64_C(1773478800100000), MS, "2026-03-14T09:00:00.100Z");
+  from_unix(INT64_C(1773478800909090), US, "2026-03-14T09:00:00.909090Z");
+}
+
 static const char *to_unix(const char *in, size_t n, int64_t *us) {
   char *copy = exact_copy(in, n);
   const char *why = ddbst__ts_to_unix_us(copy, n, us);
@@ -1245,6 +1360,8 @@ int main(void) {
       cmocka_unit_test(ts_is_canonical_agrees_everywhere),
       cmocka_unit_test(ts_canonical_text_sorts_in_time_order),
       cmocka_unit_test(ts_from_unix_us_floors),
+      cmocka_unit_test(ts_from_unix_us_every_day),
+      cmocka_unit_test(ts_from_unix_us_leap_days),
       cmocka_unit_test(ts_to_unix_us_takes_only_canonical_text),
       cmocka_unit_test(ts_round_trips_through_unix_us),
       cmocka_unit_test(ts_is_prefix_checks_shape),
