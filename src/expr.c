@@ -10,39 +10,73 @@ void ddbst__expr_reset(ddbst_item *it) {
   it->scratch_len = 0;
 }
 
-/* "#n12" / ":v3": small decimal suffixes written without printf. */
-static int put_placeholder(ddbst_buf *out, const char *prefix, int k) {
-  char tmp[16];
-  int n = 0;
-  tmp[n++] = prefix[0];
-  tmp[n++] = prefix[1];
-  if (k < 10) { /* nearly always: a body has a handful of placeholders */
-    tmp[n++] = (char)('0' + k);
-    return ddbst__buf_append(out, tmp, 3);
-  }
+/* The rare placeholder past 9: its decimal suffix by hand, no printf. */
+static char *put_long_placeholder(char *o, int k) {
   char digits[12];
   int d = 0;
   do {
     digits[d++] = (char)('0' + k % 10);
     k /= 10;
   } while (k);
-  while (d) tmp[n++] = digits[--d];
-  return ddbst__buf_append(out, tmp, (size_t)n);
+  while (d) *o++ = digits[--d];
+  return o;
+}
+
+/* Writes "#n12" / ":v3" at `o`, which has room for 12 bytes; returns the
+ * end. */
+static inline char *put_placeholder(char *o, const char *prefix, int k) {
+  o[0] = prefix[0];
+  o[1] = prefix[1];
+  if (k < 10) { /* nearly always: a body has a handful of placeholders */
+    o[2] = (char)('0' + k);
+    return o + 3;
+  }
+  return put_long_placeholder(o + 2, k);
+}
+
+static inline int append_placeholder(ddbst_buf *out, const char *prefix,
+                                     int k) {
+  if (ddbst__buf_reserve(out, 12)) return DDBST_ENOMEM;
+  char *o = put_placeholder(out->data + out->len, prefix, k);
+  *o = '\0';
+  out->len = (size_t)(o - out->data);
+  return 0;
+}
+
+/* The interned entry of a name that is not one of the model's fields
+ * itself (its text is): a slow path no builder takes today. */
+static const ddbst__name *name_by_text(const ddbst_model *m, const char *name) {
+  for (int i = 0; i < m->nnames; i++)
+    if (strcmp(m->name_list[i]->text, name) == 0) return m->name_list[i];
+  return NULL;
+}
+
+int ddbst__expr_add_name(ddbst_item *it, const char *name) {
+  const ddbst__name *nm = ddbst__name_of(it->m, name);
+  if (!nm) nm = name_by_text(it->m, name);
+  if (!nm) return DDBST_EINVAL;
+  /* interned: one address per name */
+  for (int i = 0; i < it->nnames; i++)
+    if (it->names[i] == nm) return i;
+  if (it->nnames == it->cap_refs) return DDBST_ERANGE;
+  it->names[it->nnames] = nm;
+  return it->nnames++;
+}
+
+int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref) {
+  if (it->nrefs == it->cap_refs) return DDBST_ERANGE;
+  it->refs[it->nrefs] = ref;
+  return it->nrefs++;
 }
 
 int ddbst__expr_name(ddbst_item *it, const char *name, ddbst_buf *out) {
-  for (int i = 0; i < it->nnames; i++)
-    if (it->names[i] == name || strcmp(it->names[i], name) == 0)
-      return put_placeholder(out, "#n", i);
-  if (it->nnames == it->cap_refs) return DDBST_ERANGE;
-  it->names[it->nnames] = name;
-  return put_placeholder(out, "#n", it->nnames++);
+  int k = ddbst__expr_add_name(it, name);
+  return k < 0 ? k : append_placeholder(out, "#n", k);
 }
 
 int ddbst__expr_value(ddbst_item *it, ddbst__vref ref, ddbst_buf *out) {
-  if (it->nrefs == it->cap_refs) return DDBST_ERANGE;
-  it->refs[it->nrefs] = ref;
-  return put_placeholder(out, ":v", it->nrefs++);
+  int k = ddbst__expr_add_value(it, ref);
+  return k < 0 ? k : append_placeholder(out, ":v", k);
 }
 
 int ddbst__expr_attr_value(ddbst_item *it, int attr, ddbst_buf *out) {
@@ -124,6 +158,7 @@ static int write_ref(const ddbst_item *it, const ddbst__vref *r,
     n = it->vals[r->attr].len;
     return ddbst__write_av(out, &e->attrs[r->attr], v, n);
   case DDBST__REF_KEY:
+  case DDBST__REF_PLAIN_KEY: /* ddbst__expr_emit writes these itself */
     return ddbst__write_s(out, it->keytext.data + r->off, r->len);
   case DDBST__REF_NUMBER: {
     int rc = ddbst__buf_append(out, "{\"N\":\"", 6);
@@ -146,29 +181,45 @@ static int write_ref(const ddbst_item *it, const ddbst__vref *r,
   return DDBST_EINVAL;
 }
 
+/* Writes a placeholder map's member start at `o` (room for 16 bytes): `sep`
+ * ('{' for the first, ',' after), then "#nK": or ":vK":. */
+static inline char *put_member(char *o, char sep, const char *prefix, int k) {
+  *o++ = sep;
+  *o++ = '"';
+  o = put_placeholder(o, prefix, k);
+  *o++ = '"';
+  *o++ = ':';
+  return o;
+}
+
 int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
   int rc = 0;
-  if (it->nnames) {
-    rc = ddbst__buf_puts(out, ",\"ExpressionAttributeNames\":{");
-    for (int i = 0; !rc && i < it->nnames; i++) {
-      if (i) rc = ddbst__buf_putc(out, ',');
-      if (!rc) rc = ddbst__buf_putc(out, '"');
-      if (!rc) rc = put_placeholder(out, "#n", i);
-      if (!rc) rc = ddbst__buf_append(out, "\":", 2);
-      if (!rc) rc = ddbst__json_string(out, it->names[i], strlen(it->names[i]));
-    }
-    if (!rc) rc = ddbst__buf_putc(out, '}');
+  if (it->nnames) rc = ddbst__buf_puts(out, ",\"ExpressionAttributeNames\":");
+  for (int i = 0; !rc && i < it->nnames; i++) {
+    /* each name's JSON text was made at load: one reservation, one copy */
+    const ddbst__jtext *j = &it->names[i]->json;
+    if (ddbst__buf_reserve(out, 16 + j->n)) return DDBST_ENOMEM;
+    char *o = put_member(out->data + out->len, i ? ',' : '{', "#n", i);
+    ddbst__copy(o, j->p, j->n);
+    o += j->n;
+    *o = '\0';
+    out->len = (size_t)(o - out->data);
   }
-  if (!rc && it->nrefs) {
-    rc = ddbst__buf_puts(out, ",\"ExpressionAttributeValues\":{");
-    for (int i = 0; !rc && i < it->nrefs; i++) {
-      if (i) rc = ddbst__buf_putc(out, ',');
-      if (!rc) rc = ddbst__buf_putc(out, '"');
-      if (!rc) rc = put_placeholder(out, ":v", i);
-      if (!rc) rc = ddbst__buf_append(out, "\":", 2);
-      if (!rc) rc = write_ref(it, &it->refs[i], out);
-    }
-    if (!rc) rc = ddbst__buf_putc(out, '}');
+  if (!rc && it->nnames) rc = ddbst__buf_putc(out, '}');
+  if (!rc && it->nrefs)
+    rc = ddbst__buf_puts(out, ",\"ExpressionAttributeValues\":");
+  for (int i = 0; !rc && i < it->nrefs; i++) {
+    const ddbst__vref *r = &it->refs[i];
+    int plain = r->kind == DDBST__REF_PLAIN_KEY;
+    if (ddbst__buf_reserve(out, 16 + (plain ? (size_t)r->len + 8 : 0)))
+      return DDBST_ENOMEM;
+    char *o = put_member(out->data + out->len, i ? ',' : '{', ":v", i);
+    /* a plain key, the most common value of all, in the same reservation */
+    if (plain) o = ddbst__put_s(o, it->keytext.data + r->off, r->len);
+    *o = '\0';
+    out->len = (size_t)(o - out->data);
+    if (!plain) rc = write_ref(it, r, out);
   }
+  if (!rc && it->nrefs) rc = ddbst__buf_putc(out, '}');
   return rc;
 }

@@ -10,9 +10,15 @@
 /* Forgets the placeholders of the previous request. */
 void ddbst__expr_reset(ddbst_item *it);
 
-/* Writes "#nK" for attribute name `name` (a string the model owns; the same
- * name gets the same placeholder). */
+/* Writes "#nK" for attribute name `name`, one of the model's name fields
+ * (the same name gets the same placeholder). */
 int ddbst__expr_name(ddbst_item *it, const char *name, ddbst_buf *out);
+
+/* The placeholder numbers ddbst__expr_name and ddbst__expr_value would
+ * write, without writing them: for text the model prepared ("#n0 = :v0").
+ * A negative code on failure. */
+int ddbst__expr_add_name(ddbst_item *it, const char *name);
+int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref);
 
 /* Writes ":vK" for a new value placeholder. */
 int ddbst__expr_value(ddbst_item *it, ddbst__vref ref, ddbst_buf *out);

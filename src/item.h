@@ -24,6 +24,7 @@ typedef struct ddbst__val {
 typedef enum {
   DDBST__REF_ATTR,
   DDBST__REF_KEY,
+  DDBST__REF_PLAIN_KEY, /* a key known to need no JSON escape */
   DDBST__REF_NUMBER,
   DDBST__REF_STRING,
   DDBST__REF_RAW, /* an AttributeValue written as is: {"L":[]} */
@@ -35,7 +36,7 @@ typedef enum {
 typedef struct ddbst__vref {
   ddbst__refkind kind;
   int attr;          /* REF_ATTR */
-  uint32_t off, len; /* REF_KEY: into keytext; literals: into text */
+  uint32_t off, len; /* keys: into keytext; literals: into text */
   const char *lit;   /* literals held by the model or static */
 } ddbst__vref;
 
@@ -68,7 +69,7 @@ struct ddbst_item {
   int64_t expected_version;
   /* Placeholder bookkeeping for expressions, sized once at creation so that
    * building a request never allocates. */
-  const char **names;
+  const ddbst__name **names;
   ddbst__vref *refs;
   int nnames, nrefs, cap_refs;
   char scratch[64]; /* literal numbers of the request being built */

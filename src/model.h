@@ -41,8 +41,16 @@ typedef struct ddbst__jtext {
   uint32_t raw_len; /* of the text it was made from: a name's own length */
 } ddbst__jtext;
 
+/* A name an expression may write (a key's, an attribute's), interned at
+ * load: equal names share one address, so placeholders are deduplicated by
+ * pointer, and its JSON string text ("orgId") is ready to copy. */
+typedef struct ddbst__name {
+  ddbst__jtext json;
+  char text[]; /* the name itself: what the model's name fields point at */
+} ddbst__name;
+
 typedef struct ddbst__attr {
-  const char *name;
+  const char *name; /* interned: the text of a ddbst__name */
   ddbst__jtext jname;
   ddbst__type type;
   int precision; /* timestamps: DDBST__PREC_* */
@@ -166,6 +174,14 @@ typedef struct ddbst__pattern {
   ddbst__cond *filter;
   int nfilter;
   const char *description; /* NULL when none */
+  /* Query text fixed at load, so that a query copies it: the body up to the
+   * partition key's condition,
+   * {"TableName":"t","IndexName":"i","KeyConditionExpression":"#n0 = :v0
+   * (the first name and value of every query body); and for a collection,
+   * the literal start every entity's sort key shares (0 bytes when none). */
+  ddbst__jtext query_head;
+  const char *sk_common;
+  uint32_t sk_common_len;
 } ddbst__pattern;
 
 /* Stream view types, as DynamoDB spells them. */
@@ -183,6 +199,12 @@ struct ddbst_model {
   const char *table_name;
   const char *pk_attr;
   const char *sk_attr; /* NULL when the table has no sort key */
+  /* The key names (table's, indexes'), the entity attribute's and every
+   * attribute's name point into this block of interned ddbst__name (see
+   * ddbst__name_of); `name_list` lists them. */
+  const char *names_lo, *names_hi;
+  const ddbst__name **name_list;
+  int nnames;
   const char *delim;
   size_t delim_len;
   const char *entity_attr; /* NULL when not configured */
@@ -210,6 +232,16 @@ struct ddbst__ulid_state {
   uint64_t ms;
   uint8_t rand[10];
 };
+
+/* The interned entry of `name` when it is one of the model's name fields
+ * (its address says so), else NULL. */
+static inline const ddbst__name *ddbst__name_of(const ddbst_model *m,
+                                                const char *name) {
+  uintptr_t p = (uintptr_t)name;
+  if (p < (uintptr_t)m->names_lo || p >= (uintptr_t)m->names_hi) return NULL;
+  const char *entry = name - offsetof(ddbst__name, text);
+  return (const ddbst__name *)(const void *)entry;
+}
 
 /* Limits DynamoDB puts on key attribute values, in bytes. */
 enum { DDBST__PK_MAX = 2048, DDBST__SK_MAX = 1024 };

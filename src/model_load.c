@@ -1400,12 +1400,137 @@ static int fixed_json(ddbst_model *m, ddbst_buf *tmp, const char *prefix,
   return out->p ? 0 : DDBST_ENOMEM;
 }
 
+/* A ddbst__name and its JSON text, laid out one after the other. */
+static size_t name_entry_size(size_t len, size_t json_len) {
+  size_t n = sizeof(ddbst__name) + len + 1 + json_len;
+  return (n + _Alignof(ddbst__name) - 1) / _Alignof(ddbst__name) *
+         _Alignof(ddbst__name);
+}
+
+/* Interns the names expressions write (see ddbst_model.names_lo): one entry
+ * per distinct name, in one block, and every name field re-pointed at its
+ * entry's text. */
+static int intern_names(ddbst_model *m, ddbst_buf *tmp) {
+  size_t cap = 3 + 2 * (size_t)m->nindexes;
+  for (int e = 0; e < m->nentities; e++) cap += (size_t)m->entities[e].nattrs;
+  const char ***slots = ddbst__malloc(&m->alloc, cap * sizeof *slots);
+  if (!slots) return DDBST_ENOMEM;
+  size_t n = 0;
+  slots[n++] = &m->pk_attr;
+  slots[n++] = &m->sk_attr;
+  slots[n++] = &m->entity_attr;
+  for (int i = 0; i < m->nindexes; i++) {
+    slots[n++] = &m->indexes[i].pk_attr;
+    slots[n++] = &m->indexes[i].sk_attr;
+  }
+  for (int e = 0; e < m->nentities; e++)
+    for (int a = 0; a < m->entities[e].nattrs; a++)
+      slots[n++] = &m->entities[e].attrs[a].name;
+
+  /* room for an entry per slot: repeated names over-count a little */
+  int rc = 0;
+  size_t bytes = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    if (!*slots[i]) continue;
+    size_t len = strlen(*slots[i]);
+    ddbst_buf_reset(tmp);
+    rc = ddbst__json_string(tmp, *slots[i], len);
+    bytes += name_entry_size(len, tmp->len);
+  }
+  char *block = rc ? NULL : ddbst__arena_alloc(&m->arena, bytes);
+  m->name_list = block ? ddbst__arena_alloc(&m->arena, n * sizeof *m->name_list)
+                       : NULL;
+  if (!m->name_list) rc = DDBST_ENOMEM;
+  char *at = block;
+  for (size_t i = 0; !rc && i < n; i++) {
+    const char *name = *slots[i];
+    if (!name) continue;
+    const ddbst__name *found = NULL;
+    for (int j = 0; !found && j < m->nnames; j++)
+      if (strcmp(m->name_list[j]->text, name) == 0) found = m->name_list[j];
+    if (!found) {
+      size_t len = strlen(name);
+      ddbst_buf_reset(tmp);
+      rc = ddbst__json_string(tmp, name, len);
+      if (rc) break;
+      ddbst__name *nm = (ddbst__name *)(void *)at;
+      memcpy(nm->text, name, len + 1);
+      char *json = nm->text + len + 1;
+      memcpy(json, tmp->data, tmp->len);
+      nm->json.p = json;
+      nm->json.n = (uint32_t)tmp->len;
+      nm->json.raw_len = (uint32_t)len;
+      at += name_entry_size(len, tmp->len);
+      m->name_list[m->nnames++] = found = nm;
+    }
+    *slots[i] = found->text;
+  }
+  m->names_lo = block;
+  m->names_hi = at;
+  ddbst__free(&m->alloc, slots);
+  return rc;
+}
+
+/* The start of each query pattern's body and its collection's common sort
+ * key start: what ddbst_query_request would otherwise derive per call. */
+static int prepare_queries(ddbst_model *m) {
+  ddbst_buf tmp;
+  ddbst__buf_init(&tmp, &m->alloc);
+  int rc = 0;
+  for (int i = 0; !rc && i < m->npatterns; i++) {
+    ddbst__pattern *p = &m->patterns[i];
+    if (p->op != DDBST__OP_QUERY) continue;
+    ddbst_buf_reset(&tmp);
+    rc = ddbst__buf_append(&tmp, m->begin.p, m->begin.n);
+    if (!rc && p->index >= 0) {
+      const char *ix = m->indexes[p->index].name;
+      rc = ddbst__buf_puts(&tmp, ",\"IndexName\":");
+      rc = rc ? rc : ddbst__json_string(&tmp, ix, strlen(ix));
+    }
+    rc = rc ? rc
+            : ddbst__buf_puts(&tmp, ",\"KeyConditionExpression\":\"#n0 = :v0");
+    if (rc) break;
+    p->query_head.p = ddbst__arena_strndup(&m->arena, tmp.data, tmp.len);
+    p->query_head.n = (uint32_t)tmp.len;
+    if (!p->query_head.p) rc = DDBST_ENOMEM;
+
+    const char *sk_attr = p->index >= 0 ? m->indexes[p->index].sk_attr
+                                        : m->sk_attr;
+    if (p->nentities < 2 || !sk_attr) continue;
+    const ddbst__seg *s0 = NULL;
+    size_t common = 0;
+    for (int j = 0; j < p->nentities; j++) {
+      const ddbst__entity *o = &m->entities[p->entities[j]];
+      const ddbst__ekey *k = &o->key;
+      for (int x = 0; p->index >= 0 && x < o->nindexes; x++)
+        if (o->indexes[x].index == p->index) k = &o->indexes[x];
+      const ddbst__seg *t0 = &k->sk.segs[0];
+      size_t l = t0->attr < 0 ? t0->len : 0;
+      if (!s0) {
+        s0 = t0;
+        common = l;
+        continue;
+      }
+      size_t c = 0;
+      while (c < common && c < l && s0->text[c] == t0->text[c]) c++;
+      common = c;
+    }
+    p->sk_common = common ? s0->text : NULL;
+    p->sk_common_len = (uint32_t)common;
+  }
+  ddbst__buf_release(&tmp);
+  return rc;
+}
+
 /* The names request bodies write, as ready JSON text. */
 static int fix_json_names(ddbst_model *m) {
   ddbst_buf tmp, owner; /* owner: "User.email" of a unique guard */
   ddbst__buf_init(&tmp, &m->alloc);
   ddbst__buf_init(&owner, &m->alloc);
-  int rc = fixed_json(m, &tmp, "{\"TableName\":", m->table_name, "", &m->begin);
+  int rc = intern_names(m, &tmp);
+  rc = rc ? rc
+          : fixed_json(m, &tmp, "{\"TableName\":", m->table_name, "",
+                       &m->begin);
   rc = rc ? rc : fixed_json(m, &tmp, "", m->pk_attr, ":", &m->pk_jname);
   rc = rc ? rc : fixed_json(m, &tmp, "", m->sk_attr, ":", &m->sk_jname);
   rc = rc ? rc : fixed_json(m, &tmp, "", m->entity_attr, ":", &m->entity_jname);
@@ -1481,6 +1606,7 @@ int ddbst_model_load(const char *json, size_t len,
   ddbst__arena_free(&tree);
 
   if (!L.nomem && L.nerrors == 0 && fix_json_names(m)) L.nomem = 1;
+  if (!L.nomem && L.nerrors == 0 && prepare_queries(m)) L.nomem = 1;
   if (!L.nomem && L.nerrors == 0) {
     m->ulid = ddbst__arena_alloc(&m->arena, sizeof *m->ulid);
     if (!m->ulid || pthread_mutex_init(&m->ulid->lock, NULL) != 0) {

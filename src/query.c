@@ -341,16 +341,31 @@ static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
 
 /* ---- the key condition ---- */
 
-static int name_eq(ddbst_item *it, const char *attr, ddbst__vref v,
-                   const char *op, ddbst_buf *out) {
-  int rc = ddbst__expr_name(it, attr, out);
-  rc = rc ? rc : ddbst__buf_puts(out, op);
-  return rc ? rc : ddbst__expr_value(it, v, out);
-}
-
 static ddbst__vref key_ref(uint32_t off, uint32_t len) {
   ddbst__vref r = {DDBST__REF_KEY, -1, off, len, NULL};
   return r;
+}
+
+/* A key whose rendering found nothing to escape: written without a scan. */
+static ddbst__vref plain_key_ref(uint32_t off, uint32_t len, int plain) {
+  ddbst__vref r = {plain ? DDBST__REF_PLAIN_KEY : DDBST__REF_KEY, -1, off, len,
+                   NULL};
+  return r;
+}
+
+/* Appends the sort key's part of KeyConditionExpression, `text` such as
+ * " AND begins_with(#n1, :v1)", with the bounds `v1` (and `v2`, for :v2).
+ * The partition key's name and value come first in every query body, and
+ * the loader gives the two keys different names, so the sort key's are
+ * always #n1 and :v1 and the text is fixed. */
+static inline int sk_expr(ddbst_item *it, const char *sk_attr,
+                          const char *text, ddbst__vref v1,
+                          const ddbst__vref *v2, ddbst_buf *out) {
+  if (ddbst__expr_add_name(it, sk_attr) != 1 ||
+      ddbst__expr_add_value(it, v1) != 1 ||
+      (v2 && ddbst__expr_add_value(it, *v2) != 2))
+    return DDBST_ERANGE;
+  return ddbst__buf_puts(out, text);
 }
 
 /* The bounds of a condition on the facet at segment c->range_seg. */
@@ -433,9 +448,14 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
    * facet not given), facets by equality. */
   c.p_off = (uint32_t)kt->len;
   int stop = cond != DDBST_SK_NONE ? c.range_seg : t->nsegs;
-  int complete = 1;
+  int complete = 1, p_plain = t->literals_plain;
   for (int i = 0; i < stop; i++) {
     const ddbst__seg *s = &t->segs[i];
+    if (s->attr < 0 && s->len <= DDBST__SK_MAX) {
+      /* a literal: nothing to render or check */
+      if (ddbst__buf_append(kt, s->text, s->len)) return DDBST_ENOMEM;
+      continue;
+    }
     if (s->attr >= 0 && !it->vals[s->attr].set) {
       if (cond != DDBST_SK_NONE)
         return ddbst__fail(err, DDBST_EMISSING, "facet", "%s.%s is needed: a "
@@ -454,22 +474,20 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
       complete = 0;
       break;
     }
-    ddbst__template one = {t->source, (ddbst__seg *)s, 1, s->attr >= 0, 0};
-    int rc = ddbst__render_key(it, &one, sk_attr, DDBST__SK_MAX, kt, err);
+    ddbst__template one = {t->source, (ddbst__seg *)s, 1, s->attr >= 0,
+                           t->literals_plain};
+    int plain;
+    int rc = ddbst__render(it, &one, sk_attr, DDBST__SK_MAX, kt, &plain, err);
     if (rc) return rc;
+    p_plain &= plain;
   }
   c.p_len = (uint32_t)(kt->len - c.p_off);
   if (cond == DDBST_SK_NONE) {
     if (c.p_len == 0) return 0; /* the whole partition */
-    ddbst__vref r = key_ref(c.p_off, c.p_len);
-    int rc = ddbst__buf_puts(out, " AND ");
+    ddbst__vref r = plain_key_ref(c.p_off, c.p_len, p_plain);
     if (complete && stop == t->nsegs)
-      return rc ? rc : name_eq(it, sk_attr, r, " = ", out);
-    rc = rc ? rc : ddbst__buf_puts(out, "begins_with(");
-    rc = rc ? rc : ddbst__expr_name(it, sk_attr, out);
-    rc = rc ? rc : ddbst__buf_puts(out, ", ");
-    rc = rc ? rc : ddbst__expr_value(it, r, out);
-    return rc ? rc : ddbst__buf_putc(out, ')');
+      return sk_expr(it, sk_attr, " AND #n1 = :v1", r, NULL, out);
+    return sk_expr(it, sk_attr, " AND begins_with(#n1, :v1)", r, NULL, out);
   }
 
   c.terminated = c.range_seg + 1 < t->nsegs;
@@ -487,11 +505,8 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
     bound b;
     rc = make_bound(&c, v, vl, 0, END_NONE, 1, &b);
     if (rc) return rc == 1 ? DDBST_EVALUE : rc;
-    rc = ddbst__buf_puts(out, " AND begins_with(");
-    rc = rc ? rc : ddbst__expr_name(it, sk_attr, out);
-    rc = rc ? rc : ddbst__buf_puts(out, ", ");
-    rc = rc ? rc : ddbst__expr_value(it, key_ref(b.off, b.len), out);
-    return rc ? rc : ddbst__buf_putc(out, ')');
+    return sk_expr(it, sk_attr, " AND begins_with(#n1, :v1)",
+                   key_ref(b.off, b.len), NULL, out);
   }
   if (cond < DDBST_SK_BEGINS || cond > DDBST_SK_BETWEEN)
     return ddbst__fail(err, DDBST_EINVAL, "query.condition",
@@ -540,21 +555,17 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
       return ddbst__fail(err, DDBST_ERANGE, fpath(path, sizeof path, &e->attrs[q->attribute]),
                          "the condition selects nothing: its lower bound is "
                          "above its upper bound");
-    rc = ddbst__buf_puts(out, " AND ");
-    rc = rc ? rc : ddbst__expr_name(it, sk_attr, out);
-    rc = rc ? rc : ddbst__buf_puts(out, " BETWEEN ");
-    rc = rc ? rc : ddbst__expr_value(it, key_ref(lo.off, lo.len), out);
-    rc = rc ? rc : ddbst__buf_puts(out, " AND ");
-    return rc ? rc : ddbst__expr_value(it, key_ref(hi.off, hi.len), out);
+    ddbst__vref h = key_ref(hi.off, hi.len);
+    return sk_expr(it, sk_attr, " AND #n1 BETWEEN :v1 AND :v2",
+                   key_ref(lo.off, lo.len), &h, out);
   }
-  rc = ddbst__buf_puts(out, " AND ");
   if (lo.present)
-    return rc ? rc
-              : name_eq(it, sk_attr, key_ref(lo.off, lo.len),
-                        lo.inclusive ? " >= " : " > ", out);
-  return rc ? rc
-            : name_eq(it, sk_attr, key_ref(hi.off, hi.len),
-                      hi.inclusive ? " <= " : " < ", out);
+    return sk_expr(it, sk_attr,
+                   lo.inclusive ? " AND #n1 >= :v1" : " AND #n1 > :v1",
+                   key_ref(lo.off, lo.len), NULL, out);
+  return sk_expr(it, sk_attr,
+                 hi.inclusive ? " AND #n1 <= :v1" : " AND #n1 < :v1",
+                 key_ref(hi.off, hi.len), NULL, out);
 }
 
 /* ,"FilterExpression":"..." for what the key range cannot say: the
@@ -650,45 +661,28 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
   ddbst__expr_reset(it);
   ddbst_buf_reset(&it->keytext);
   it->nkeys = 0;
-  uint32_t po, pl;
-  int rc = ddbst__render_into(it, &k->pk, pk_attr, DDBST__PK_MAX, &po, &pl, err);
-  if (!rc) rc = ddbst__begin(out, m);
-  if (!rc && p->index >= 0) {
-    rc = ddbst__buf_puts(out, ",\"IndexName\":");
-    const char *ix = m->indexes[p->index].name;
-    rc = rc ? rc : ddbst__json_string(out, ix, strlen(ix));
+  /* the partition key is the first name and value: the pattern's prepared
+   * head already says "#n0 = :v0" */
+  uint32_t po = 0, pl = 0;
+  int pk_plain;
+  int rc = ddbst__render(it, &k->pk, pk_attr, DDBST__PK_MAX, &it->keytext,
+                         &pk_plain, err);
+  if (!rc) {
+    pl = (uint32_t)it->keytext.len;
+    if (ddbst__expr_add_name(it, pk_attr) != 0 ||
+        ddbst__expr_add_value(it, plain_key_ref(po, pl, pk_plain)) != 0)
+      rc = DDBST_ERANGE;
   }
-  if (!rc) rc = ddbst__buf_puts(out, ",\"KeyConditionExpression\":\"");
-  if (!rc) rc = name_eq(it, pk_attr, key_ref(po, pl), " = ", out);
+  if (!rc) rc = ddbst__buf_append(out, p->query_head.p, p->query_head.n);
   if (!rc && sk_attr) {
     if (p->nentities > 1) {
       /* a collection: the literal start every entity's sort key shares */
-      const ddbst__seg *s0 = NULL;
-      size_t common = 0;
-      for (int i = 0; i < p->nentities; i++) {
-        const ddbst__entity *o = &m->entities[p->entities[i]];
-        const ddbst__ekey *ok2 = &o->key;
-        for (int j = 0; p->index >= 0 && j < o->nindexes; j++)
-          if (o->indexes[j].index == p->index) ok2 = &o->indexes[j];
-        const ddbst__seg *t0 = &ok2->sk.segs[0];
-        size_t l = t0->attr < 0 ? t0->len : 0;
-        if (!s0) {
-          s0 = t0;
-          common = l;
-          continue;
-        }
-        size_t n = 0;
-        while (n < common && n < l && s0->text[n] == t0->text[n]) n++;
-        common = n;
-      }
-      if (common) {
+      if (p->sk_common_len) {
         uint32_t off = (uint32_t)it->keytext.len;
-        rc = ddbst__buf_append(&it->keytext, s0->text, common);
-        rc = rc ? rc : ddbst__buf_puts(out, " AND begins_with(");
-        rc = rc ? rc : ddbst__expr_name(it, sk_attr, out);
-        rc = rc ? rc : ddbst__buf_puts(out, ", ");
-        rc = rc ? rc : ddbst__expr_value(it, key_ref(off, (uint32_t)common), out);
-        rc = rc ? rc : ddbst__buf_putc(out, ')');
+        rc = ddbst__buf_append(&it->keytext, p->sk_common, p->sk_common_len);
+        rc = rc ? rc
+                : sk_expr(it, sk_attr, " AND begins_with(#n1, :v1)",
+                          key_ref(off, p->sk_common_len), NULL, out);
       }
     } else {
       rc = sort_condition(it, p, k, sk_attr, &qd, out, err);

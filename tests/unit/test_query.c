@@ -303,6 +303,141 @@ static void collection(void **state) {
   ddbst_model_free(m);
 }
 
+/* The text the loader prepares for each pattern, with everything a body
+ * adds around it: a table's type filter and a pattern's own filter,
+ * projections that reach #n10 and share names with the keys and the filter
+ * (one placeholder each), an index, conditions, a collection, and keys and
+ * key names that need escaping. */
+static const char tasks_model[] =
+    "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":\"PK\",\"sortKey\":\"SK\","
+    "\"indexes\":{\"GSI1\":{\"partitionKey\":\"GSI1PK\",\"sortKey\":\"GSI1SK\"}},"
+    "\"entityAttribute\":\"_type\"},\"entities\":{"
+    "\"Task\":{\"attributes\":{\"listId\":\"string\",\"taskId\":\"string\","
+    "\"state\":{\"type\":\"enum\",\"values\":[\"open\",\"done\"]},\"title\":\"string\","
+    "\"a1\":\"string\",\"a2\":\"string\",\"a3\":\"string\",\"a4\":\"string\",\"a5\":\"string\","
+    "\"a6\":\"string\",\"a7\":\"string\",\"a8\":\"string\",\"a9\":\"string\",\"a10\":\"string\"},"
+    "\"key\":{\"pk\":\"LIST#{listId}\",\"sk\":\"TASK#{taskId}\"},"
+    "\"indexes\":{\"GSI1\":{\"pk\":\"STATE#{state}\",\"sk\":\"LIST#{listId}#TASK#{taskId}\"}}},"
+    "\"Note\":{\"attributes\":{\"listId\":\"string\",\"taskId\":\"string\",\"noteId\":\"string\","
+    "\"state\":{\"type\":\"enum\",\"values\":[\"open\",\"done\"]},\"title\":\"string\"},"
+    "\"key\":{\"pk\":\"LIST#{listId}\",\"sk\":\"TASK#{taskId}#NOTE#{noteId}\"}}},"
+    "\"patterns\":{\"openTasks\":{\"query\":\"Task\",\"filter\":{\"state\":[\"open\",\"done\"],\"title\":\"x\"},\"order\":\"desc\"},"
+    "\"byState\":{\"query\":\"Task\",\"index\":\"GSI1\",\"filter\":{\"title\":\"x\"},\"limit\":{\"default\":10,\"max\":20}},"
+    "\"listAll\":{\"query\":[\"Task\",\"Note\"]}}}";
+static const char quote_model[] =
+    "{\"ddbst\":1,\"table\":{\"name\":\"tbl3\",\"partitionKey\":\"P\\\"K\",\"sortKey\":\"S\\\\K\"},"
+    "\"entities\":{\"A\":{\"attributes\":{\"x\":\"string\",\"y\":\"string\"},"
+    "\"key\":{\"pk\":\"A#{x}\",\"sk\":\"B\\\"#{y}\"}}},\"patterns\":{\"as\":{\"query\":\"A\"}}}";
+
+static void expect_query(ddbst_model *m, ddbst_item *it, const char *pattern,
+                         const ddbst_query *q, const char *want) {
+  ddbst_error err;
+  ddbst_buf_reset(out);
+  int rc = ddbst_query_request(it, ddbst_model_pattern(m, pattern), q, out, &err);
+  if (rc != DDBST_OP_QUERY) fail_msg("%s: %s: %s", pattern, err.path, err.message);
+  assert_string_equal(ddbst_buf_data(out), want);
+}
+
+static void prepared_text_in_context(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(tasks_model);
+  int task = ddbst_model_entity(m, "Task");
+  ddbst_item *it = ddbst_item_new(m, task);
+  set(it, "listId", "L\"1");
+  static const char *const projected[] = {"title", "a1", "a2", "a3", "a4", "a5",
+                                          "a6", "a7", "a8", "a9", "a10", "state"};
+  for (int i = 0; i < 12; i++)
+    ddbst_item_project(it, ddbst_model_attribute(m, task, projected[i]));
+  ddbst_query q;
+  memset(&q, 0, sizeof q);
+  q.size = sizeof q;
+  expect_query(m, it, "openTasks", &q,
+      "{\"TableName\":\"tbl\",\"KeyConditionExpression\":\"#n0 = "
+      ":v0 AND begins_with(#n1, :v1)\",\"ProjectionExpression\":\"#n0,"
+      " #n1, #n2, #n3, #n4, #n5, #n6, #n7, #n8, #n9, #n10, #n11,"
+      " #n12, #n13, #n14\",\"FilterExpression\":\"#n3 IN (:v2, :v3) "
+      "AND #n4 = :v4 AND #n2 = :v5\",\"ExpressionAttributeNames\":{\"#n0\":\"P"
+      "K\",\"#n1\":\"SK\",\"#n2\":\"_type\",\"#n3\":\"state\",\"#n4\":\"title\""
+      ",\"#n5\":\"a1\",\"#n6\":\"a2\",\"#n7\":\"a3\",\"#n8\":\"a4\","
+      "\"#n9\":\"a5\",\"#n10\":\"a6\",\"#n11\":\"a7\",\"#n12\":\"a8\","
+      "\"#n13\":\"a9\",\"#n14\":\"a10\"},\"ExpressionAttributeValues\":{\":v0\""
+      ":{\"S\":\"LIST#L\\\"1\"},\":v1\":{\"S\":\"TASK#\"},\":v2\":{\"S\":\"ope"
+      "n\"},\":v3\":{\"S\":\"done\"},\":v4\":{\"S\":\"x\"},\":v5\":{\"S\":\"Ta"
+      "sk\"}},\"ScanIndexForward\":false}");
+
+  ddbst_item_reset(it, task);
+  set(it, "state", "open");
+  set(it, "listId", "L1");
+  ddbst_item_project(it, ddbst_model_attribute(m, task, "title"));
+  q.limit = 15;
+  expect_query(m, it, "byState", &q,
+      "{\"TableName\":\"tbl\",\"IndexName\":\"GSI1\",\"KeyConditionExpression\""
+      ":\"#n0 = :v0 AND begins_with(#n1, :v1)\",\"ProjectionExpression\":\"#n2"
+      ", #n3, #n0, #n1, #n4, #n5\",\"FilterExpression\":\"#n5 = "
+      ":v2\",\"ExpressionAttributeNames\":{\"#n0\":\"GSI1PK\",\"#n1\":\"GSI1SK"
+      "\",\"#n2\":\"PK\",\"#n3\":\"SK\",\"#n4\":\"_type\",\"#n5\":\"title\"},"
+      "\"ExpressionAttributeValues\":{\":v0\":{\"S\":\"STATE#open\"},"
+      "\":v1\":{\"S\":\"LIST#L1#TASK#\"},\":v2\":{\"S\":\"x\"}},"
+      "\"Limit\":15}");
+
+  ddbst_item_reset(it, task);
+  set(it, "listId", "L1");
+  q.limit = 0;
+  q.condition = DDBST_SK_GT;
+  q.attribute = ddbst_model_attribute(m, task, "taskId");
+  q.value = "t5";
+  q.value_len = 2;
+  expect_query(m, it, "openTasks", &q,
+      "{\"TableName\":\"tbl\",\"KeyConditionExpression\":\"#n0 = "
+      ":v0 AND #n1 BETWEEN :v1 AND :v2\",\"FilterExpression\":\"#n2 "
+      "IN (:v3, :v4) AND #n3 = :v5 AND #n4 = :v6\",\"ExpressionAttributeNames\""
+      ":{\"#n0\":\"PK\",\"#n1\":\"SK\",\"#n2\":\"state\",\"#n3\":\"title\","
+      "\"#n4\":\"_type\"},\"ExpressionAttributeValues\":{\":v0\":{\"S\":\"LIST"
+      "#L1\"},\":v1\":{\"S\":\"TASK#t5\\u0001\"},\":v2\":{\"S\":\"TASK$\"},"
+      "\":v3\":{\"S\":\"open\"},\":v4\":{\"S\":\"done\"},\":v5\":{\"S\":\"x\"}"
+      ",\":v6\":{\"S\":\"Task\"}},\"ScanIndexForward\":false}");
+
+  memset(&q, 0, sizeof q);
+  q.size = sizeof q;
+  ddbst_item_project(it, ddbst_model_attribute(m, task, "a3"));
+  expect_query(m, it, "listAll", &q,
+      "{\"TableName\":\"tbl\",\"KeyConditionExpression\":\"#n0 = "
+      ":v0 AND begins_with(#n1, :v1)\",\"ProjectionExpression\":\"#n0,"
+      " #n1, #n2, #n3\",\"ExpressionAttributeNames\":{\"#n0\":\"PK\","
+      "\"#n1\":\"SK\",\"#n2\":\"_type\",\"#n3\":\"a3\"},\"ExpressionAttributeV"
+      "alues\":{\":v0\":{\"S\":\"LIST#L1\"},\":v1\":{\"S\":\"TASK#\"}}}");
+  set(it, "taskId", "T1");
+  expect_query(m, it, "openTasks", &q,
+      "{\"TableName\":\"tbl\",\"KeyConditionExpression\":\"#n0 = "
+      ":v0 AND #n1 = :v1\",\"ProjectionExpression\":\"#n0, #n1, "
+      "#n2, #n3\",\"FilterExpression\":\"#n4 IN (:v2, :v3) AND #n5 "
+      "= :v4 AND #n2 = :v5\",\"ExpressionAttributeNames\":{\"#n0\":\"PK\","
+      "\"#n1\":\"SK\",\"#n2\":\"_type\",\"#n3\":\"a3\",\"#n4\":\"state\","
+      "\"#n5\":\"title\"},\"ExpressionAttributeValues\":{\":v0\":{\"S\":\"LIST"
+      "#L1\"},\":v1\":{\"S\":\"TASK#T1\"},\":v2\":{\"S\":\"open\"},"
+      "\":v3\":{\"S\":\"done\"},\":v4\":{\"S\":\"x\"},\":v5\":{\"S\":\"Task\"}"
+      "},\"ScanIndexForward\":false}");
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+
+  m = load_text(quote_model);
+  it = ddbst_item_new(m, 0);
+  set(it, "x", "1\\2");
+  expect_query(m, it, "as", NULL,
+      "{\"TableName\":\"tbl3\",\"KeyConditionExpression\":\"#n0 "
+      "= :v0 AND begins_with(#n1, :v1)\",\"ExpressionAttributeNames\":{\"#n0\""
+      ":\"P\\\"K\",\"#n1\":\"S\\\\K\"},\"ExpressionAttributeValues\":{\":v0\":"
+      "{\"S\":\"A#1\\\\2\"},\":v1\":{\"S\":\"B\\\"#\"}}}");
+  set(it, "y", "q\"");
+  expect_query(m, it, "as", NULL,
+      "{\"TableName\":\"tbl3\",\"KeyConditionExpression\":\"#n0 "
+      "= :v0 AND #n1 = :v1\",\"ExpressionAttributeNames\":{\"#n0\":\"P\\\"K\","
+      "\"#n1\":\"S\\\\K\"},\"ExpressionAttributeValues\":{\":v0\":{\"S\":\"A#1"
+      "\\\\2\"},\":v1\":{\"S\":\"B\\\"#q\\\"\"}}}");
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(facet_followed_by_delimiter),
@@ -311,6 +446,7 @@ int main(void) {
       cmocka_unit_test(leading_facets_and_refusals),
       cmocka_unit_test(index_query),
       cmocka_unit_test(collection),
+      cmocka_unit_test(prepared_text_in_context),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -415,6 +415,53 @@ static void update_add_and_append(void **state) {
   ddbst_model_free(m);
 }
 
+/* Placeholders past #n9 and :v9, in every clause and the condition: names
+ * and values keep their numbers of first use. */
+static const char notes_model[] =
+    "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":\"PK\",\"sortKey\":\"SK\","
+    "\"entityAttribute\":\"_type\"},\"entities\":{\"Note\":{\"attributes\":{"
+    "\"id\":\"string\",\"title\":\"string\",\"n\":\"integer\",\"a1\":\"string\","
+    "\"a2\":\"string\",\"a3\":\"string\",\"a4\":\"string\",\"a5\":\"string\","
+    "\"a6\":\"string\",\"a7\":\"string\",\"a8\":\"string\",\"a9\":\"string\"},"
+    "\"key\":{\"pk\":\"NOTE#{id}\",\"sk\":\"NOTE\"},\"version\":\"v\"}}}";
+
+static void update_many_placeholders(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(notes_model);
+  ddbst_item *it = ddbst_item_new(m, 0);
+  set(it, "id", "1");
+  for (int i = 1; i < 10; i++) {
+    char name[8];
+    snprintf(name, sizeof name, "a%d", i);
+    set(it, name, "v\"q");
+  }
+  assert_int_equal(ddbst_item_remove(it, ddbst_model_attribute(m, 0, "title")), 0);
+  assert_int_equal(ddbst_item_add(it, ddbst_model_attribute(m, 0, "n"), "2", 1, NULL), 0);
+  assert_int_equal(ddbst_item_expect_version(it, 7), 0);
+  ddbst_buf_reset(out);
+  assert_int_equal(ddbst_update_request(it, DDBST_UPSERT, NOW, out, NULL),
+                   DDBST_OP_UPDATE_ITEM);
+  assert_string_equal(
+      ddbst_buf_data(out),
+      "{\"TableName\":\"tbl\",\"Key\":{\"PK\":{\"S\":\"NOTE#1\"},"
+      "\"SK\":{\"S\":\"NOTE\"}},\"UpdateExpression\":\"SET #n0 = "
+      ":v0, #n1 = :v1, #n2 = :v2, #n3 = :v3, #n4 = :v4, #n5 = :v5,"
+      " #n6 = :v6, #n7 = :v7, #n8 = :v8, #n9 = :v9, #n10 = :v10 "
+      "REMOVE #n11 ADD #n12 :v11\",\"ConditionExpression\":\"#n10 "
+      "= :v12\",\"ExpressionAttributeNames\":{\"#n0\":\"a1\",\"#n1\":\"a2\","
+      "\"#n2\":\"a3\",\"#n3\":\"a4\",\"#n4\":\"a5\",\"#n5\":\"a6\","
+      "\"#n6\":\"a7\",\"#n7\":\"a8\",\"#n8\":\"a9\",\"#n9\":\"_type\","
+      "\"#n10\":\"v\",\"#n11\":\"title\",\"#n12\":\"n\"},\"ExpressionAttribute"
+      "Values\":{\":v0\":{\"S\":\"v\\\"q\"},\":v1\":{\"S\":\"v\\\"q\"},"
+      "\":v2\":{\"S\":\"v\\\"q\"},\":v3\":{\"S\":\"v\\\"q\"},\":v4\":{\"S\":\""
+      "v\\\"q\"},\":v5\":{\"S\":\"v\\\"q\"},\":v6\":{\"S\":\"v\\\"q\"},"
+      "\":v7\":{\"S\":\"v\\\"q\"},\":v8\":{\"S\":\"v\\\"q\"},\":v9\":{\"S\":\""
+      "Note\"},\":v10\":{\"N\":\"8\"},\":v11\":{\"N\":\"2\"},\":v12\":{\"N\":\""
+      "7\"}}}");
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(get_item),
@@ -429,6 +476,7 @@ int main(void) {
       cmocka_unit_test(item_size_limit),
       cmocka_unit_test(no_allocation_when_warm),
       cmocka_unit_test(update_add_and_append),
+      cmocka_unit_test(update_many_placeholders),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
