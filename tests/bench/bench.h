@@ -83,6 +83,10 @@ char *bench_make_page(size_t max_bytes, int max_items, size_t *len,
 #ifdef DDBST_BENCH_PAGES
 /* The response and cursor operations (bench_pages.c). */
 void bench_pages(bench_ctx *ctx);
+/* libsodium's decryption alone, sized as `cursor`'s of `pattern` over
+ * `partition` (bench_floor.c): the floor under opening it. */
+void bench_floor(bench_ctx *ctx, const char *cursor, size_t cursor_len,
+                 const char *pattern, const char *partition);
 #endif
 
 #endif
