@@ -18,7 +18,11 @@
  *    pointers to caller memory after a call returns.
  *  - Threads: a loaded ddbst_model is immutable and may be used from any number
  *    of threads at once. An item or buffer is used by one thread at a time.
- *    Every function is reentrant; there is no global state.
+ *    Every function is reentrant. The one process-wide state is a list of
+ *    the locks models and cursor keyrings hold inside, which pthread_atfork
+ *    handlers take across fork(): a process may fork while its other
+ *    threads use ddbst, and the child finds every such lock free (and draws
+ *    its own nonces and ULID randomness).
  *  - Allocation: objects that allocate take an optional ddbst_allocator; NULL
  *    means malloc/realloc/free. Allocation failure is DDBST_ENOMEM, never an
  *    abort, and leaves the object as it was before the call.

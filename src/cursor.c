@@ -5,7 +5,6 @@
  * allocate, and libcbor is used only through its allocation-free encoders
  * and its streaming decoder. */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +14,7 @@
 #include "cursor.h"
 #include "expr.h"
 #include "facet.h"
+#include "forksafe.h"
 #include "keys.h"
 #include "request.h"
 
@@ -239,7 +239,7 @@ struct ddbst_cursor_keys {
    * getpid) cost more than the sealing itself; the counter keeps nonces
    * unique within a process, the fresh random prefix across processes. */
   pthread_mutex_t nonce_lock;
-  unsigned long nonce_gen; /* fork_generation when drawn; 0: none yet */
+  unsigned long nonce_gen; /* ddbst__fork_generation when drawn; 0: none */
   uint8_t nonce_prefix[16];
   uint64_t nonce_counter;
   /* HChaCha20 of the first key and the prefix: see seal_xchacha */
@@ -250,6 +250,8 @@ struct ddbst_cursor_keys {
   pthread_mutex_t open_lock;
   open_subkey open[OPEN_SUBKEYS];
   unsigned open_next;
+  /* both locks, held across fork() (forksafe.h) */
+  ddbst__fork_lock fork_nonce, fork_open;
   int n;
   int64_t max_age; /* seconds; 0: none */
   ring_key k[MAX_KEYS];
@@ -265,22 +267,6 @@ static void key_id(const uint8_t *key, uint8_t id[KEY_ID_BYTES]) {
   memcpy(id, h, KEY_ID_BYTES);
 }
 
-/* Which process this is, as a count of fork()s, bumped in the child by a
- * pthread_atfork handler: how a keyring notices it was inherited without
- * a getpid() system call per cursor. The one process-wide state here, and
- * it only ever describes the process. A child of _Fork() or a raw clone
- * runs no handlers and must not seal with an inherited keyring
- * (docs/security.md, "Not defended"). */
-static atomic_ulong fork_generation = 1;
-static pthread_once_t fork_hook_once = PTHREAD_ONCE_INIT;
-static int fork_hook_failed;
-
-static void on_fork_child(void) { atomic_fetch_add(&fork_generation, 1); }
-
-static void install_fork_hook(void) {
-  fork_hook_failed = pthread_atfork(NULL, NULL, on_fork_child) != 0;
-}
-
 /* A fresh nonce for sealing with the first key, and the HChaCha20 subkey
  * that goes with it. The keyring is read-only to callers; its nonce state
  * and opening's subkeys (open_xchacha) are the internal exceptions, each
@@ -289,7 +275,7 @@ static void install_fork_hook(void) {
 static void next_nonce(ddbst_cursor_keys *keys, uint8_t nonce[24],
                        uint8_t subkey[crypto_core_hchacha20_OUTPUTBYTES]) {
   pthread_mutex_lock(&keys->nonce_lock);
-  unsigned long gen = atomic_load(&fork_generation);
+  unsigned long gen = ddbst__fork_generation();
   if (keys->nonce_gen != gen) {
     randombytes_buf(keys->nonce_prefix, sizeof keys->nonce_prefix);
     randombytes_buf(&keys->nonce_counter, sizeof keys->nonce_counter);
@@ -366,8 +352,6 @@ static int open_xchacha(const ddbst_cursor_keys *ckeys, int key, uint8_t *m,
 
 ddbst_cursor_keys *ddbst_cursor_keys_new(const ddbst_allocator *alloc) {
   if (sodium_init() < 0) return NULL;
-  pthread_once(&fork_hook_once, install_fork_hook);
-  if (fork_hook_failed) return NULL;
   ddbst_allocator a;
   ddbst__alloc_init(&a, alloc);
   ddbst_cursor_keys *keys = ddbst__malloc(&a, sizeof *keys);
@@ -384,11 +368,18 @@ ddbst_cursor_keys *ddbst_cursor_keys_new(const ddbst_allocator *alloc) {
     ddbst__free(&a, keys);
     return NULL;
   }
+  if (ddbst__fork_lock_add(&keys->fork_nonce, &keys->nonce_lock) ||
+      ddbst__fork_lock_add(&keys->fork_open, &keys->open_lock)) {
+    ddbst_cursor_keys_free(keys);
+    return NULL;
+  }
   return keys;
 }
 
 void ddbst_cursor_keys_free(ddbst_cursor_keys *keys) {
   if (!keys) return;
+  ddbst__fork_lock_remove(&keys->fork_nonce);
+  ddbst__fork_lock_remove(&keys->fork_open);
   pthread_mutex_destroy(&keys->nonce_lock);
   pthread_mutex_destroy(&keys->open_lock);
   ddbst_allocator a = keys->alloc;

@@ -9,7 +9,10 @@
 
 void ddbst_model_free(ddbst_model *m) {
   if (!m) return;
-  if (m->ulid) pthread_mutex_destroy(&m->ulid->lock);
+  if (m->ulid) {
+    ddbst__fork_lock_remove(&m->ulid->fork);
+    pthread_mutex_destroy(&m->ulid->lock);
+  }
   ddbst_allocator a = m->alloc;
   ddbst__arena_free(&m->arena);
   ddbst__free(&a, m);
@@ -184,8 +187,12 @@ int ddbst__model_next_ulid(const ddbst_model *m, uint64_t now_ms,
   struct ddbst__ulid_state *s = m->ulid;
   if (sodium_init() < 0) return DDBST_ENOMEM;
   pthread_mutex_lock(&s->lock);
-  if (now_ms > s->ms) {
-    s->ms = now_ms;
+  unsigned long gen = ddbst__fork_generation();
+  if (now_ms > s->ms || s->gen != gen) {
+    /* a new millisecond, or a forked child: fresh randomness (a child
+     * counting on from its parent's would repeat the parent's ULIDs) */
+    s->ms = now_ms > s->ms ? now_ms : s->ms;
+    s->gen = gen;
     randombytes_buf(s->rand, sizeof s->rand);
   } else {
     int i = (int)sizeof s->rand - 1;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "forksafe.h"
 #include "internal.h"
 
 typedef enum {
@@ -229,6 +230,8 @@ struct ddbst_model {
 
 struct ddbst__ulid_state {
   pthread_mutex_t lock;
+  ddbst__fork_lock fork; /* the lock, held across fork() (forksafe.h) */
+  unsigned long gen;     /* ddbst__fork_generation of rand; 0: none yet */
   uint64_t ms;
   uint8_t rand[10];
 };

@@ -1609,9 +1609,12 @@ int ddbst_model_load(const char *json, size_t len,
   if (!L.nomem && L.nerrors == 0 && prepare_queries(m)) L.nomem = 1;
   if (!L.nomem && L.nerrors == 0) {
     m->ulid = ddbst__arena_alloc(&m->arena, sizeof *m->ulid);
+    if (m->ulid) memset(m->ulid, 0, sizeof *m->ulid);
     if (!m->ulid || pthread_mutex_init(&m->ulid->lock, NULL) != 0) {
       m->ulid = NULL;
       L.nomem = 1;
+    } else if (ddbst__fork_lock_add(&m->ulid->fork, &m->ulid->lock)) {
+      L.nomem = 1; /* ddbst_model_free undoes both */
     }
   }
   if (L.nomem) {

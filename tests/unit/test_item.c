@@ -267,7 +267,7 @@ static void same_as_value_canon(const char *name, const char *text, size_t n) {
 
 static void fast_paths_agree_with_value_canon(void **state) {
   (void)state;
-  char t[700];
+  char t[700] = {0};
   /* strings at every length past two SSE blocks and past the room a fresh
    * item has, with a bad byte or a two-byte character in every place */
   static const char *const odd[] = {"\x00", "\x80", "\xC3", "\xFF", "\xC3\xA9",
