@@ -160,18 +160,6 @@ int ddbst__json_string(ddbst_buf *b, const char *s, size_t n);
 /* How many leading bytes of s[0..n) a JSON string holds as they are: n when
  * nothing needs an escape. */
 size_t ddbst__json_plain_len(const char *s, size_t n);
-/* ddbst__json_string of text known to need no escape (checked when it was
- * made): the quotes and a copy. */
-static inline int ddbst__json_plain(ddbst_buf *b, const char *s, size_t n) {
-  if (ddbst__buf_reserve(b, n + 2)) return DDBST_ENOMEM;
-  char *o = b->data + b->len;
-  o[0] = '"';
-  ddbst__copy(o + 1, s, n);
-  o[n + 1] = '"';
-  b->len += n + 2;
-  b->data[b->len] = '\0';
-  return 0;
-}
 /* A number text that ddbst__number_check accepts, as a JSON number. */
 int ddbst__json_number(ddbst_buf *b, const char *s, size_t n);
 

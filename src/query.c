@@ -452,7 +452,8 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
   for (int i = 0; i < stop; i++) {
     const ddbst__seg *s = &t->segs[i];
     if (s->attr < 0 && s->len <= DDBST__SK_MAX) {
-      /* a literal: nothing to render or check */
+      /* a literal: nothing to render or check (one past the limit goes
+       * through ddbst__render below, which refuses it by name) */
       if (ddbst__buf_append(kt, s->text, s->len)) return DDBST_ENOMEM;
       continue;
     }
