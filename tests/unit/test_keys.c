@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "support.h"
 
 static ddbst_model *saas, *blog;
@@ -338,6 +339,58 @@ static void facet_bytes_at_every_position(void **state) {
   ddbst_item_free(it);
 }
 
+/* Keys decide "needs no JSON escape" with their own scan (keys.c), the
+ * writers with theirs (jsonw.c): for every ASCII byte at every place of
+ * values of every length the scans take in different ways, and for the
+ * key's bodies, the keys' JSON must be what the escaping writer makes of
+ * the same text. */
+static void keys_escape_exactly_as_the_json_writer(void **state) {
+  (void)state;
+  ddbst_item *it = item_of(saas, "Organisation");
+  ddbst_buf *ref = ddbst_buf_new(NULL);
+  ddbst_buf *body = ddbst_buf_new(NULL);
+  char v[34], key[64];
+  for (int c = 1; c < 0x80; c++) {
+    if (c == '#') continue; /* the delimiter: refused, tested above */
+    for (size_t n = 1; n < sizeof v; n++)
+      for (size_t at = 0; at < n; at++) {
+        for (size_t i = 0; i < n; i++) v[i] = (char)('a' + i % 26);
+        v[at] = (char)c;
+        ddbst_item_reset(it, ddbst_model_entity(saas, "Organisation"));
+        assert_int_equal(ddbst_item_set(it, ddbst_model_attribute(saas, 0,
+                                                                  "orgId"),
+                                        v, n, NULL),
+                         0);
+        int kl = snprintf(key, sizeof key, "ORG#%.*s", (int)n, v);
+        ddbst_buf_reset(ref);
+        assert_int_equal(ddbst__buf_append(ref, "{\"PK\":", 6), 0);
+        assert_int_equal(ddbst__json_string(ref, key, (size_t)kl), 0);
+        assert_int_equal(ddbst__buf_append(ref, ",\"SK\":", 6), 0);
+        assert_int_equal(ddbst__json_string(ref, key, (size_t)kl), 0);
+        assert_int_equal(
+            ddbst__buf_append(ref, ",\"_type\":\"Organisation\"}", 24), 0);
+        ddbst_buf_reset(body);
+        assert_int_equal(ddbst_item_keys_json(it, body, NULL), 0);
+        if (strcmp(ddbst_buf_data(body), ddbst_buf_data(ref)) != 0)
+          fail_msg("0x%02x at %zu of %zu: %s, want %s", c, at, n,
+                   ddbst_buf_data(body), ddbst_buf_data(ref));
+        /* and the Put body's members, written by the request writer */
+        ddbst_buf_reset(body);
+        assert_int_equal(ddbst_put_request(it, 0, 0, body, NULL),
+                         DDBST_OP_PUT_ITEM);
+        ddbst_buf_reset(ref);
+        assert_int_equal(ddbst__buf_append(ref, "\"PK\":{\"S\":", 11), 0);
+        assert_int_equal(ddbst__json_string(ref, key, (size_t)kl), 0);
+        if (!strstr(ddbst_buf_data(body), ddbst_buf_data(ref)))
+          fail_msg("0x%02x at %zu of %zu: %s lacks %s", c, at, n,
+                   ddbst_buf_data(body), ddbst_buf_data(ref));
+      }
+  }
+  ddbst_buf_free(body);
+  ddbst_buf_free(ref);
+  ddbst_item_free(it);
+}
+
 /* Case-insensitive comparison of n bytes (lower-cased facets come back
  * lower-cased). */
 static int same_ignoring_case(const char *a, const char *b, size_t n) {
@@ -526,6 +579,7 @@ int main(void) {
       cmocka_unit_test(padded_integers),
       cmocka_unit_test(escaped_facets_round_trip),
       cmocka_unit_test(facet_bytes_at_every_position),
+      cmocka_unit_test(keys_escape_exactly_as_the_json_writer),
       cmocka_unit_test(every_entity_round_trips),
       cmocka_unit_test(parse_refusals),
       cmocka_unit_test(warm_item_does_not_allocate),
