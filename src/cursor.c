@@ -1021,14 +1021,7 @@ static int64_t ipow10(int k) {
 }
 
 static int has_delim(const ddbst_model *m, view v) {
-  const char *end = v.p + v.n, *d = m->delim;
-  size_t dn = m->delim_len;
-  for (const char *p = v.p; (size_t)(end - p) >= dn; p++) {
-    p = memchr(p, d[0], (size_t)(end - p) - dn + 1);
-    if (!p) return 0;
-    if (!memcmp(p, d, dn)) return 1;
-  }
-  return 0;
+  return ddbst__find_delim(v.p, v.n, m->delim, m->delim_len) != NULL;
 }
 
 /* A carried facet from its cursor value: its key text, into scratch.

@@ -377,9 +377,7 @@ static size_t facet_starts(const ddbst__attr *a, const char *const **out) {
 }
 
 static int has_delim(const char *s, size_t n, const ddbst_model *m) {
-  for (size_t i = 0; i + m->delim_len <= n; i++)
-    if (memcmp(s + i, m->delim, m->delim_len) == 0) return 1;
-  return 0;
+  return ddbst__find_delim(s, n, m->delim, m->delim_len) != NULL;
 }
 
 static char lower_ascii(char c, int lower) {

@@ -76,16 +76,6 @@ static unsigned facet_scan(const char *s, size_t n, unsigned char d0) {
   return r;
 }
 
-static int contains_delim(const char *s, size_t n, const char *d, size_t dn) {
-  const char *end = s + n;
-  for (const char *p = s; (size_t)(end - p) >= dn; p++) {
-    p = memchr(p, d[0], (size_t)(end - p) - dn + 1);
-    if (!p) return 0;
-    if (memcmp(p, d, dn) == 0) return 1;
-  }
-  return 0;
-}
-
 /* Percent-escaping for attributes that opt in: '%' and every byte of the
  * delimiter become %XX, so the facet can never hold the delimiter and the
  * original comes back exactly. */
@@ -161,9 +151,12 @@ static int facet_refused(const ddbst_item *it, const ddbst__template *t,
   return 0;
 }
 
-/* Whether v, whose bytes include the delimiter's first, holds all of it. */
-static int holds_delim(const ddbst_model *m, const char *v, size_t n) {
-  return m->delim_len == 1 || contains_delim(v, n, m->delim, m->delim_len);
+/* Whether v, whose bytes include the delimiter's first, holds all of it.
+ * Rare (a facet holding the delimiter's first byte): kept out of render. */
+DDBST__NOINLINE static int holds_delim(const ddbst_model *m, const char *v,
+                                       size_t n) {
+  return m->delim_len == 1 ||
+         ddbst__find_delim(v, n, m->delim, m->delim_len) != NULL;
 }
 
 static int delim_refused(const ddbst_item *it, const ddbst__seg *s,

@@ -273,6 +273,21 @@ int ddbst__template_split(const ddbst__template *t, const char *key,
                           size_t len, const char *delim, size_t delim_len,
                           size_t *spans);
 
+/* The first place s[0..n) holds the delimiter d[0..dn), or NULL (also for
+ * an empty delimiter). memchr for its first byte, not a byte loop: keys,
+ * facets and every opened cursor's keys are searched. */
+static inline const char *ddbst__find_delim(const char *s, size_t n,
+                                            const char *d, size_t dn) {
+  if (dn == 0) return NULL;
+  const char *end = s + n;
+  for (const char *p = s; (size_t)(end - p) >= dn; p++) {
+    p = memchr(p, d[0], (size_t)(end - p) - dn + 1);
+    if (!p) return NULL;
+    if (memcmp(p, d, dn) == 0) return p;
+  }
+  return NULL;
+}
+
 /* Whether templates `a` and `b` can produce one and the same key
  * (overlap.c); 1 also when unsure. */
 int ddbst__templates_may_share(const ddbst__template *a,

@@ -136,19 +136,6 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
   return 0;
 }
 
-static const char *find_delim(const char *s, size_t n, const char *d,
-                              size_t dn) {
-  if (dn == 0) return NULL;
-  const char *end = s + n;
-  /* memchr, not a byte loop: every cursor opened splits its keys */
-  for (const char *p = s; (size_t)(end - p) >= dn; p++) {
-    p = memchr(p, d[0], (size_t)(end - p) - dn + 1);
-    if (!p) return NULL;
-    if (memcmp(p, d, dn) == 0) return p;
-  }
-  return NULL;
-}
-
 int ddbst__template_split(const ddbst__template *t, const char *key,
                           size_t len, const char *delim, size_t delim_len,
                           size_t *spans) {
@@ -164,10 +151,11 @@ int ddbst__template_split(const ddbst__template *t, const char *key,
     } else {
       /* a one-byte delimiter (nearly every model's) is found by memchr
        * alone */
-      const char *d =
-          delim_len != 1 ? find_delim(key + at, len - at, delim, delim_len)
-          : at < len     ? memchr(key + at, delim[0], len - at)
-                         : NULL;
+      const char *d;
+      if (delim_len == 1)
+        d = at < len ? memchr(key + at, delim[0], len - at) : NULL;
+      else
+        d = ddbst__find_delim(key + at, len - at, delim, delim_len);
       size_t end = d ? (size_t)(d - key) : len;
       /* A facet is never empty, so an empty run cannot be one. */
       if (end == at) return 0;
