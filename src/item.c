@@ -8,6 +8,7 @@
 #include "facet.h"
 #include "item.h"
 #include "json_tree.h"
+#include "scan.h"
 
 static int refuse(char *why, size_t cap, const char *reason) {
   snprintf(why, cap, "%s", reason);
@@ -193,8 +194,9 @@ static void attr_path(char *path, size_t cap, const ddbst_item *it,
  * only ones there are. */
 
 /* Commits the n bytes just written at the end of the text buffer as the
- * value of attr; the caller made sure of room for them and two NULs. */
-static int commit(ddbst_item *it, int attr, size_t n) {
+ * value of attr, with what is known of them (`scan`, DDBST__SCAN_*); the
+ * caller made sure of room for them and two NULs. */
+static int commit(ddbst_item *it, int attr, size_t n, unsigned scan) {
   size_t start = it->text.len;
   char *dst = it->text.data + start;
   dst[n] = '\0';     /* the value's */
@@ -204,6 +206,7 @@ static int commit(ddbst_item *it, int attr, size_t n) {
   v->off = (uint32_t)start;
   v->len = (uint32_t)n;
   v->set = 1;
+  v->scan = (unsigned char)scan;
   v->upd = DDBST__UPD_SET;
   it->nkeys = 0; /* keys built before no longer describe the item */
   return 0;
@@ -212,7 +215,7 @@ static int commit(ddbst_item *it, int attr, size_t n) {
 int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len) {
   if (ddbst__buf_reserve(&it->text, len + 1)) return DDBST_ENOMEM;
   ddbst__copy(it->text.data + it->text.len, text, len);
-  return commit(it, attr, len);
+  return commit(it, attr, len, 0);
 }
 
 /* Any value: canonicalise after the current end, then commit, so that on
@@ -237,6 +240,7 @@ DDBST__NOINLINE static int set_canon(ddbst_item *it, int attr,
   it->vals[attr].off = (uint32_t)start;
   it->vals[attr].len = (uint32_t)(it->text.len - start - 1);
   it->vals[attr].set = 1;
+  it->vals[attr].scan = 0;
   it->vals[attr].upd = DDBST__UPD_SET;
   it->nkeys = 0;
   return 0;
@@ -254,14 +258,18 @@ DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
       return set_canon(it, attr, a, in, n, err);
     memcpy(dst + i, in + i, n - i);
   }
-  return commit(it, attr, n);
+  return commit(it, attr, n, 0);
 }
 
 DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
                                       const ddbst__attr *a, const char *in,
                                       size_t n, ddbst_error *err) {
-  if (n <= 16 && ddbst__ascii_copy(it->text.data + it->text.len, in, n) == n)
-    return commit(it, attr, n);
+  char *dst = it->text.data + it->text.len;
+  /* short IDs and names: what keys and JSON ask of them, asked once */
+  if (n <= 16 && ddbst__ascii_copy(dst, in, n) == n)
+    return commit(it, attr, n,
+                  DDBST__SCAN_KNOWN |
+                      ddbst__scan(dst, n, (unsigned char)it->m->delim[0]));
   return set_long_string(it, attr, a, in, n, err);
 }
 
@@ -273,7 +281,7 @@ DDBST__NOINLINE static int set_enum(ddbst_item *it, int attr,
   if (n <= 16 && ddbst__ascii_copy(dst, in, n) == n)
     for (size_t i = 0; i < a->nvalues; i++)
       if (a->value_lens[i] == n && ddbst__same_bytes(dst, a->values[i], n))
-        return commit(it, attr, n);
+        return commit(it, attr, n, a->value_scans[i]);
   return set_canon(it, attr, a, in, n, err);
 }
 
@@ -287,7 +295,7 @@ DDBST__NOINLINE static int set_timestamp(ddbst_item *it, int attr,
   char *dst = it->text.data + it->text.len;
   memcpy(dst, in, 16);
   memcpy(dst + n - 16, in + n - 16, 16);
-  return commit(it, attr, n);
+  return commit(it, attr, n, it->m->ts_scan);
 }
 
 DDBST__NOINLINE static int set_ulid(ddbst_item *it, int attr,
@@ -296,7 +304,7 @@ DDBST__NOINLINE static int set_ulid(ddbst_item *it, int attr,
   /* Crockford digits are ASCII: the UTF-8 check could not have refused */
   if (ddbst__ulid_canon(in, n, it->text.data + it->text.len))
     return set_canon(it, attr, a, in, n, err);
-  return commit(it, attr, n);
+  return commit(it, attr, n, it->m->ulid_scan);
 }
 
 int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
@@ -398,6 +406,7 @@ static int set_update_value(ddbst_item *it, int attr, const char *text,
   it->vals[attr].off = (uint32_t)start;
   it->vals[attr].len = (uint32_t)(it->text.len - start - 1);
   it->vals[attr].set = 1;
+  it->vals[attr].scan = 0;
   it->vals[attr].upd = upd;
   it->has_update_ops = 1;
   it->nkeys = 0;

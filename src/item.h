@@ -15,8 +15,11 @@ typedef enum {
 
 typedef struct ddbst__val {
   uint32_t off, len; /* into ddbst_item.text */
-  int set;
   ddbst__upd upd;
+  unsigned char set;
+  /* DDBST__SCAN_* (scan.h) of the text, recorded when setting it was the
+   * cheap moment to know; 0: keys and writers scan it themselves */
+  unsigned char scan;
 } ddbst__val;
 
 /* An expression placeholder's value: an attribute's, a key built into

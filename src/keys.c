@@ -3,77 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "facet.h"
 #include "keys.h"
+#include "scan.h"
 
 static const ddbst__entity *entity_of(const ddbst_item *it) {
   return &it->m->entities[it->entity];
-}
-
-#define ONES UINT64_C(0x0101010101010101)
-
-/* What a facet value holds that matters to a key: the delimiter's first byte
- * (so perhaps the delimiter), a byte JSON must escape. */
-enum { HAS_DELIM0 = 1, NEEDS_ESCAPE = 2 };
-
-static unsigned word_scan(uint64_t w, unsigned char d0) {
-  /* the SWAR zero-byte test on w ^ byte, and w < 0x20 */
-  uint64_t x = w ^ (ONES * d0), q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
-  uint64_t esc = ((q - ONES) & ~q) | ((b - ONES) & ~b) | ((w - ONES * 0x20) & ~w);
-  return ((((x - ONES) & ~x) & ONES * 0x80) ? HAS_DELIM0 : 0) |
-         ((esc & ONES * 0x80) ? NEEDS_ESCAPE : 0);
-}
-
-#if defined(__SSE2__)
-static unsigned chunk_scan(const char *s, __m128i d0) {
-  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-  __m128i esc = _mm_or_si128(
-      _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v),
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-  return (_mm_movemask_epi8(_mm_cmpeq_epi8(v, d0)) ? HAS_DELIM0 : 0) |
-         (_mm_movemask_epi8(esc) ? NEEDS_ESCAPE : 0);
-}
-#endif
-
-/* Both questions in one pass over the short values keys are made of: inline
- * and a word at a time, where a libc memchr per facet and a second scan in
- * the JSON writer cost more than the bytes. */
-static unsigned facet_scan(const char *s, size_t n, unsigned char d0) {
-  unsigned r = 0;
-  size_t i = 0;
-#if defined(__SSE2__)
-  if (n >= 16) {
-    __m128i k = _mm_set1_epi8((char)d0);
-    for (; i + 16 <= n; i += 16) r |= chunk_scan(s + i, k);
-    return i < n ? r | chunk_scan(s + n - 16, k) : r;
-  }
-#endif
-  uint64_t w;
-  if (n >= 8) {
-    for (; i + 8 <= n; i += 8) {
-      memcpy(&w, s + i, 8);
-      r |= word_scan(w, d0);
-    }
-    memcpy(&w, s + n - 8, 8); /* the tail, overlapping checked bytes */
-    return r | word_scan(w, d0);
-  }
-  if (n >= 4) {
-    uint32_t head, tail;
-    memcpy(&head, s, 4);
-    memcpy(&tail, s + n - 4, 4);
-    return word_scan((uint64_t)head << 32 | tail, d0);
-  }
-  for (; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == d0) r |= HAS_DELIM0;
-    if (c < 0x20 || c == '"' || c == '\\') r |= NEEDS_ESCAPE;
-  }
-  return r;
 }
 
 /* Percent-escaping for attributes that opt in: '%' and every byte of the
@@ -175,7 +110,7 @@ int ddbst__render(const ddbst_item *it, const ddbst__template *t,
                   int *plain, ddbst_error *err) {
   const ddbst_model *m = it->m;
   size_t start = out->len;
-  unsigned found = t->literals_plain ? 0 : NEEDS_ESCAPE;
+  unsigned found = t->literals_plain ? 0 : DDBST__SCAN_ESCAPE;
   int rc = 0;
   for (const ddbst__seg *s = t->segs, *end = s + t->nsegs; s < end; s++) {
     if (s->attr < 0) {
@@ -190,11 +125,12 @@ int ddbst__render(const ddbst_item *it, const ddbst__template *t,
     const char *v = it->text.data + val->off;
     size_t n = val->len;
     /* %-escaping and integer forms keep a plain value plain */
-    unsigned seen = facet_scan(v, n, (unsigned char)m->delim[0]);
+    unsigned seen = val->scan ? val->scan
+                              : ddbst__scan(v, n, (unsigned char)m->delim[0]);
     found |= seen;
     /* an escaped facet cannot hold the delimiter: it is %-escaped */
     const ddbst__attr *a = s->as_is ? NULL : &entity_of(it)->attrs[s->attr];
-    if ((seen & HAS_DELIM0) && !(a && a->escape) && holds_delim(m, v, n)) {
+    if ((seen & DDBST__SCAN_DELIM0) && !(a && a->escape) && holds_delim(m, v, n)) {
       rc = delim_refused(it, s, err);
       goto refused;
     }
@@ -219,7 +155,7 @@ int ddbst__render(const ddbst_item *it, const ddbst__template *t,
                        "%s would be %zu bytes; DynamoDB allows %zu", key_attr,
                        got, limit);
   }
-  if (plain) *plain = !(found & NEEDS_ESCAPE);
+  if (plain) *plain = !(found & DDBST__SCAN_ESCAPE);
   return 0;
 refused:
   ddbst__buf_truncate(out, start);

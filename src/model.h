@@ -62,6 +62,7 @@ typedef struct ddbst__attr {
   int implicit; /* added by the model (version, timestamps), not declared */
   const char **values; /* enum values */
   size_t *value_lens;  /* their lengths: checked on every set */
+  unsigned char *value_scans; /* their DDBST__SCAN_* for this delimiter */
   size_t nvalues;
   ddbst__default def;
   const char *def_text;
@@ -208,6 +209,9 @@ struct ddbst_model {
   int nnames;
   const char *delim;
   size_t delim_len;
+  /* DDBST__SCAN_* of every canonical timestamp and ULID: their alphabets
+   * are fixed, so only the delimiter decides */
+  unsigned char ts_scan, ulid_scan;
   const char *entity_attr; /* NULL when not configured */
   const char *ttl_attr;
   ddbst__jtext begin; /* {"TableName":"..." */

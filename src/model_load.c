@@ -8,6 +8,7 @@
 #include "item.h"
 #include "json_tree.h"
 #include "model.h"
+#include "scan.h"
 
 typedef struct loader {
   ddbst_model *m;
@@ -1522,6 +1523,34 @@ static int prepare_queries(ddbst_model *m) {
   return rc;
 }
 
+/* The scan (scan.h) a value of an alphabet gets without looking at it:
+ * nothing to escape, and no delimiter when the alphabet lacks its first
+ * byte; else 0, unknown, for an exotic delimiter ("-", a digit) that only
+ * the value itself can say it holds. */
+static unsigned char alphabet_scan(const char *alphabet, unsigned char d0) {
+  return ddbst__scan(alphabet, strlen(alphabet), d0) ? 0 : DDBST__SCAN_KNOWN;
+}
+
+/* What keys and JSON ask of the values whose text load already knows (enum
+ * values) or whose alphabet is fixed (canonical timestamps, ULIDs), for this
+ * model's delimiter: setting them then records it for free. */
+static int note_scans(ddbst_model *m) {
+  unsigned char d0 = (unsigned char)m->delim[0];
+  m->ts_scan = alphabet_scan("0123456789-:.TZ", d0);
+  m->ulid_scan = alphabet_scan("0123456789ABCDEFGHJKMNPQRSTVWXYZ", d0);
+  for (int e = 0; e < m->nentities; e++)
+    for (int i = 0; i < m->entities[e].nattrs; i++) {
+      ddbst__attr *a = &m->entities[e].attrs[i];
+      if (a->type != DDBST__T_ENUM || !a->nvalues) continue;
+      a->value_scans = ddbst__arena_alloc(&m->arena, a->nvalues);
+      if (!a->value_scans) return DDBST_ENOMEM;
+      for (size_t v = 0; v < a->nvalues; v++)
+        a->value_scans[v] = (unsigned char)(
+            DDBST__SCAN_KNOWN | ddbst__scan(a->values[v], a->value_lens[v], d0));
+    }
+  return 0;
+}
+
 /* The names request bodies write, as ready JSON text. */
 static int fix_json_names(ddbst_model *m) {
   ddbst_buf tmp, owner; /* owner: "User.email" of a unique guard */
@@ -1606,6 +1635,7 @@ int ddbst_model_load(const char *json, size_t len,
   ddbst__arena_free(&tree);
 
   if (!L.nomem && L.nerrors == 0 && fix_json_names(m)) L.nomem = 1;
+  if (!L.nomem && L.nerrors == 0 && note_scans(m)) L.nomem = 1;
   if (!L.nomem && L.nerrors == 0 && prepare_queries(m)) L.nomem = 1;
   if (!L.nomem && L.nerrors == 0) {
     m->ulid = ddbst__arena_alloc(&m->arena, sizeof *m->ulid);

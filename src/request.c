@@ -10,6 +10,7 @@
 #include "itemsize.h"
 #include "keys.h"
 #include "request.h"
+#include "scan.h"
 
 const char *ddbst_operation_name(int op) {
   switch (op) {
@@ -205,7 +206,10 @@ int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
     const ddbst__attr *at = &e->attrs[a];
     const char *v = it->text.data + it->vals[a].off;
     size_t len = it->vals[a].len;
-    if (is_string_type(at->type) && ddbst__json_plain_len(v, len) == len) {
+    unsigned scan = it->vals[a].scan; /* what setting it found, if it looked */
+    if (is_string_type(at->type) &&
+        (scan ? !(scan & DDBST__SCAN_ESCAPE)
+              : ddbst__json_plain_len(v, len) == len)) {
       rc = put_s_member(out, 0, &at->jname, v, len);
       continue;
     }

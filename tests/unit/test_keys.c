@@ -267,6 +267,47 @@ static const char escape_model[] =
     "\"negative\":\"sortable\"},\"flag\":\"boolean\"},"
     "\"key\":{\"pk\":\"FILE#{path}\",\"sk\":\"N#{n}#{flag}\"}}}}";
 
+/* Enum values' scans are made at load (model_load.c note_scans), short
+ * strings' when set: a value JSON must escape, or that holds the delimiter,
+ * must still be escaped or refused, in keys and in bodies. */
+static const char enum_model[] =
+    "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":\"PK\","
+    "\"sortKey\":\"SK\",\"delimiter\":\"|\"},"
+    "\"entities\":{\"Tag\":{\"attributes\":{\"kind\":{\"type\":\"enum\","
+    "\"values\":[\"plain\",\"q\\\"uote\",\"back\\\\slash\",\"x|y\"]},"
+    "\"id\":\"string\"},"
+    "\"key\":{\"pk\":\"KIND|{kind}\",\"sk\":\"ID|{id}\"}}}}";
+
+static void recorded_scans_escape_and_refuse(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(enum_model);
+  ddbst_item *it = item_of(m, "Tag");
+  ddbst_buf *body = ddbst_buf_new(NULL);
+  set(it, "kind", "q\"uote");
+  set(it, "id", "a\"b\\c");
+  assert_string_equal(keys_of(it), "{\"PK\":\"KIND|q\\\"uote\",\"SK\":"
+                                   "\"ID|a\\\"b\\\\c\"}");
+  assert_int_equal(ddbst_put_request(it, 0, 0, body, NULL), DDBST_OP_PUT_ITEM);
+  assert_string_equal(
+      ddbst_buf_data(body),
+      "{\"TableName\":\"tbl\",\"Item\":{\"PK\":{\"S\":\"KIND|q\\\"uote\"},"
+      "\"SK\":{\"S\":\"ID|a\\\"b\\\\c\"},\"kind\":{\"S\":\"q\\\"uote\"},"
+      "\"id\":{\"S\":\"a\\\"b\\\\c\"}}}");
+  set(it, "kind", "back\\slash");
+  assert_string_equal(keys_of(it), "{\"PK\":\"KIND|back\\\\slash\",\"SK\":"
+                                   "\"ID|a\\\"b\\\\c\"}");
+  set(it, "kind", "x|y"); /* a listed value, but it holds the delimiter */
+  assert_non_null(strstr(keys_of(it), "Tag.kind contains the key delimiter"));
+  set(it, "kind", "plain");
+  set(it, "id", "p|q"); /* a short string: scanned when set */
+  assert_non_null(strstr(keys_of(it), "Tag.id contains the key delimiter"));
+  set(it, "id", "p");
+  assert_string_equal(keys_of(it), "{\"PK\":\"KIND|plain\",\"SK\":\"ID|p\"}");
+  ddbst_buf_free(body);
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+}
+
 /* Opting in to escaping keeps the delimiter out of the key reversibly. */
 static void escaped_facets_round_trip(void **state) {
   (void)state;
@@ -580,6 +621,7 @@ int main(void) {
       cmocka_unit_test(escaped_facets_round_trip),
       cmocka_unit_test(facet_bytes_at_every_position),
       cmocka_unit_test(keys_escape_exactly_as_the_json_writer),
+      cmocka_unit_test(recorded_scans_escape_and_refuse),
       cmocka_unit_test(every_entity_round_trips),
       cmocka_unit_test(parse_refusals),
       cmocka_unit_test(warm_item_does_not_allocate),
