@@ -130,7 +130,8 @@ int ddbst__render(const ddbst_item *it, const ddbst__template *t,
     found |= seen;
     /* an escaped facet cannot hold the delimiter: it is %-escaped */
     const ddbst__attr *a = s->as_is ? NULL : &entity_of(it)->attrs[s->attr];
-    if ((seen & DDBST__SCAN_DELIM0) && !(a && a->escape) && holds_delim(m, v, n)) {
+    if ((seen & DDBST__SCAN_DELIM0) && !(a && a->escape) &&
+        holds_delim(m, v, n)) {
       rc = delim_refused(it, s, err);
       goto refused;
     }

@@ -1545,8 +1545,9 @@ static int note_scans(ddbst_model *m) {
       a->value_scans = ddbst__arena_alloc(&m->arena, a->nvalues);
       if (!a->value_scans) return DDBST_ENOMEM;
       for (size_t v = 0; v < a->nvalues; v++)
-        a->value_scans[v] = (unsigned char)(
-            DDBST__SCAN_KNOWN | ddbst__scan(a->values[v], a->value_lens[v], d0));
+        a->value_scans[v] =
+            (unsigned char)(DDBST__SCAN_KNOWN |
+                            ddbst__scan(a->values[v], a->value_lens[v], d0));
     }
   return 0;
 }
