@@ -71,9 +71,12 @@ void *ddbst__arena_alloc(ddbst__arena *ar, size_t n) {
   if (n == 0) n = align;
   if (!ar->head || ar->cap - ar->used < n) {
     size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+    /* the pad past cap lets ddbst__copy_padded read whole words; zeroed, so
+     * what it reads there is defined */
     ddbst__arena_block *b =
-        ddbst__malloc(ar->alloc, sizeof(ddbst__arena_block) + cap);
+        ddbst__malloc(ar->alloc, sizeof(ddbst__arena_block) + cap + DDBST__PAD);
     if (!b) return NULL;
+    memset((char *)b->data + cap, 0, DDBST__PAD);
     b->next = ar->head;
     ar->head = b;
     ar->used = 0;

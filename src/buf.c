@@ -24,7 +24,8 @@ int ddbst__buf_grow(ddbst_buf *b, size_t extra) {
   if (need <= b->cap) return 0;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < need) cap *= 2;
-  char *p = ddbst__realloc(&b->alloc, b->data, cap);
+  /* the pad past cap lets ddbst__copy_padded write and read whole words */
+  char *p = ddbst__realloc(&b->alloc, b->data, cap + DDBST__PAD);
   if (!p) return DDBST_ENOMEM;
   b->data = p;
   b->cap = cap;

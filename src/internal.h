@@ -103,6 +103,23 @@ static inline void ddbst__copy(char *d, const void *src, size_t n) {
   }
 }
 
+/* Every ddbst_buf and every block of the model's arena is allocated with
+ * DDBST__PAD bytes past its capacity, so that a copy between them may move a
+ * fixed 32 bytes when the text is shorter: key parts and names, nearly all
+ * under 32 bytes, then cost two loads and two stores. */
+enum { DDBST__PAD = 32 };
+
+/* ddbst__copy for `s` and `d` inside a ddbst_buf's data or the model's arena
+ * (never the caller's memory, which has no pad): the bytes past n that it
+ * writes are garbage the writer overwrites or leaves past the buffer's
+ * length. */
+static inline void ddbst__copy_padded(char *d, const char *s, size_t n) {
+  if (n <= 32)
+    memcpy(d, s, 32);
+  else
+    memcpy(d, s, n);
+}
+
 /* memcmp(a, b, n) == 0 for the short texts compared per request (enum
  * values, key literals): two overlapping words, not a call into libc. */
 static inline int ddbst__same_bytes(const char *a, const char *b, size_t n) {

@@ -206,7 +206,7 @@ static int commit(ddbst_item *it, int attr, size_t n, unsigned scan) {
   v->off = (uint32_t)start;
   v->len = (uint32_t)n;
   v->set = 1;
-  v->scan = (unsigned char)scan;
+  v->scan = n ? (unsigned char)scan : 0; /* an empty value is never clean */
   v->upd = DDBST__UPD_SET;
   it->nkeys = 0; /* keys built before no longer describe the item */
   return 0;
@@ -261,15 +261,50 @@ DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
   return commit(it, attr, n, 0);
 }
 
+/* Copies in[0..n), 4 <= n <= 16, to dst and scans it (ddbst__scan) in one
+ * pass, as two overlapping words in one vector; 0 when a byte is NUL or not
+ * ASCII (having copied it all the same). */
+static inline unsigned copy_scan_short(char *dst, const char *in, size_t n,
+                                       unsigned char d0) {
+#if defined(__SSE2__)
+  __m128i v;
+  if (n >= 8) {
+    uint64_t head, tail;
+    memcpy(&head, in, 8);
+    memcpy(&tail, in + n - 8, 8);
+    memcpy(dst, &head, 8);
+    memcpy(dst + n - 8, &tail, 8);
+    v = _mm_set_epi64x((long long)tail, (long long)head);
+  } else {
+    uint32_t head, tail;
+    memcpy(&head, in, 4);
+    memcpy(&tail, in + n - 4, 4);
+    memcpy(dst, &head, 4);
+    memcpy(dst + n - 4, &tail, 4);
+    v = _mm_set_epi32((int)tail, (int)head, (int)tail, (int)head);
+  }
+  if (_mm_movemask_epi8(
+          _mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()))))
+    return 0;
+  return DDBST__SCAN_KNOWN | ddbst__scan_vec(v, _mm_set1_epi8((char)d0));
+#else
+  if (ddbst__ascii_copy(dst, in, n) != n) return 0;
+  return DDBST__SCAN_KNOWN | ddbst__scan(dst, n, d0);
+#endif
+}
+
 DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
                                       const ddbst__attr *a, const char *in,
                                       size_t n, ddbst_error *err) {
   char *dst = it->text.data + it->text.len;
+  unsigned char d0 = (unsigned char)it->m->delim[0];
   /* short IDs and names: what keys and JSON ask of them, asked once */
-  if (n <= 16 && ddbst__ascii_copy(dst, in, n) == n)
-    return commit(it, attr, n,
-                  DDBST__SCAN_KNOWN |
-                      ddbst__scan(dst, n, (unsigned char)it->m->delim[0]));
+  if (n >= 4 && n <= 16) {
+    unsigned scan = copy_scan_short(dst, in, n, d0);
+    if (scan) return commit(it, attr, n, scan);
+  } else if (n < 4 && ddbst__ascii_copy(dst, in, n) == n) {
+    return commit(it, attr, n, DDBST__SCAN_KNOWN | ddbst__scan(dst, n, d0));
+  }
   return set_long_string(it, attr, a, in, n, err);
 }
 
@@ -356,6 +391,7 @@ int ddbst_item_set_bool(ddbst_item *it, int attr, int value, ddbst_error *err) {
 int ddbst_item_unset(ddbst_item *it, int attr) {
   if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
   it->vals[attr].set = 0;
+  it->vals[attr].scan = 0;
   it->vals[attr].upd = DDBST__UPD_SET;
   it->nkeys = 0;
   return 0;
@@ -364,6 +400,7 @@ int ddbst_item_unset(ddbst_item *it, int attr) {
 int ddbst_item_remove(ddbst_item *it, int attr) {
   if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
   it->vals[attr].set = 0;
+  it->vals[attr].scan = 0;
   it->vals[attr].upd = DDBST__UPD_REMOVE;
   it->has_update_ops = 1;
   it->nkeys = 0;

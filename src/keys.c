@@ -105,9 +105,38 @@ static int delim_refused(const ddbst_item *it, const ddbst__seg *s,
                      e->name, a->name, it->m->delim);
 }
 
-int ddbst__render(const ddbst_item *it, const ddbst__template *t,
-                  const char *key_attr, size_t limit, ddbst_buf *out,
-                  int *plain, ddbst_error *err) {
+/* The key of a simple template (ddbst__template.simple) whose values were
+ * scanned when set and are clean (ddbst__val.scan is exactly
+ * DDBST__SCAN_KNOWN): its literals and values as they are, written at `o`,
+ * where the caller made room for them (literal_len plus its facets'
+ * lengths) and DDBST__PAD more. Returns the end of the key, or NULL when the
+ * general path must look (a value unset, a delta, empty, unscanned or not
+ * clean; a key past `limit`): it says why. */
+static inline char *render_simple(const ddbst_item *it,
+                                  const ddbst__template *t, size_t limit,
+                                  char *o) {
+  const char *text = it->text.data, *start = o;
+  for (const ddbst__piece *p = t->pieces, *end = p + t->nfacets; p < end;
+       p++) {
+    const ddbst__val *val = &it->vals[p->attr];
+    if (val->scan != DDBST__SCAN_KNOWN) return NULL;
+    ddbst__copy_padded(o, p->lit, p->lit_len);
+    o += p->lit_len;
+    ddbst__copy_padded(o, text + val->off, val->len);
+    o += val->len;
+  }
+  ddbst__copy_padded(o, t->tail, t->tail_len);
+  o += t->tail_len;
+  return (size_t)(o - start) <= limit ? o : NULL;
+}
+
+/* Any key, with every check and its error; not inlined, so that its frame
+ * is not paid by the simple keys. */
+DDBST__NOINLINE static int render_general(const ddbst_item *it,
+                                          const ddbst__template *t,
+                                          const char *key_attr, size_t limit,
+                                          ddbst_buf *out, int *plain,
+                                          ddbst_error *err) {
   const ddbst_model *m = it->m;
   size_t start = out->len;
   unsigned found = t->literals_plain ? 0 : DDBST__SCAN_ESCAPE;
@@ -164,6 +193,26 @@ refused:
 nomem:
   ddbst__buf_truncate(out, start);
   return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+}
+
+int ddbst__render(const ddbst_item *it, const ddbst__template *t,
+                  const char *key_attr, size_t limit, ddbst_buf *out,
+                  int *plain, ddbst_error *err) {
+  if (t->simple) {
+    size_t room = t->literal_len;
+    for (int i = 0; i < t->nsegs; i++)
+      if (t->segs[i].attr >= 0) room += it->vals[t->segs[i].attr].len;
+    if (ddbst__buf_reserve(out, room))
+      return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+    char *end = render_simple(it, t, limit, out->data + out->len);
+    if (end) {
+      *end = '\0';
+      out->len = (size_t)(end - out->data);
+      if (plain) *plain = 1;
+      return 0;
+    }
+  }
+  return render_general(it, t, key_attr, limit, out, plain, err);
 }
 
 int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
@@ -242,24 +291,79 @@ int ddbst__index_applies(const ddbst_item *it, const ddbst__ekey *k,
   return -1;
 }
 
-/* Renders one key into the item's key list. */
-static int add_key(ddbst_item *it, const char *name,
-                   const ddbst__jtext *jname, const ddbst__template *t,
-                   size_t limit, ddbst_error *err) {
-  size_t off = it->keytext.len;
-  int plain;
-  int rc = ddbst__render(it, t, name, limit, &it->keytext, &plain, err);
-  if (rc) return rc;
-  size_t len = it->keytext.len - off;
-  if (ddbst__buf_putc(&it->keytext, '\0'))
-    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+static void note_key(ddbst_item *it, const char *name,
+                     const ddbst__jtext *jname, size_t off, size_t len,
+                     int plain) {
   ddbst__keyval *kv = &it->keys[it->nkeys++];
   kv->name = name;
   kv->jname = jname;
   kv->off = (uint32_t)off;
   kv->len = (uint32_t)len;
   kv->plain = plain;
+}
+
+/* add_key's way for a key render_simple does not take: checked, escaped,
+ * refused with its error. Then makes `room` again, which the key may have
+ * used up. */
+DDBST__NOINLINE static int add_key_general(ddbst_item *it, const char *name,
+                                           const ddbst__jtext *jname,
+                                           const ddbst__template *t,
+                                           size_t limit, size_t room,
+                                           ddbst_error *err) {
+  size_t off = it->keytext.len;
+  int plain;
+  int rc = render_general(it, t, name, limit, &it->keytext, &plain, err);
+  if (rc) return rc;
+  size_t len = it->keytext.len - off;
+  if (ddbst__buf_putc(&it->keytext, '\0') ||
+      ddbst__buf_reserve(&it->keytext, room))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  note_key(it, name, jname, off, len, plain);
   return 0;
+}
+
+/* Renders one key, and its NUL, into the item's key list, where `room`
+ * bytes (and the pad) are free: every key still to come fits in them. */
+static inline int add_key(ddbst_item *it, const char *name,
+                          const ddbst__jtext *jname, const ddbst__template *t,
+                          size_t limit, size_t room, ddbst_error *err) {
+  ddbst_buf *kt = &it->keytext;
+  char *end = t->simple ? render_simple(it, t, limit, kt->data + kt->len)
+                        : NULL;
+  if (!end)
+    return add_key_general(it, name, jname, t, limit, room, err);
+  *end = '\0';
+  size_t off = kt->len, len = (size_t)(end - kt->data) - off;
+  kt->len = off + len + 1;
+  note_key(it, name, jname, off, len, 1);
+  return 0;
+}
+
+/* An index's keys when render_simple takes both: every facet is then set,
+ * so the item is in the index unless a condition says otherwise. Returns 1
+ * when added, 0 when ddbst__index_applies and add_key must decide. */
+static inline int add_index_simple(ddbst_item *it, const ddbst__ekey *k) {
+  const ddbst_model *m = it->m;
+  const ddbst__index *ix = &m->indexes[k->index];
+  if (k->nwhen || !k->pk.simple || (ix->sk_attr && !k->sk.simple)) return 0;
+  ddbst_buf *kt = &it->keytext;
+  char *pk = kt->data + kt->len;
+  char *pk_end = render_simple(it, &k->pk, DDBST__PK_MAX, pk);
+  if (!pk_end) return 0;
+  char *sk_end = pk_end;
+  if (ix->sk_attr) {
+    sk_end = render_simple(it, &k->sk, DDBST__SK_MAX, pk_end + 1);
+    if (!sk_end) return 0;
+    *sk_end = '\0';
+  }
+  *pk_end = '\0';
+  size_t off = kt->len;
+  note_key(it, ix->pk_attr, &ix->pk_jname, off, (size_t)(pk_end - pk), 1);
+  if (ix->sk_attr)
+    note_key(it, ix->sk_attr, &ix->sk_jname, off + (size_t)(pk_end - pk) + 1,
+             (size_t)(sk_end - pk_end) - 1, 1);
+  kt->len = (size_t)(sk_end - kt->data) + 1;
+  return 1;
 }
 
 int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
@@ -268,11 +372,26 @@ int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
   const ddbst__entity *e = entity_of(it);
   it->nkeys = 0;
   ddbst_buf_reset(&it->keytext);
-  int rc = add_key(it, m->pk_attr, &m->pk_jname, &e->key.pk, DDBST__PK_MAX, err);
+  /* Room for every key the entity may have, made once: its literals and
+   * NULs, and each facet's value as often as the templates use it; for a
+   * small item, all of its text as often as the templates use facets. */
+  size_t room = e->keys_fixed, text_bound = e->key_uses * it->text.len;
+  if (text_bound <= 4096) {
+    room += text_bound;
+  } else {
+    for (int i = 0; i < e->nkey_facets; i++)
+      room += (size_t)e->key_facet_uses[i] * it->vals[e->key_facets[i]].len;
+  }
+  if (ddbst__buf_reserve(&it->keytext, room))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  int rc = add_key(it, m->pk_attr, &m->pk_jname, &e->key.pk, DDBST__PK_MAX,
+                   room, err);
   if (!rc && m->sk_attr)
-    rc = add_key(it, m->sk_attr, &m->sk_jname, &e->key.sk, DDBST__SK_MAX, err);
+    rc = add_key(it, m->sk_attr, &m->sk_jname, &e->key.sk, DDBST__SK_MAX,
+                 room, err);
   for (int i = 0; !rc && i < e->nindexes; i++) {
     const ddbst__ekey *k = &e->indexes[i];
+    if (add_index_simple(it, k)) continue;
     int in = ddbst__index_applies(it, k, err);
     if (in < 0) {
       rc = err ? err->code : DDBST_EMISSING;
@@ -280,18 +399,18 @@ int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
     }
     if (!in) continue;
     const ddbst__index *ix = &m->indexes[k->index];
-    rc = add_key(it, ix->pk_attr, &ix->pk_jname, &k->pk, DDBST__PK_MAX, err);
+    rc = add_key(it, ix->pk_attr, &ix->pk_jname, &k->pk, DDBST__PK_MAX, room,
+                 err);
     if (!rc && ix->sk_attr)
-      rc = add_key(it, ix->sk_attr, &ix->sk_jname, &k->sk, DDBST__SK_MAX, err);
+      rc = add_key(it, ix->sk_attr, &ix->sk_jname, &k->sk, DDBST__SK_MAX,
+                   room, err);
   }
   if (!rc && m->entity_attr) {
-    size_t off = it->keytext.len;
-    if (ddbst__buf_append(&it->keytext, e->name, e->name_len + 1))
-      rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-    else
-      it->keys[it->nkeys++] = (ddbst__keyval){
-          m->entity_attr, &m->entity_jname, (uint32_t)off,
-          (uint32_t)e->name_len, 1}; /* an identifier: nothing to escape */
+    size_t off = it->keytext.len; /* the name and its NUL: in the room */
+    ddbst__copy_padded(it->keytext.data + off, e->name, e->name_len + 1);
+    it->keytext.len += e->name_len + 1;
+    /* an identifier: nothing to escape */
+    note_key(it, m->entity_attr, &m->entity_jname, off, e->name_len, 1);
   }
   if (rc) {
     it->nkeys = 0;
@@ -315,26 +434,22 @@ int ddbst_item_keys_json(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "buffer is NULL");
   int n = ddbst_item_build_keys(it, err);
   if (n < 0) return n;
-  /* One reservation for the worst case (every byte escaped as \u00XX),
-   * then plain stores: this runs once per request. */
-  size_t need = 2;
-  for (int i = 0; i < n; i++) {
-    const ddbst__keyval *kv = &it->keys[i];
-    need += 3 + kv->jname->n + (kv->plain ? 1 : 6) * (size_t)kv->len;
-  }
-  if (ddbst__buf_reserve(out, need))
+  /* One reservation for the worst case (every key name there is, every
+   * byte of the values escaped as \u00XX), then plain stores: this runs
+   * once per request. */
+  if (ddbst__buf_reserve(out, it->m->keys_json_names + 6 * it->keytext.len))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   char *o = out->data + out->len;
   *o++ = '{';
   for (int i = 0; i < n; i++) {
     const ddbst__keyval *kv = &it->keys[i];
     const char *v = it->keytext.data + kv->off;
-    if (i) *o++ = ',';
-    ddbst__copy(o, kv->jname->p, kv->jname->n);
+    /* names (the model's arena) and values (keytext) are padded */
+    ddbst__copy_padded(o, kv->jname->p, kv->jname->n);
     o += kv->jname->n;
     if (kv->plain) {
       *o++ = '"';
-      ddbst__copy(o, v, kv->len);
+      ddbst__copy_padded(o, v, kv->len);
       o += kv->len;
       *o++ = '"';
     } else { /* fits: reserved above */
@@ -342,7 +457,9 @@ int ddbst_item_keys_json(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
       ddbst__json_string(out, v, kv->len);
       o = out->data + out->len;
     }
+    *o++ = ',';
   }
+  if (n) o--; /* the last comma */
   *o++ = '}';
   out->len = (size_t)(o - out->data);
   *o = '\0';

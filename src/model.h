@@ -81,12 +81,29 @@ typedef struct ddbst__seg {
                 integer's key form (the fast path of rendering) */
 } ddbst__seg;
 
+/* A facet with the literal before it ("" when none): the segments as the
+ * fast path of rendering walks them, with no branch per segment. */
+typedef struct ddbst__piece {
+  const char *lit; /* in the arena: padded (DDBST__PAD) */
+  uint32_t lit_len;
+  int attr;
+} ddbst__piece;
+
 typedef struct ddbst__template {
   const char *source; /* as written in the model, for messages and docs */
   ddbst__seg *segs;
   int nsegs;
   int nfacets;
   int literals_plain; /* no literal byte needs a JSON escape */
+  uint32_t literal_len; /* the literals' bytes: a key's length less its facets' */
+  /* literals_plain and every facet as_is: the key is its literals and values
+   * as they are, which render_simple (keys.c) writes from `pieces` (one per
+   * facet) and `tail` (the literal after the last facet) when the values'
+   * recorded scans are clean */
+  int simple;
+  ddbst__piece *pieces;
+  const char *tail;
+  uint32_t tail_len;
 } ddbst__template;
 
 /* A membership condition: `attr` equals one of `values` (canonical text). */
@@ -133,6 +150,14 @@ typedef struct ddbst__entity {
   int ndefaults;
   int *required_attrs; /* required, or a facet of the primary key */
   int nrequired;
+  /* What bounds the text of the keys a build writes, so that it reserves
+   * once: the literals of every key template, the NULs after the keys and
+   * the entity name, plus each facet attribute's value times the number of
+   * templates it appears in. */
+  size_t keys_fixed;
+  int *key_facets, *key_facet_uses;
+  int nkey_facets;
+  size_t key_uses; /* the sum of key_facet_uses */
 } ddbst__entity;
 
 typedef enum {
@@ -216,6 +241,10 @@ struct ddbst_model {
   const char *ttl_attr;
   ddbst__jtext begin; /* {"TableName":"..." */
   ddbst__jtext pk_jname, sk_jname, entity_jname;
+  /* The JSON names of every key attribute of the table and its indexes and
+   * of the entity attribute, each with two quotes and a comma, and the
+   * braces: any item's keys object less its values. */
+  size_t keys_json_names;
   ddbst__stream stream;
   ddbst__index *indexes;
   int nindexes;

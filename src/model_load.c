@@ -991,7 +991,7 @@ static void check_ambiguous_keys(loader *L) {
           ddbst__ekey gk;
           memset(&gk, 0, sizeof gk);
           gk.pk = g->tmpl;
-          const ddbst__template empty = {NULL, NULL, 0, 0, 0};
+          const ddbst__template empty = {.source = NULL};
           if (!may_share(m, a, &a->sk, &gk, m->sk_attr ? &g->tmpl : &empty))
             continue;
           size_t old = push(L, "entities");
@@ -1552,6 +1552,45 @@ static int note_scans(ddbst_model *m) {
   return 0;
 }
 
+/* Each entity's bound on the text of its keys (ddbst__entity.keys_fixed):
+ * the templates of its table key and of each index it is in. */
+static int size_keys(ddbst_model *m) {
+  for (int e = 0; e < m->nentities; e++) {
+    ddbst__entity *en = &m->entities[e];
+    size_t nuses = en->nattrs ? (size_t)en->nattrs : 1;
+    int *uses = ddbst__malloc(&m->alloc, nuses * sizeof *uses);
+    if (!uses) return DDBST_ENOMEM;
+    memset(uses, 0, (size_t)en->nattrs * sizeof *uses);
+    en->keys_fixed = en->name_len + 1;
+    for (int k = -1; k < en->nindexes; k++) {
+      const ddbst__ekey *ek = k < 0 ? &en->key : &en->indexes[k];
+      const ddbst__template *ts[2] = {&ek->pk, &ek->sk};
+      for (int i = 0; i < 2; i++) {
+        if (ts[i]->nsegs == 0) continue;
+        en->keys_fixed += ts[i]->literal_len + 1;
+        for (int g = 0; g < ts[i]->nsegs; g++)
+          if (ts[i]->segs[g].attr >= 0) uses[ts[i]->segs[g].attr]++;
+      }
+    }
+    int n = 0;
+    for (int a = 0; a < en->nattrs; a++) n += uses[a] > 0;
+    en->key_facets = ddbst__arena_alloc(&m->arena, 2 * (size_t)n * sizeof(int));
+    if (!en->key_facets) {
+      ddbst__free(&m->alloc, uses);
+      return DDBST_ENOMEM;
+    }
+    en->key_facet_uses = en->key_facets + n;
+    for (int a = 0; a < en->nattrs; a++)
+      if (uses[a]) {
+        en->key_facets[en->nkey_facets] = a;
+        en->key_facet_uses[en->nkey_facets++] = uses[a];
+        en->key_uses += (size_t)uses[a];
+      }
+    ddbst__free(&m->alloc, uses);
+  }
+  return 0;
+}
+
 /* The names request bodies write, as ready JSON text. */
 static int fix_json_names(ddbst_model *m) {
   ddbst_buf tmp, owner; /* owner: "User.email" of a unique guard */
@@ -1564,10 +1603,13 @@ static int fix_json_names(ddbst_model *m) {
   rc = rc ? rc : fixed_json(m, &tmp, "", m->pk_attr, ":", &m->pk_jname);
   rc = rc ? rc : fixed_json(m, &tmp, "", m->sk_attr, ":", &m->sk_jname);
   rc = rc ? rc : fixed_json(m, &tmp, "", m->entity_attr, ":", &m->entity_jname);
+  m->keys_json_names = 2 + m->pk_jname.n + m->sk_jname.n +
+                       m->entity_jname.n + 3 * 3;
   for (int i = 0; !rc && i < m->nindexes; i++) {
     ddbst__index *ix = &m->indexes[i];
     rc = fixed_json(m, &tmp, "", ix->pk_attr, ":", &ix->pk_jname);
     rc = rc ? rc : fixed_json(m, &tmp, "", ix->sk_attr, ":", &ix->sk_jname);
+    m->keys_json_names += ix->pk_jname.n + ix->sk_jname.n + 3 * 2;
   }
   for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
@@ -1637,6 +1679,7 @@ int ddbst_model_load(const char *json, size_t len,
 
   if (!L.nomem && L.nerrors == 0 && fix_json_names(m)) L.nomem = 1;
   if (!L.nomem && L.nerrors == 0 && note_scans(m)) L.nomem = 1;
+  if (!L.nomem && L.nerrors == 0 && size_keys(m)) L.nomem = 1;
   if (!L.nomem && L.nerrors == 0 && prepare_queries(m)) L.nomem = 1;
   if (!L.nomem && L.nerrors == 0) {
     m->ulid = ddbst__arena_alloc(&m->arena, sizeof *m->ulid);

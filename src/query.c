@@ -475,8 +475,11 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
       complete = 0;
       break;
     }
-    ddbst__template one = {t->source, (ddbst__seg *)s, 1, s->attr >= 0,
-                           t->literals_plain};
+    ddbst__template one = {.source = t->source,
+                           .segs = (ddbst__seg *)s,
+                           .nsegs = 1,
+                           .nfacets = s->attr >= 0,
+                           .literals_plain = t->literals_plain};
     int plain;
     int rc = ddbst__render(it, &one, sk_attr, DDBST__SK_MAX, kt, &plain, err);
     if (rc) return rc;

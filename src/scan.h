@@ -28,14 +28,18 @@ static inline unsigned ddbst__scan_word(uint64_t w, unsigned char d0) {
 }
 
 #if defined(__SSE2__)
-static inline unsigned ddbst__scan16(const char *s, __m128i d0) {
-  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+static inline unsigned ddbst__scan_vec(__m128i v, __m128i d0) {
   __m128i esc = _mm_or_si128(
       _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v),
       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
                    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
   return (_mm_movemask_epi8(_mm_cmpeq_epi8(v, d0)) ? DDBST__SCAN_DELIM0 : 0) |
          (_mm_movemask_epi8(esc) ? DDBST__SCAN_ESCAPE : 0);
+}
+
+static inline unsigned ddbst__scan16(const char *s, __m128i d0) {
+  return ddbst__scan_vec(_mm_loadu_si128((const __m128i *)(const void *)s),
+                         d0);
 }
 #endif
 

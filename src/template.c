@@ -42,7 +42,8 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
   out->source = ddbst__arena_strndup(ar, src, n);
   if (!segs || !out->source) return DDBST_ENOMEM;
 
-  int ns = 0, nf = 0, lits_escaped = 0;
+  int ns = 0, nf = 0, lits_escaped = 0, all_as_is = 1;
+  uint32_t lits = 0;
   size_t i = 0;
   while (i < n) {
     if (src[i] == '{') {
@@ -105,6 +106,7 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
       segs[ns].lower = lower;
       segs[ns].as_is = !lower && !attrs[a].escape &&
                        attrs[a].type != DDBST__T_INTEGER;
+      all_as_is &= segs[ns].as_is;
       ns++;
       nf++;
       i = after;
@@ -122,6 +124,7 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
       segs[ns].attr = -1;
       segs[ns].lower = 0;
       segs[ns].as_is = 0;
+      lits += (uint32_t)(j - i);
       for (size_t k = i; k < j; k++)
         if ((unsigned char)src[k] < 0x20 || src[k] == '"' || src[k] == '\\')
           lits_escaped = 1;
@@ -133,6 +136,27 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
   out->nsegs = ns;
   out->nfacets = nf;
   out->literals_plain = !lits_escaped;
+  out->literal_len = lits;
+  out->simple = !lits_escaped && all_as_is;
+  /* The pieces: each facet with the literal before it. The empty literals
+   * point at the source, so that padded copies read inside the arena. */
+  out->pieces = ddbst__arena_alloc(ar, (size_t)nf * sizeof *out->pieces);
+  if (!out->pieces) return DDBST_ENOMEM;
+  const char *lit = out->source;
+  uint32_t lit_len = 0;
+  int np = 0;
+  for (int k = 0; k < ns; k++) {
+    if (segs[k].attr < 0) {
+      lit = segs[k].text;
+      lit_len = segs[k].len;
+      continue;
+    }
+    out->pieces[np++] = (ddbst__piece){lit, lit_len, segs[k].attr};
+    lit = out->source;
+    lit_len = 0;
+  }
+  out->tail = lit;
+  out->tail_len = lit_len;
   return 0;
 }
 

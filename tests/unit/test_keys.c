@@ -308,6 +308,79 @@ static void recorded_scans_escape_and_refuse(void **state) {
   ddbst_model_free(m);
 }
 
+/* Keys whose literals and values go in as they are take a short way
+ * (keys.c, render_simple); every other key the general one. Both in one
+ * item, in either order, with the item small or large enough that the room
+ * for its keys is counted facet by facet. */
+static const char mixed_model[] =
+    "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":\"PK\","
+    "\"sortKey\":\"SK\",\"entityAttribute\":\"_t\",\"indexes\":{\"GSI1\":"
+    "{\"partitionKey\":\"G1PK\",\"sortKey\":\"G1SK\"}}},"
+    "\"entities\":{\"Doc\":{\"attributes\":{\"path\":{\"type\":\"string\","
+    "\"escape\":true},\"id\":\"string\",\"kind\":\"string\","
+    "\"body\":\"string\"},"
+    "\"key\":{\"pk\":\"DOC#{path}\",\"sk\":\"ID#{id}\"},"
+    "\"indexes\":{\"GSI1\":{\"pk\":\"KIND#{kind}\",\"sk\":\"{id}#{kind}\"}}}}}";
+
+static void simple_and_general_keys_together(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(mixed_model);
+  ddbst_item *it = item_of(m, "Doc");
+  const char *want = "{\"PK\":\"DOC#a%23b\",\"SK\":\"ID#x1\",\"G1PK\":"
+                     "\"KIND#k\",\"G1SK\":\"x1#k\",\"_t\":\"Doc\"}";
+  char *body = repeat('b', 5000);
+  for (int large = 0; large < 2; large++) {
+    ddbst_item_reset(it, 0);
+    if (large) set(it, "body", body);
+    set(it, "path", "a#b"); /* escaped: the general way */
+    set(it, "id", "x1");
+    set(it, "kind", "k");
+    assert_string_equal(keys_of(it), want);
+    /* the general way after the short one: a facet JSON escapes */
+    set(it, "kind", "q\"");
+    assert_string_equal(keys_of(it),
+                        "{\"PK\":\"DOC#a%23b\",\"SK\":\"ID#x1\",\"G1PK\":"
+                        "\"KIND#q\\\"\",\"G1SK\":\"x1#q\\\"\",\"_t\":\"Doc\"}");
+    /* the index's partition key the short way, its sort key refused */
+    set(it, "kind", "k");
+    set(it, "id", "x#1");
+    assert_non_null(strstr(keys_of(it), "Doc.id contains the key delimiter"));
+    /* a facet unset, removed or emptied after a clean value */
+    set(it, "id", "x1");
+    ddbst_item_unset(it, ddbst_model_attribute(m, 0, "id"));
+    assert_non_null(strstr(keys_of(it), "Doc.id is needed"));
+    set(it, "id", "x1");
+    ddbst_item_remove(it, ddbst_model_attribute(m, 0, "id"));
+    assert_non_null(strstr(keys_of(it), "Doc.id is needed"));
+    set(it, "id", "");
+    assert_non_null(strstr(keys_of(it), "Doc.id is empty"));
+    set(it, "id", "x1");
+    assert_string_equal(keys_of(it), want);
+  }
+  free(body);
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+
+  /* A key past DynamoDB's limit by its literal: the short way hands it to
+   * the general one, which says so. */
+  char model[2600], *lit = repeat('L', 2040);
+  snprintf(model, sizeof model,
+           "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":"
+           "\"PK\"},\"entities\":{\"Long\":{\"attributes\":{\"id\":"
+           "\"string\"},\"key\":{\"pk\":\"%s#{id}\"}}}}",
+           lit);
+  m = load_text(model);
+  it = item_of(m, "Long");
+  set(it, "id", "1234567"); /* 2048 bytes */
+  assert_non_null(strstr(keys_of(it), "#1234567\"}"));
+  set(it, "id", "12345678");
+  assert_string_equal(keys_of(it), "error -8 PK: PK would be 2049 bytes; "
+                                   "DynamoDB allows 2048");
+  free(lit);
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+}
+
 /* Opting in to escaping keeps the delimiter out of the key reversibly. */
 static void escaped_facets_round_trip(void **state) {
   (void)state;
@@ -622,6 +695,7 @@ int main(void) {
       cmocka_unit_test(facet_bytes_at_every_position),
       cmocka_unit_test(keys_escape_exactly_as_the_json_writer),
       cmocka_unit_test(recorded_scans_escape_and_refuse),
+      cmocka_unit_test(simple_and_general_keys_together),
       cmocka_unit_test(every_entity_round_trips),
       cmocka_unit_test(parse_refusals),
       cmocka_unit_test(warm_item_does_not_allocate),
