@@ -296,8 +296,11 @@ DDBST_API int ddbst_item_build_keys(ddbst_item *item, ddbst_error *err);
 DDBST_API int ddbst_item_key(const ddbst_item *item, int i, const char **name,
                              const char **value, size_t *value_len);
 
-/* ddbst_item_build_keys, then appends the keys to `out` as one JSON object:
- * {"PK":"ORG#123","SK":"USER#9","GSI1PK":"EMAIL#ann@example.com","_type":"User"} */
+/* Appends the keys ddbst_item_build_keys would build to `out` as one JSON
+ * object, with the same errors (on error `out` is as it was):
+ * {"PK":"ORG#123","SK":"USER#9","GSI1PK":"EMAIL#ann@example.com","_type":"User"}
+ * It does not change the item's key list: ddbst_item_key reads what
+ * ddbst_item_build_keys last built. */
 DDBST_API int ddbst_item_keys_json(ddbst_item *item, ddbst_buf *out,
                                    ddbst_error *err);
 

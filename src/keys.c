@@ -430,13 +430,93 @@ int ddbst_item_key(const ddbst_item *it, int i, const char **name,
   return 0;
 }
 
+/* `"PK":"ORG#1",` at `o` when render_simple takes the key; NULL if not. */
+static inline char *put_key_simple(const ddbst_item *it, char *o,
+                                   const ddbst__jtext *jname,
+                                   const ddbst__template *t, size_t limit) {
+  ddbst__copy_padded(o, jname->p, jname->n); /* the arena: padded */
+  o += jname->n;
+  *o++ = '"';
+  o = render_simple(it, t, limit, o);
+  if (!o) return NULL;
+  *o++ = '"';
+  *o++ = ',';
+  return o;
+}
+
+/* Whether the item is out of index `k` by what build_keys would decide,
+ * given that some facet's value did not come the short way: its
+ * conditions do not all hold, or a facet is unset and none of the index's
+ * own facets is set. Otherwise (in it, or partly given: an error) the
+ * general way must say. */
+static int index_left_out(const ddbst_item *it, const ddbst__ekey *k) {
+  for (int i = 0; i < k->nwhen; i++)
+    if (!ddbst__cond_holds(it, &k->when[i])) return 1;
+  if (all_present(it, &k->pk) && all_present(it, &k->sk)) return 0;
+  return count_own_present(it, &k->pk) + count_own_present(it, &k->sk) == 0;
+}
+
+/* The keys object straight from the values, when every key the item has
+ * comes the short way (render_simple): no key list, no second copy.
+ * Returns 1 when written, 0 when nothing was kept and the general way must
+ * build it, or DDBST_ENOMEM. */
+static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = entity_of(it);
+  if (!e->keys_simple) return 0;
+  /* room: every key name there is, and keys no longer than build_keys's
+   * bound for them */
+  size_t text_bound = e->key_uses * it->text.len;
+  if (text_bound > 4096) return 0;
+  if (ddbst__buf_reserve(out, m->keys_json_names + e->type_json.n +
+                                  e->keys_fixed + text_bound))
+    return DDBST_ENOMEM;
+  char *o = out->data + out->len;
+  *o++ = '{';
+  o = put_key_simple(it, o, &m->pk_jname, &e->key.pk, DDBST__PK_MAX);
+  if (o && m->sk_attr)
+    o = put_key_simple(it, o, &m->sk_jname, &e->key.sk, DDBST__SK_MAX);
+  for (int i = 0; o && i < e->nindexes; i++) {
+    const ddbst__ekey *k = &e->indexes[i];
+    const ddbst__index *ix = &m->indexes[k->index];
+    char *at = o;
+    int in = 1;
+    for (int c = 0; in && c < k->nwhen; c++)
+      in = ddbst__cond_holds(it, &k->when[c]);
+    if (!in) continue;
+    o = put_key_simple(it, o, &ix->pk_jname, &k->pk, DDBST__PK_MAX);
+    if (o && ix->sk_attr)
+      o = put_key_simple(it, o, &ix->sk_jname, &k->sk, DDBST__SK_MAX);
+    if (!o && index_left_out(it, k)) o = at;
+  }
+  if (!o) {
+    out->data[out->len] = '\0'; /* what was written is past the end */
+    return 0;
+  }
+  if (m->entity_attr) {
+    ddbst__copy_padded(o, e->type_json.p, e->type_json.n);
+    o += e->type_json.n;
+  }
+  o[-1] = '}'; /* the last comma: the partition key is always there */
+  *o = '\0';
+  out->len = (size_t)(o - out->data);
+  return 1;
+}
+
 int ddbst_item_keys_json(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "buffer is NULL");
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  int done = keys_json_simple(it, out);
+  if (done == 1) return 0;
+  if (done < 0) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  /* The general way, through the key list; the item's own list is left as
+   * it was (rebuilt to the same keys, or forgotten again). */
+  int had_keys = it->nkeys > 0;
   int n = ddbst_item_build_keys(it, err);
   if (n < 0) return n;
+  if (!had_keys) it->nkeys = 0;
   /* One reservation for the worst case (every key name there is, every
-   * byte of the values escaped as \u00XX), then plain stores: this runs
-   * once per request. */
+   * byte of the values escaped as \u00XX), then plain stores. */
   if (ddbst__buf_reserve(out, it->m->keys_json_names + 6 * it->keytext.len))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   char *o = out->data + out->len;

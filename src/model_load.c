@@ -1562,12 +1562,14 @@ static int size_keys(ddbst_model *m) {
     if (!uses) return DDBST_ENOMEM;
     memset(uses, 0, (size_t)en->nattrs * sizeof *uses);
     en->keys_fixed = en->name_len + 1;
+    en->keys_simple = 1;
     for (int k = -1; k < en->nindexes; k++) {
       const ddbst__ekey *ek = k < 0 ? &en->key : &en->indexes[k];
       const ddbst__template *ts[2] = {&ek->pk, &ek->sk};
       for (int i = 0; i < 2; i++) {
         if (ts[i]->nsegs == 0) continue;
         en->keys_fixed += ts[i]->literal_len + 1;
+        en->keys_simple &= ts[i]->simple;
         for (int g = 0; g < ts[i]->nsegs; g++)
           if (ts[i]->segs[g].attr >= 0) uses[ts[i]->segs[g].attr]++;
       }
@@ -1615,6 +1617,9 @@ static int fix_json_names(ddbst_model *m) {
     ddbst__entity *en = &m->entities[e];
     for (int a = 0; !rc && a < en->nattrs; a++)
       rc = fixed_json(m, &tmp, "", en->attrs[a].name, ":", &en->attrs[a].jname);
+    if (!rc && m->entity_attr)
+      rc = fixed_json(m, &tmp, m->entity_jname.p, en->name, ",",
+                      &en->type_json);
     for (int u = 0; !rc && u < en->nuniques; u++) {
       ddbst_buf_reset(&owner);
       if (ddbst__buf_puts(&owner, en->name) || ddbst__buf_putc(&owner, '.') ||

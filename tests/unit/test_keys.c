@@ -381,6 +381,131 @@ static void simple_and_general_keys_together(void **state) {
   ddbst_model_free(m);
 }
 
+/* The keys object as the key list says it: each key's name and value from
+ * ddbst_item_build_keys and ddbst_item_key, through the escaping writer;
+ * or the error, as keys_of gives it. */
+static void keys_from_list(ddbst_item *it, char *out, size_t cap) {
+  ddbst_error err;
+  int n = ddbst_item_build_keys(it, &err);
+  if (n < 0) {
+    snprintf(out, cap, "error %d %s: %s", err.code, err.path, err.message);
+    return;
+  }
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst__buf_putc(b, '{');
+  for (int i = 0; i < n; i++) {
+    const char *name, *value;
+    size_t len;
+    assert_int_equal(ddbst_item_key(it, i, &name, &value, &len), 0);
+    if (i) ddbst__buf_putc(b, ',');
+    ddbst__json_string(b, name, strlen(name));
+    ddbst__buf_putc(b, ':');
+    ddbst__json_string(b, value, len);
+  }
+  ddbst__buf_putc(b, '}');
+  snprintf(out, cap, "%s", ddbst_buf_data(b));
+  ddbst_buf_free(b);
+}
+
+/* ddbst_item_keys_json writes the object straight from the values when it
+ * can (keys.c, keys_json_simple) and from the key list when it cannot: for
+ * items filled at random from values of every kind (clean, unscanned, with
+ * the delimiter or a byte JSON escapes, empty, unset, removed, over the
+ * room bound), in every entity of both examples and of a model with
+ * escaped, integer and lower-cased facets, both must say the same, and
+ * the item's key list must be left as it was. */
+static const char every_way_model[] =
+    "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":\"PK\","
+    "\"sortKey\":\"SK\",\"entityAttribute\":\"_t\",\"indexes\":{\"GS1\":"
+    "{\"partitionKey\":\"G1PK\",\"sortKey\":\"G1SK\"},\"GS2\":{\"partitionKey\":"
+    "\"G2PK\"}}},\"entities\":{\"Doc\":{\"attributes\":{\"path\":{\"type\":"
+    "\"string\",\"escape\":true},\"id\":\"string\",\"kind\":\"string\","
+    "\"n\":{\"type\":\"integer\",\"width\":4},\"tag\":\"string\"},"
+    "\"key\":{\"pk\":\"DOC#{id}\",\"sk\":\"K#{kind}\"},\"indexes\":{\"GS1\":"
+    "{\"pk\":\"P#{path}\",\"sk\":\"{n}#{id}\"},\"GS2\":{\"pk\":"
+    "\"TAG#{tag:lower}#{kind}\"}}}}}";
+
+static void keys_json_matches_the_key_list(void **state) {
+  (void)state;
+  char *long_text = repeat('L', 1500);
+  const char *pool[] = {
+      "", "a", "7", "-5", "42", "true", "acme-7f3a", "p-0001", "x#y", "q\"",
+      "back\\s", "tab\there", "0123456789abcdefXYZ", "\xc3\x9c" "ber",
+      "2026-03-14T09:00:00Z", "2026-03-14T09:00:00.123Z",
+      "2026-03-14T10:00:00+01:00", "01ARYZ6S41TSV4RRFFQ69G5FAV", "active",
+      "archived", "draft", "published", "MiXeD", "A#B%C", long_text};
+  const size_t npool = sizeof pool / sizeof pool[0];
+  /* mostly values of the attribute's own type, so that keys get built */
+  const struct {
+    const char *type;
+    size_t from, to; /* pool[from..to) */
+  } typed[] = {{"integer", 2, 5},    {"boolean", 5, 6},
+               {"string", 6, 14},    {"timestamp", 14, 17},
+               {"ulid", 17, 18},     {"enum", 18, 22}};
+  ddbst_model *every = load_text(every_way_model);
+  ddbst_model *models[] = {saas, blog, every};
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  static char want[8192], got[8192];
+  uint32_t x = 0x2545f491u;
+  int compared = 0, written = 0;
+  for (size_t mi = 0; mi < 3; mi++) {
+    ddbst_model *m = models[mi];
+    for (int e = 0; e < ddbst_model_entity_count(m); e++) {
+      ddbst_item *it = ddbst_item_new(m, e);
+      int na = ddbst_model_attribute_count(m, e);
+      for (int round = 0; round < 1500; round++) {
+        ddbst_item_reset(it, e);
+        for (int a = 0; a < na; a++) {
+          x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+          uint32_t pick = x % (uint32_t)(npool + 6);
+          const char *type = ddbst_model_attribute_type(m, e, a);
+          for (size_t t = 0; t < sizeof typed / sizeof typed[0]; t++)
+            if ((x >> 24) % 4 && strcmp(type, typed[t].type) == 0)
+              pick = (uint32_t)(typed[t].from +
+                                (x >> 8) % (typed[t].to - typed[t].from));
+          if (pick < npool) {
+            const char *v = pool[pick];
+            ddbst_item_set(it, a, v, strlen(v), NULL);
+          } else if (pick == npool) {
+            ddbst_item_unset(it, a);
+          } else if (pick == npool + 1) {
+            ddbst_item_set(it, a, "v1", 2, NULL);
+            ddbst_item_remove(it, a);
+          } /* else: left as it is */
+        }
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        int built_before = x & 1;
+        if (built_before) ddbst_item_build_keys(it, NULL);
+        const char *name0;
+        int before = ddbst_item_key(it, 0, &name0, NULL, NULL) == 0;
+        ddbst_buf_reset(b);
+        ddbst__buf_append(b, "[", 1); /* the object goes after what is there */
+        ddbst_error err;
+        if (ddbst_item_keys_json(it, b, &err) == 0) {
+          snprintf(got, sizeof got, "%s", ddbst_buf_data(b) + 1);
+          written++;
+        } else {
+          assert_string_equal(ddbst_buf_data(b), "[");
+          snprintf(got, sizeof got, "error %d %s: %s", err.code, err.path,
+                   err.message);
+        }
+        int after = ddbst_item_key(it, 0, &name0, NULL, NULL) == 0;
+        assert_int_equal(before, after);
+        keys_from_list(it, want, sizeof want);
+        if (strcmp(got, want) != 0)
+          fail_msg("%s: keys_json %s\nkey list %s",
+                   ddbst_model_entity_name(m, e), got, want);
+        compared++;
+      }
+      ddbst_item_free(it);
+    }
+  }
+  assert_true(written > compared / 10); /* not all refusals */
+  ddbst_buf_free(b);
+  ddbst_model_free(every);
+  free(long_text);
+}
+
 /* Opting in to escaping keeps the delimiter out of the key reversibly. */
 static void escaped_facets_round_trip(void **state) {
   (void)state;
@@ -696,6 +821,7 @@ int main(void) {
       cmocka_unit_test(keys_escape_exactly_as_the_json_writer),
       cmocka_unit_test(recorded_scans_escape_and_refuse),
       cmocka_unit_test(simple_and_general_keys_together),
+      cmocka_unit_test(keys_json_matches_the_key_list),
       cmocka_unit_test(every_entity_round_trips),
       cmocka_unit_test(parse_refusals),
       cmocka_unit_test(warm_item_does_not_allocate),
