@@ -114,7 +114,7 @@ static int delim_refused(const ddbst_item *it, const ddbst__seg *s,
  * clean; a key past `limit`): it says why. */
 static inline char *render_simple(const ddbst_item *it,
                                   const ddbst__template *t, size_t limit,
-                                  char *o) {
+                                  char *restrict o) {
   const char *text = it->text.data, *start = o;
   for (const ddbst__piece *p = t->pieces, *end = p + t->nfacets; p < end;
        p++) {
@@ -430,18 +430,23 @@ int ddbst_item_key(const ddbst_item *it, int i, const char **name,
   return 0;
 }
 
-/* `"PK":"ORG#1",` at `o` when render_simple takes the key; NULL if not. */
-static inline char *put_key_simple(const ddbst_item *it, char *o,
-                                   const ddbst__jtext *jname,
-                                   const ddbst__template *t, size_t limit) {
-  ddbst__copy_padded(o, jname->p, jname->n); /* the arena: padded */
-  o += jname->n;
-  *o++ = '"';
-  o = render_simple(it, t, limit, o);
-  if (!o) return NULL;
-  *o++ = '"';
-  *o++ = ',';
-  return o;
+/* The member `"PK":"ORG#1",` at `o`, from the key's JSON form (`jk`, made
+ * at load), when its values are clean as render_simple asks; NULL if not. */
+static inline char *put_key_simple(const ddbst_item *it, char *restrict o,
+                                   const ddbst__jkey *jk, size_t limit) {
+  const char *text = it->text.data, *start = o;
+  ddbst__copy_padded(o, jk->head, jk->head_len);
+  o += jk->head_len;
+  for (const ddbst__piece *p = jk->pieces, *end = p + jk->npieces; p < end;
+       p++) {
+    const ddbst__val *val = &it->vals[p->attr];
+    if (val->scan != DDBST__SCAN_KNOWN) return NULL;
+    ddbst__copy_padded(o, text + val->off, val->len);
+    o += val->len;
+    ddbst__copy_padded(o, p->lit, p->lit_len);
+    o += p->lit_len;
+  }
+  return (size_t)(o - start) - jk->punct <= limit ? o : NULL;
 }
 
 /* Whether the item is out of index `k` by what build_keys would decide,
@@ -473,20 +478,18 @@ static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
     return DDBST_ENOMEM;
   char *o = out->data + out->len;
   *o++ = '{';
-  o = put_key_simple(it, o, &m->pk_jname, &e->key.pk, DDBST__PK_MAX);
-  if (o && m->sk_attr)
-    o = put_key_simple(it, o, &m->sk_jname, &e->key.sk, DDBST__SK_MAX);
+  o = put_key_simple(it, o, &e->key.jpk, DDBST__PK_MAX);
+  if (o && e->key.jsk.head)
+    o = put_key_simple(it, o, &e->key.jsk, DDBST__SK_MAX);
   for (int i = 0; o && i < e->nindexes; i++) {
     const ddbst__ekey *k = &e->indexes[i];
-    const ddbst__index *ix = &m->indexes[k->index];
     char *at = o;
     int in = 1;
     for (int c = 0; in && c < k->nwhen; c++)
       in = ddbst__cond_holds(it, &k->when[c]);
     if (!in) continue;
-    o = put_key_simple(it, o, &ix->pk_jname, &k->pk, DDBST__PK_MAX);
-    if (o && ix->sk_attr)
-      o = put_key_simple(it, o, &ix->sk_jname, &k->sk, DDBST__SK_MAX);
+    o = put_key_simple(it, o, &k->jpk, DDBST__PK_MAX);
+    if (o && k->jsk.head) o = put_key_simple(it, o, &k->jsk, DDBST__SK_MAX);
     if (!o && index_left_out(it, k)) o = at;
   }
   if (!o) {

@@ -114,10 +114,23 @@ typedef struct ddbst__cond {
   size_t nvalues;
 } ddbst__cond;
 
+/* A simple template (ddbst__template.simple) as a member of the keys
+ * object: `"SK":"PROJECT#` as the head, then each facet with the literal
+ * after it, the last one's ending in `",`. Made at load (model_load.c,
+ * size_keys); head is NULL when the template is not simple or absent. */
+typedef struct ddbst__jkey {
+  const char *head; /* in the arena, as every literal: padded */
+  uint32_t head_len;
+  uint32_t punct; /* the member's bytes that are not the key: name, `"":",` */
+  ddbst__piece *pieces; /* lit: the literal after the facet */
+  int npieces;
+} ddbst__jkey;
+
 /* How one entity is keyed in the table (index -1) or in a secondary index. */
 typedef struct ddbst__ekey {
   int index;
   ddbst__template pk, sk; /* sk.nsegs == 0 when that key has no sort key */
+  ddbst__jkey jpk, jsk;
   ddbst__cond *when;
   int nwhen;
   /* Whether any facet of pk or sk is not a primary-key facet: only those say

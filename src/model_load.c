@@ -1552,9 +1552,71 @@ static int note_scans(ddbst_model *m) {
   return 0;
 }
 
+/* `t` as a member of the keys object named by `jname` (ddbst__jkey). */
+static int make_jkey(ddbst_model *m, ddbst_buf *tmp, const ddbst__template *t,
+                     const ddbst__jtext *jname, ddbst__jkey *out) {
+  memset(out, 0, sizeof *out);
+  if (!t->simple || t->nsegs == 0) return 0;
+  /* the head: the name, the quote and the literal before the first facet */
+  int g = 0;
+  ddbst_buf_reset(tmp);
+  if (ddbst__buf_append(tmp, jname->p, jname->n) ||
+      ddbst__buf_putc(tmp, '"'))
+    return DDBST_ENOMEM;
+  if (t->segs[0].attr < 0) {
+    if (ddbst__buf_append(tmp, t->segs[0].text, t->segs[0].len))
+      return DDBST_ENOMEM;
+    g = 1;
+  }
+  if (t->nfacets == 0 && ddbst__buf_append(tmp, "\",", 2))
+    return DDBST_ENOMEM;
+  out->head = ddbst__arena_strndup(&m->arena, tmp->data, tmp->len);
+  out->head_len = (uint32_t)tmp->len;
+  out->punct = jname->n + 3;
+  out->pieces = ddbst__arena_alloc(&m->arena,
+                                   (size_t)t->nfacets * sizeof *out->pieces);
+  if (!out->head || !out->pieces) return DDBST_ENOMEM;
+  /* each facet and the literal after it (facets and literals alternate) */
+  for (; g < t->nsegs; g++) {
+    ddbst_buf_reset(tmp);
+    int attr = t->segs[g].attr;
+    if (g + 1 < t->nsegs && t->segs[g + 1].attr < 0) {
+      g++;
+      if (ddbst__buf_append(tmp, t->segs[g].text, t->segs[g].len))
+        return DDBST_ENOMEM;
+    }
+    if (g + 1 == t->nsegs && ddbst__buf_append(tmp, "\",", 2))
+      return DDBST_ENOMEM;
+    char *lit = ddbst__arena_strndup(&m->arena, tmp->data, tmp->len);
+    if (!lit) return DDBST_ENOMEM;
+    out->pieces[out->npieces++] = (ddbst__piece){lit, (uint32_t)tmp->len,
+                                                 attr};
+  }
+  return 0;
+}
+
 /* Each entity's bound on the text of its keys (ddbst__entity.keys_fixed):
- * the templates of its table key and of each index it is in. */
+ * the templates of its table key and of each index it is in; and each
+ * simple key as a member of the keys object (ddbst__jkey). */
 static int size_keys(ddbst_model *m) {
+  ddbst_buf tmp;
+  ddbst__buf_init(&tmp, &m->alloc);
+  int rc = 0;
+  for (int e = 0; !rc && e < m->nentities; e++) {
+    ddbst__entity *en = &m->entities[e];
+    rc = make_jkey(m, &tmp, &en->key.pk, &m->pk_jname, &en->key.jpk);
+    if (!rc && m->sk_attr)
+      rc = make_jkey(m, &tmp, &en->key.sk, &m->sk_jname, &en->key.jsk);
+    for (int i = 0; !rc && i < en->nindexes; i++) {
+      ddbst__ekey *k = &en->indexes[i];
+      const ddbst__index *ix = &m->indexes[k->index];
+      rc = make_jkey(m, &tmp, &k->pk, &ix->pk_jname, &k->jpk);
+      if (!rc && ix->sk_attr)
+        rc = make_jkey(m, &tmp, &k->sk, &ix->sk_jname, &k->jsk);
+    }
+  }
+  ddbst__buf_release(&tmp);
+  if (rc) return rc;
   for (int e = 0; e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
     size_t nuses = en->nattrs ? (size_t)en->nattrs : 1;
