@@ -290,42 +290,72 @@ static void put_digits(char *out, uint64_t v, int count) {
   }
 }
 
-/* Whether each byte of p[0..8) equals `shape`'s where `upto` has '0', and
- * where `shape` has '0' is a digit no greater than `upto`'s: "0000-00-" with
- * "99990190" is a year, '-', a month's tens (0-1) and units, '-'. x = p ^
- * shape holds each digit's value; a byte of x past its limit, or with its
- * high bit set, sets that bit of the sum (no byte carries into the next). */
-static bool word_fits(const char *p, const char shape[8], const char upto[8]) {
-  uint64_t w, s, u;
-  memcpy(&w, p, 8);
-  memcpy(&s, shape, 8);
-  memcpy(&u, upto, 8);
-  uint64_t x = w ^ s, add = ONES * ('0' + 0x7F) - u; /* 0x7F - limit */
-  return ((x | ((x & ONES * 0x7F) + add)) & ONES * 0x80) == 0;
+/* Whether each byte of p[0..16) equals `shape`'s where `upto` has 0, and
+ * where `upto` has a limit is a digit no greater than it: "0000-00-" with
+ * 9,9,9,9,0,1,9,0 is a year, '-', a month's tens (0-1) and units, '-'.
+ * x = p ^ shape holds each digit's value (a byte that is not a digit
+ * comes out above 9); x <= limit is max(x, limit) == limit. */
+static bool fits16(const char *p, const char shape[16],
+                   const unsigned char upto[16]) {
+#if defined(__SSE2__)
+  __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)p),
+                            _mm_loadu_si128((const __m128i *)(const void *)shape));
+  __m128i u = _mm_loadu_si128((const __m128i *)(const void *)upto);
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, u), u)) == 0xFFFF;
+#else
+  /* the same a word at a time: a byte of x past its limit, or with its
+   * high bit set, sets that bit of the sum (no byte carries into the next) */
+  for (int h = 0; h < 16; h += 8) {
+    uint64_t w, sh, u;
+    memcpy(&w, p + h, 8);
+    memcpy(&sh, shape + h, 8);
+    memcpy(&u, upto + h, 8);
+    uint64_t x = w ^ sh, add = ONES * 0x7F - u;
+    if ((x | ((x & ONES * 0x7F) + add)) & ONES * 0x80) return false;
+  }
+  return true;
+#endif
 }
 
+/* The first 16 bytes of every canonical timestamp, and the last 16 of one
+ * at each precision. */
+static const char TS_HEAD[16] = "0000-00-00T00:00";
+static const unsigned char TS_HEAD_UPTO[16] = {9, 9, 9, 9, 0, 1, 9, 0,
+                                               3, 9, 0, 2, 9, 0, 5, 9};
+static const char TS_TAIL_S[16] = "-00-00T00:00:00Z";
+static const unsigned char TS_TAIL_S_UPTO[16] = {0, 1, 9, 0, 3, 9, 0, 2,
+                                                 9, 0, 5, 9, 0, 5, 9, 0};
+static const char TS_TAIL_MS[16] = "00T00:00:00.000Z";
+static const unsigned char TS_TAIL_MS_UPTO[16] = {3, 9, 0, 2, 9, 0, 5, 9,
+                                                  0, 5, 9, 0, 9, 9, 9, 0};
+static const char TS_TAIL_US[16] = "00:00:00.000000Z";
+static const unsigned char TS_TAIL_US_UPTO[16] = {2, 9, 0, 5, 9, 0, 5, 9,
+                                                  0, 9, 9, 9, 9, 9, 9, 0};
+
 int ddbst__ts_is_canonical(const char *in, size_t n, int precision) {
-  /* ddbst__ts_canon's fast case without its fallbacks, as a few words:
-   * "YYYY-MM-DDTHH:MM:SS", then 'Z', or '.', `precision` digits and 'Z'. */
+  /* ddbst__ts_canon's fast case without its fallbacks: the shape of
+   * "YYYY-MM-DDTHH:MM:SS", then 'Z', or '.', `precision` digits and 'Z',
+   * as two overlapping 16-byte checks, the first bytes and the last. */
+  const char *tail;
+  const unsigned char *tail_upto;
   switch (precision) {
   case DDBST__PREC_S:
-    if (n != 20 || !word_fits(in + 12, "0:00:00Z", "90590590")) return 0;
+    if (n != 20) return 0;
+    tail = TS_TAIL_S, tail_upto = TS_TAIL_S_UPTO;
     break;
   case DDBST__PREC_MS:
-    if (n != 24 || !word_fits(in + 12, "0:00:00.", "90590590") ||
-        !word_fits(in + 16, ":00.000Z", "05909990"))
-      return 0;
+    if (n != 24) return 0;
+    tail = TS_TAIL_MS, tail_upto = TS_TAIL_MS_UPTO;
     break;
   case DDBST__PREC_US:
-    if (n != 27 || !word_fits(in + 12, "0:00:00.", "90590590") ||
-        !word_fits(in + 19, ".000000Z", "09999990"))
-      return 0;
+    if (n != 27) return 0;
+    tail = TS_TAIL_US, tail_upto = TS_TAIL_US_UPTO;
     break;
   default:
     return 0;
   }
-  if (!word_fits(in, "0000-00-", "99990190") ||
-      !word_fits(in + 8, "00T00:00", "39029059"))
+  if (!fits16(in, TS_HEAD, TS_HEAD_UPTO) ||
+      !fits16(in + n - 16, tail, tail_upto))
     return 0;
   /* The tens digits are in range; what remains is the month, the hour, and
    * the day against the month. */

@@ -311,12 +311,14 @@ DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
 DDBST__NOINLINE static int set_enum(ddbst_item *it, int attr,
                                     const ddbst__attr *a, const char *in,
                                     size_t n, ddbst_error *err) {
-  /* ASCII without NUL passes the UTF-8 check value_canon makes first */
+  /* A listed value is text the model checked: compared as it is, then
+   * copied from the model's copy (in the arena: padded) */
   char *dst = it->text.data + it->text.len;
-  if (n <= 16 && ddbst__ascii_copy(dst, in, n) == n)
-    for (size_t i = 0; i < a->nvalues; i++)
-      if (a->value_lens[i] == n && ddbst__same_bytes(dst, a->values[i], n))
-        return commit(it, attr, n, a->value_scans[i]);
+  for (size_t i = 0; i < a->nvalues; i++)
+    if (a->value_lens[i] == n && ddbst__same_bytes(in, a->values[i], n)) {
+      ddbst__copy_padded(dst, a->values[i], n);
+      return commit(it, attr, n, a->value_scans[i]);
+    }
   return set_canon(it, attr, a, in, n, err);
 }
 
