@@ -430,23 +430,27 @@ int ddbst_item_key(const ddbst_item *it, int i, const char **name,
   return 0;
 }
 
-/* The member `"PK":"ORG#1",` at `o`, from the key's JSON form (`jk`, made
- * at load), when its values are clean as render_simple asks; NULL if not. */
-static inline char *put_key_simple(const ddbst_item *it, char *restrict o,
-                                   const ddbst__jkey *jk, size_t limit) {
-  const char *text = it->text.data, *start = o;
-  ddbst__copy_padded(o, jk->head, jk->head_len);
-  o += jk->head_len;
-  for (const ddbst__piece *p = jk->pieces, *end = p + jk->npieces; p < end;
-       p++) {
-    const ddbst__val *val = &it->vals[p->attr];
+/* A key pair's members (`"PK":"ORG#1","SK":"USER#9",`) at `o`, from their
+ * run (made at load), when their values are clean as render_simple asks
+ * and each key is within its limit; NULL if not. */
+static inline char *put_run(const ddbst_item *it, char *restrict o,
+                            const ddbst__jrun *run) {
+  const char *text = it->text.data;
+  const ddbst__val *vals = it->vals;
+  size_t len[2] = {run->lits[0], run->lits[1]};
+  ddbst__copy_padded(o, run->head, run->head_len);
+  o += run->head_len;
+  for (const ddbst__jpiece *p = run->pieces, *end = p + run->npieces;
+       p < end; p++) {
+    const ddbst__val *val = &vals[p->attr];
     if (val->scan != DDBST__SCAN_KNOWN) return NULL;
     ddbst__copy_padded(o, text + val->off, val->len);
     o += val->len;
+    len[p->key] += val->len;
     ddbst__copy_padded(o, p->lit, p->lit_len);
     o += p->lit_len;
   }
-  return (size_t)(o - start) - jk->punct <= limit ? o : NULL;
+  return len[0] <= DDBST__PK_MAX && len[1] <= DDBST__SK_MAX ? o : NULL;
 }
 
 /* Whether the item is out of index `k` by what build_keys would decide,
@@ -478,9 +482,7 @@ static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
     return DDBST_ENOMEM;
   char *o = out->data + out->len;
   *o++ = '{';
-  o = put_key_simple(it, o, &e->key.jpk, DDBST__PK_MAX);
-  if (o && e->key.jsk.head)
-    o = put_key_simple(it, o, &e->key.jsk, DDBST__SK_MAX);
+  o = put_run(it, o, &e->key.jrun);
   for (int i = 0; o && i < e->nindexes; i++) {
     const ddbst__ekey *k = &e->indexes[i];
     char *at = o;
@@ -488,8 +490,7 @@ static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
     for (int c = 0; in && c < k->nwhen; c++)
       in = ddbst__cond_holds(it, &k->when[c]);
     if (!in) continue;
-    o = put_key_simple(it, o, &k->jpk, DDBST__PK_MAX);
-    if (o && k->jsk.head) o = put_key_simple(it, o, &k->jsk, DDBST__SK_MAX);
+    o = put_run(it, o, &k->jrun);
     if (!o && index_left_out(it, k)) o = at;
   }
   if (!o) {

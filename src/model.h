@@ -114,23 +114,32 @@ typedef struct ddbst__cond {
   size_t nvalues;
 } ddbst__cond;
 
-/* A simple template (ddbst__template.simple) as a member of the keys
- * object: `"SK":"PROJECT#` as the head, then each facet with the literal
- * after it, the last one's ending in `",`. Made at load (model_load.c,
- * size_keys); head is NULL when the template is not simple or absent. */
-typedef struct ddbst__jkey {
-  const char *head; /* in the arena, as every literal: padded */
+/* A facet of a key's JSON run (ddbst__jrun) and the text after it. */
+typedef struct ddbst__jpiece {
+  const char *lit; /* in the arena: padded */
+  uint32_t lit_len;
+  int attr;
+  int key; /* 0: the partition key's facet, 1: the sort key's */
+} ddbst__jpiece;
+
+/* A key pair of simple templates (ddbst__template.simple) as members of the
+ * keys object, made at load (model_load.c, make_jrun): the text before the
+ * first facet (`"PK":"ORG#`), then each facet with the text up to the next
+ * (`","SK":"PROJECT#`), the last ending in `",`. head is NULL when a
+ * template is not simple. */
+typedef struct ddbst__jrun {
+  const char *head; /* in the arena: padded */
   uint32_t head_len;
-  uint32_t punct; /* the member's bytes that are not the key: name, `"":",` */
-  ddbst__piece *pieces; /* lit: the literal after the facet */
   int npieces;
-} ddbst__jkey;
+  ddbst__jpiece *pieces;
+  uint32_t lits[2]; /* each key's literal bytes: with its facets, its length */
+} ddbst__jrun;
 
 /* How one entity is keyed in the table (index -1) or in a secondary index. */
 typedef struct ddbst__ekey {
   int index;
   ddbst__template pk, sk; /* sk.nsegs == 0 when that key has no sort key */
-  ddbst__jkey jpk, jsk;
+  ddbst__jrun jrun;
   ddbst__cond *when;
   int nwhen;
   /* Whether any facet of pk or sk is not a primary-key facet: only those say

@@ -1552,67 +1552,75 @@ static int note_scans(ddbst_model *m) {
   return 0;
 }
 
-/* `t` as a member of the keys object named by `jname` (ddbst__jkey). */
-static int make_jkey(ddbst_model *m, ddbst_buf *tmp, const ddbst__template *t,
-                     const ddbst__jtext *jname, ddbst__jkey *out) {
-  memset(out, 0, sizeof *out);
-  if (!t->simple || t->nsegs == 0) return 0;
-  /* the head: the name, the quote and the literal before the first facet */
-  int g = 0;
-  ddbst_buf_reset(tmp);
-  if (ddbst__buf_append(tmp, jname->p, jname->n) ||
-      ddbst__buf_putc(tmp, '"'))
-    return DDBST_ENOMEM;
-  if (t->segs[0].attr < 0) {
-    if (ddbst__buf_append(tmp, t->segs[0].text, t->segs[0].len))
-      return DDBST_ENOMEM;
-    g = 1;
+/* The text of a run (ddbst__jrun) up to the next facet (or the end), into
+ * the arena: the run's head, or the last piece's text after its facet. */
+static int end_text(ddbst_model *m, ddbst_buf *pending, ddbst__jrun *out) {
+  const char *text =
+      ddbst__arena_strndup(&m->arena, pending->data, pending->len);
+  if (!text) return DDBST_ENOMEM;
+  if (out->npieces == 0) {
+    out->head = text;
+    out->head_len = (uint32_t)pending->len;
+  } else {
+    out->pieces[out->npieces - 1].lit = text;
+    out->pieces[out->npieces - 1].lit_len = (uint32_t)pending->len;
   }
-  if (t->nfacets == 0 && ddbst__buf_append(tmp, "\",", 2))
-    return DDBST_ENOMEM;
-  out->head = ddbst__arena_strndup(&m->arena, tmp->data, tmp->len);
-  out->head_len = (uint32_t)tmp->len;
-  out->punct = jname->n + 3;
-  out->pieces = ddbst__arena_alloc(&m->arena,
-                                   (size_t)t->nfacets * sizeof *out->pieces);
-  if (!out->head || !out->pieces) return DDBST_ENOMEM;
-  /* each facet and the literal after it (facets and literals alternate) */
-  for (; g < t->nsegs; g++) {
-    ddbst_buf_reset(tmp);
-    int attr = t->segs[g].attr;
-    if (g + 1 < t->nsegs && t->segs[g + 1].attr < 0) {
-      g++;
-      if (ddbst__buf_append(tmp, t->segs[g].text, t->segs[g].len))
-        return DDBST_ENOMEM;
-    }
-    if (g + 1 == t->nsegs && ddbst__buf_append(tmp, "\",", 2))
-      return DDBST_ENOMEM;
-    char *lit = ddbst__arena_strndup(&m->arena, tmp->data, tmp->len);
-    if (!lit) return DDBST_ENOMEM;
-    out->pieces[out->npieces++] = (ddbst__piece){lit, (uint32_t)tmp->len,
-                                                 attr};
-  }
+  ddbst_buf_reset(pending);
   return 0;
+}
+
+/* `ek`'s keys, named `pk_jname` and `sk_jname` (NULL: no sort key), as one
+ * run of the keys object (ddbst__jrun). */
+static int make_jrun(ddbst_model *m, ddbst_buf *pending, const ddbst__ekey *ek,
+                     const ddbst__jtext *pk_jname, const ddbst__jtext *sk_jname,
+                     ddbst__jrun *out) {
+  memset(out, 0, sizeof *out);
+  const ddbst__template *ts[2] = {&ek->pk, &ek->sk};
+  const ddbst__jtext *names[2] = {pk_jname, sk_jname};
+  int nkeys = sk_jname ? 2 : 1;
+  if (!ek->pk.simple || (sk_jname && !ek->sk.simple)) return 0;
+  out->pieces = ddbst__arena_alloc(
+      &m->arena, (size_t)(ek->pk.nfacets + ek->sk.nfacets) * sizeof *out->pieces);
+  if (!out->pieces) return DDBST_ENOMEM;
+  ddbst_buf_reset(pending);
+  for (int k = 0; k < nkeys; k++) {
+    const ddbst__template *t = ts[k];
+    out->lits[k] = t->literal_len;
+    if (ddbst__buf_append(pending, names[k]->p, names[k]->n) ||
+        ddbst__buf_putc(pending, '"'))
+      return DDBST_ENOMEM;
+    for (int g = 0; g < t->nsegs; g++) {
+      if (t->segs[g].attr < 0) {
+        if (ddbst__buf_append(pending, t->segs[g].text, t->segs[g].len))
+          return DDBST_ENOMEM;
+        continue;
+      }
+      /* a facet: the text so far is the head, or the last piece's */
+      if (end_text(m, pending, out)) return DDBST_ENOMEM;
+      out->pieces[out->npieces++] = (ddbst__jpiece){NULL, 0, t->segs[g].attr,
+                                                    k};
+    }
+    if (ddbst__buf_append(pending, "\",", 2)) return DDBST_ENOMEM;
+  }
+  return end_text(m, pending, out);
 }
 
 /* Each entity's bound on the text of its keys (ddbst__entity.keys_fixed):
  * the templates of its table key and of each index it is in; and each
- * simple key as a member of the keys object (ddbst__jkey). */
+ * pair of simple keys as a run of the keys object (ddbst__jrun). */
 static int size_keys(ddbst_model *m) {
   ddbst_buf tmp;
   ddbst__buf_init(&tmp, &m->alloc);
   int rc = 0;
   for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
-    rc = make_jkey(m, &tmp, &en->key.pk, &m->pk_jname, &en->key.jpk);
-    if (!rc && m->sk_attr)
-      rc = make_jkey(m, &tmp, &en->key.sk, &m->sk_jname, &en->key.jsk);
+    rc = make_jrun(m, &tmp, &en->key, &m->pk_jname,
+                   m->sk_attr ? &m->sk_jname : NULL, &en->key.jrun);
     for (int i = 0; !rc && i < en->nindexes; i++) {
       ddbst__ekey *k = &en->indexes[i];
       const ddbst__index *ix = &m->indexes[k->index];
-      rc = make_jkey(m, &tmp, &k->pk, &ix->pk_jname, &k->jpk);
-      if (!rc && ix->sk_attr)
-        rc = make_jkey(m, &tmp, &k->sk, &ix->sk_jname, &k->jsk);
+      rc = make_jrun(m, &tmp, k, &ix->pk_jname,
+                     ix->sk_attr ? &ix->sk_jname : NULL, &k->jrun);
     }
   }
   ddbst__buf_release(&tmp);

@@ -363,20 +363,38 @@ static void simple_and_general_keys_together(void **state) {
 
   /* A key past DynamoDB's limit by its literal: the short way hands it to
    * the general one, which says so. */
-  char model[2600], *lit = repeat('L', 2040);
+  char model[5000], *lit = repeat('L', 2040), *slit = repeat('S', 1016);
   snprintf(model, sizeof model,
            "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":"
-           "\"PK\"},\"entities\":{\"Long\":{\"attributes\":{\"id\":"
-           "\"string\"},\"key\":{\"pk\":\"%s#{id}\"}}}}",
-           lit);
+           "\"PK\",\"sortKey\":\"SK\"},\"entities\":{\"Long\":{\"attributes\":"
+           "{\"a\":\"string\",\"b\":\"string\"},\"key\":{\"pk\":\"%s#{a}\","
+           "\"sk\":\"%s#{b}\"}},\"Wide\":{\"attributes\":{\"a\":\"string\","
+           "\"b\":\"string\"},\"key\":{\"pk\":\"W#{a}\",\"sk\":\"%s#{b}\"}}}}",
+           lit, slit, slit);
   m = load_text(model);
+  /* the sort key past its limit, the partition key short */
+  it = item_of(m, "Wide");
+  set(it, "a", "1");
+  set(it, "b", "7654321");
+  assert_non_null(strstr(keys_of(it), "#7654321\"}"));
+  set(it, "b", "87654321");
+  assert_string_equal(keys_of(it), "error -8 SK: SK would be 1025 bytes; "
+                                   "DynamoDB allows 1024");
+  ddbst_item_free(it);
   it = item_of(m, "Long");
-  set(it, "id", "1234567"); /* 2048 bytes */
-  assert_non_null(strstr(keys_of(it), "#1234567\"}"));
-  set(it, "id", "12345678");
+  set(it, "a", "1234567"); /* 2048 bytes */
+  set(it, "b", "7654321"); /* 1024 bytes */
+  assert_non_null(strstr(keys_of(it), "#1234567\",\"SK\":\"SSS"));
+  assert_non_null(strstr(keys_of(it), "#7654321\"}"));
+  set(it, "b", "87654321");
+  assert_string_equal(keys_of(it), "error -8 SK: SK would be 1025 bytes; "
+                                   "DynamoDB allows 1024");
+  set(it, "b", "7654321");
+  set(it, "a", "12345678");
   assert_string_equal(keys_of(it), "error -8 PK: PK would be 2049 bytes; "
                                    "DynamoDB allows 2048");
   free(lit);
+  free(slit);
   ddbst_item_free(it);
   ddbst_model_free(m);
 }
