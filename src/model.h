@@ -180,8 +180,8 @@ typedef struct ddbst__entity {
   int *key_facets, *key_facet_uses;
   int nkey_facets;
   size_t key_uses; /* the sum of key_facet_uses */
-  /* Every key template simple (ddbst__template.simple): the keys object
-   * can be written straight from the values (keys.c, keys_json_simple). */
+  /* Every key pair has its run (ddbst__jrun): the keys object can be
+   * written straight from the values (keys.c, keys_json_simple). */
   int keys_simple;
   ddbst__jtext type_json; /* "_type":"Project", (empty: no entity attribute) */
 } ddbst__entity;

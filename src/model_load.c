@@ -1616,11 +1616,13 @@ static int size_keys(ddbst_model *m) {
     ddbst__entity *en = &m->entities[e];
     rc = make_jrun(m, &tmp, &en->key, &m->pk_jname,
                    m->sk_attr ? &m->sk_jname : NULL, &en->key.jrun);
+    en->keys_simple = en->key.jrun.head != NULL;
     for (int i = 0; !rc && i < en->nindexes; i++) {
       ddbst__ekey *k = &en->indexes[i];
       const ddbst__index *ix = &m->indexes[k->index];
       rc = make_jrun(m, &tmp, k, &ix->pk_jname,
                      ix->sk_attr ? &ix->sk_jname : NULL, &k->jrun);
+      en->keys_simple &= k->jrun.head != NULL;
     }
   }
   ddbst__buf_release(&tmp);
@@ -1632,14 +1634,12 @@ static int size_keys(ddbst_model *m) {
     if (!uses) return DDBST_ENOMEM;
     memset(uses, 0, (size_t)en->nattrs * sizeof *uses);
     en->keys_fixed = en->name_len + 1;
-    en->keys_simple = 1;
     for (int k = -1; k < en->nindexes; k++) {
       const ddbst__ekey *ek = k < 0 ? &en->key : &en->indexes[k];
       const ddbst__template *ts[2] = {&ek->pk, &ek->sk};
       for (int i = 0; i < 2; i++) {
         if (ts[i]->nsegs == 0) continue;
         en->keys_fixed += ts[i]->literal_len + 1;
-        en->keys_simple &= ts[i]->simple;
         for (int g = 0; g < ts[i]->nsegs; g++)
           if (ts[i]->segs[g].attr >= 0) uses[ts[i]->segs[g].attr]++;
       }
