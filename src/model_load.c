@@ -1627,12 +1627,13 @@ static int size_keys(ddbst_model *m) {
   }
   ddbst__buf_release(&tmp);
   if (rc) return rc;
-  for (int e = 0; e < m->nentities; e++) {
+  /* one scratch count per attribute, for every entity in turn */
+  size_t nuses = m->max_attrs ? (size_t)m->max_attrs : 1;
+  int *uses = ddbst__malloc(&m->alloc, nuses * sizeof *uses);
+  if (!uses) return DDBST_ENOMEM;
+  for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
-    size_t nuses = en->nattrs ? (size_t)en->nattrs : 1;
-    int *uses = ddbst__malloc(&m->alloc, nuses * sizeof *uses);
-    if (!uses) return DDBST_ENOMEM;
-    memset(uses, 0, (size_t)en->nattrs * sizeof *uses);
+    memset(uses, 0, nuses * sizeof *uses);
     en->keys_fixed = en->name_len + 1;
     for (int k = -1; k < en->nindexes; k++) {
       const ddbst__ekey *ek = k < 0 ? &en->key : &en->indexes[k];
@@ -1648,8 +1649,8 @@ static int size_keys(ddbst_model *m) {
     for (int a = 0; a < en->nattrs; a++) n += uses[a] > 0;
     en->key_facets = ddbst__arena_alloc(&m->arena, 2 * (size_t)n * sizeof(int));
     if (!en->key_facets) {
-      ddbst__free(&m->alloc, uses);
-      return DDBST_ENOMEM;
+      rc = DDBST_ENOMEM;
+      break;
     }
     en->key_facet_uses = en->key_facets + n;
     for (int a = 0; a < en->nattrs; a++)
@@ -1658,9 +1659,9 @@ static int size_keys(ddbst_model *m) {
         en->key_facet_uses[en->nkey_facets++] = uses[a];
         en->key_uses += (size_t)uses[a];
       }
-    ddbst__free(&m->alloc, uses);
   }
-  return 0;
+  ddbst__free(&m->alloc, uses);
+  return rc;
 }
 
 /* The names request bodies write, as ready JSON text. */
