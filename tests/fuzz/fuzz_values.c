@@ -10,7 +10,7 @@
 
 #include "ddbst.h"
 #include "fuzz_models.h"
-#include "internal.h" /* ddbst__json_string: the reference keys object */
+#include "base/internal.h" /* ddbst__json_string: the reference keys object */
 
 /* ddbst_item_keys_json writes the object straight from the values when it
  * can (keys.c): it must be the object the key list gives, through the

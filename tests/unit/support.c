@@ -1,5 +1,5 @@
 #include "support.h"
-#include "item.h"
+#include "item/item.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 
 #include <sodium.h>
 
-#include "cursor.h"
+#include "cursor/cursor.h"
 #include "support.h"
 
 static const uint8_t KEY_A[32] = {

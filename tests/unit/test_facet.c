@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "facet.h"
+#include "model/facet.h"
 
 /* A literal with its length, so embedded NUL bytes are kept. */
 #define LIT(s) (s), (sizeof(s) - 1)

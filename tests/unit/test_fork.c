@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "forksafe.h"
-#include "model.h"
+#include "base/forksafe.h"
+#include "model/model.h"
 #include "support.h"
 
 #define NOW 1773478800000000LL

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "item.h"
+#include "item/item.h"
 #include "support.h"
 
 static const char model_json[] =

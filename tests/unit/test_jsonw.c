@@ -7,7 +7,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "support.h"
-#include "internal.h"
+#include "base/internal.h"
 
 static void round_trip(const char *s, size_t n) {
   ddbst_buf b;

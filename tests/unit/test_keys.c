@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/internal.h"
 #include "support.h"
 
 static ddbst_model *saas, *blog;

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "model.h"
+#include "model/model.h"
 #include "support.h"
 
 static ddbst_model *saas, *blog;

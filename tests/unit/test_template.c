@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "model.h"
+#include "model/model.h"
 
 static ddbst__attr attrs[4];
 static ddbst__arena arena;

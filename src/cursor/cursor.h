@@ -1,0 +1,58 @@
+/* Pagination cursors (cursor.c): a page's LastEvaluatedKey sealed into an
+ * opaque base64url string, and opened back into the ExclusiveStartKey of the
+ * next request. docs/cursor.md specifies the bytes. */
+#ifndef DDBST_CURSOR_H
+#define DDBST_CURSOR_H
+
+#include "item/item.h"
+
+/* The longest cursor text anything here writes or accepts: 4608 bytes of
+ * envelope in base64url. Longer input is refused before it is decoded. */
+#define DDBST__CURSOR_MAX_CHARS 6144
+
+/* Seals the LastEvaluatedKey of a page read by `pattern`'s query with the
+ * partition given in `values`: key attribute names[i] has the string value
+ * vals[i] (lens[i] bytes), i < n (DynamoDB's LastEvaluatedKey of ddbst
+ * tables holds only key attributes, all strings). Appends base64url text.
+ *
+ * `keys` NULL makes an unsealed cursor, which only a model declaring
+ * "cursors": "unsealed" allows. `now_us` (<= 0: the clock) is the issue time
+ * written when the keyring sets a maximum age. The partition is rendered
+ * into `values`' key text (as ddbst_query_request does); nothing else in
+ * `values` changes. Allocation-free when `out` and `values` are warm.
+ *
+ * Returns 0, or appends nothing and returns:
+ *   DDBST_EINVAL  a NULL argument, a pattern that is no query, values of
+ *                 an entity the pattern does not read, no keys for a model
+ *                 whose cursors are sealed (path "cursor_keys"), an empty
+ *                 keyring;
+ *   DDBST_EVALUE  a LastEvaluatedKey that is not the one this query can
+ *                 return: a missing, repeated or unknown attribute, another
+ *                 partition, keys that are no keys of the pattern's
+ *                 entities (path "LastEvaluatedKey" or
+ *                 "LastEvaluatedKey.<name>");
+ *   DDBST_ERANGE  a cursor that would pass DDBST__CURSOR_MAX_CHARS;
+ *   DDBST_EMISSING and the like from rendering the partition;
+ *   DDBST_ENOMEM. */
+int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *values,
+                       int pattern, const char *const *names,
+                       const char *const *vals, const size_t *lens, int n,
+                       int64_t now_us, ddbst_buf *out, ddbst_error *err);
+
+/* Opens `cursor` (`len` bytes) for a query of `pattern` whose partition key
+ * value is partition[0..partition_len), and appends the ExclusiveStartKey
+ * as a DynamoDB AttributeValue map, {"PK":{"S":"..."},"SK":{"S":"..."}}, in
+ * the fixed order index partition key, index sort key, table partition key,
+ * table sort key. `now_us` (<= 0: the clock) checks the keyring's maximum
+ * age. Allocation-free when `out` is warm.
+ *
+ * Returns 0; DDBST_ECURSOR with path "cursor" and a precise message for
+ * every cursor it refuses; DDBST_EINVAL (path "cursor_keys") for no keys
+ * on a model whose cursors are sealed; DDBST_ENOMEM. On error `out` may hold
+ * part of the map: the caller cuts it back. */
+int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
+                       int pattern, const char *partition, size_t partition_len,
+                       const char *cursor, size_t len, int64_t now_us,
+                       ddbst_buf *out, ddbst_error *err);
+
+#endif

@@ -1,0 +1,594 @@
+/* The values of one item, by attribute index, in canonical text. An item is
+ * reused between requests: reset keeps its memory, so a warm item does not
+ * allocate. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/facet.h"
+#include "item/item.h"
+#include "json/tree.h"
+#include "base/scan.h"
+
+static int refuse(char *why, size_t cap, const char *reason) {
+  snprintf(why, cap, "%s", reason);
+  return DDBST_EVALUE;
+}
+
+int ddbst__value_canon(const ddbst__attr *a, const char *in, size_t n,
+                       ddbst_buf *out, char *why, size_t why_cap) {
+  const char *bad = ddbst__utf8_check(in, n);
+  if (bad) return refuse(why, why_cap, bad);
+  char tmp[DDBST__TS_MAX > DDBST__INT_MAX_TEXT ? DDBST__TS_MAX
+                                               : DDBST__INT_MAX_TEXT];
+  size_t tlen = 0;
+  int64_t v;
+
+  switch (a->type) {
+  case DDBST__T_STRING:
+    return ddbst__buf_append(out, in, n);
+  case DDBST__T_NUMBER:
+    if ((bad = ddbst__number_check(in, n))) return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, in, n);
+  case DDBST__T_INTEGER:
+    if ((bad = ddbst__int_parse(in, n, &v))) return refuse(why, why_cap, bad);
+    /* A width only matters in keys, but a value that cannot be keyed is
+     * better refused when it is set than when the key is built. */
+    if (a->width &&
+        (bad = ddbst__int_key(v, a->width, a->sortable_negative, tmp, &tlen)))
+      return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, in, n);
+  case DDBST__T_BOOLEAN:
+    if ((n == 4 && memcmp(in, "true", 4) == 0) ||
+        (n == 5 && memcmp(in, "false", 5) == 0))
+      return ddbst__buf_append(out, in, n);
+    return refuse(why, why_cap, "expected true or false");
+  case DDBST__T_TIMESTAMP:
+    if ((bad = ddbst__ts_canon(in, n, a->precision, tmp, &tlen)))
+      return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, tmp, tlen);
+  case DDBST__T_ULID:
+    if ((bad = ddbst__ulid_canon(in, n, tmp))) return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, tmp, DDBST__ULID_LEN);
+  case DDBST__T_ENUM:
+    for (size_t i = 0; i < a->nvalues; i++)
+      if (a->value_lens[i] == n && memcmp(a->values[i], in, n) == 0)
+        return ddbst__buf_append(out, in, n);
+    snprintf(why, why_cap, "'%.*s' is not one of the enum's values",
+             (int)(n > 64 ? 64 : n), in);
+    return DDBST_EVALUE;
+  case DDBST__T_TTL: {
+    /* Epoch seconds as DynamoDB's TTL reads them; a timestamp is converted. */
+    if (n > 0 && in[0] >= '0' && in[0] <= '9' && !memchr(in, '-', n)) {
+      if ((bad = ddbst__int_parse(in, n, &v)))
+        return refuse(why, why_cap, bad);
+    } else {
+      int64_t us;
+      if ((bad = ddbst__ts_canon(in, n, DDBST__PREC_S, tmp, &tlen)) ||
+          (bad = ddbst__ts_to_unix_us(tmp, tlen, &us)))
+        return refuse(why, why_cap,
+                      "expected epoch seconds or an ISO-8601 timestamp");
+      v = us / 1000000;
+    }
+    if (v < 0) return refuse(why, why_cap, "a TTL is never before 1970");
+    int len = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
+    return ddbst__buf_append(out, tmp, (size_t)len);
+  }
+  case DDBST__T_BINARY:
+    if ((bad = ddbst__base64_check(in, n))) return refuse(why, why_cap, bad);
+    return ddbst__buf_append(out, in, n);
+  case DDBST__T_LIST:
+  case DDBST__T_MAP:
+  case DDBST__T_STRING_SET:
+  case DDBST__T_NUMBER_SET: {
+    static const ddbst__jvkind kinds[] = {
+        [DDBST__T_LIST] = DDBST__JV_LIST,
+        [DDBST__T_MAP] = DDBST__JV_MAP,
+        [DDBST__T_STRING_SET] = DDBST__JV_STRING_SET,
+        [DDBST__T_NUMBER_SET] = DDBST__JV_NUMBER_SET,
+    };
+    return ddbst__json_to_attribute_value(in, n, kinds[a->type], out, why,
+                                          why_cap);
+  }
+  }
+  return refuse(why, why_cap, "unknown attribute type");
+}
+
+/* ---- the item ---- */
+
+ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
+  if (!m || entity < 0 || entity >= m->nentities) return NULL;
+  ddbst_item *it = ddbst__malloc(&m->alloc, sizeof *it);
+  if (!it) return NULL;
+  memset(it, 0, sizeof *it);
+  it->m = m;
+  it->entity = entity;
+  it->attrs = m->entities[entity].attrs;
+  it->nattrs = m->entities[entity].nattrs;
+  ddbst__buf_init(&it->text, &m->alloc);
+  ddbst__buf_init(&it->keytext, &m->alloc);
+  size_t nvals = m->max_attrs ? (size_t)m->max_attrs : 1;
+  it->vals = ddbst__malloc(&m->alloc, nvals * sizeof *it->vals);
+  it->prev = ddbst__malloc(&m->alloc, nvals * sizeof *it->prev);
+  it->projected = ddbst__malloc(&m->alloc, nvals);
+  it->keys = ddbst__malloc(&m->alloc,
+                           (3 + 2 * (size_t)m->nindexes) * sizeof *it->keys);
+  /* Every attribute and key may appear in one expression, plus a few
+   * literals (version, counters, entity type). */
+  it->cap_refs = 2 * (int)nvals + 4 * m->nindexes + 16;
+  it->names = ddbst__malloc(&m->alloc, (size_t)it->cap_refs * sizeof *it->names);
+  it->refs = ddbst__malloc(&m->alloc, (size_t)it->cap_refs * sizeof *it->refs);
+  /* Reserving now lets a typical item be filled without growing. */
+  if (!it->vals || !it->prev || !it->projected || !it->keys || !it->names ||
+      !it->refs ||
+      ddbst__buf_reserve(&it->text, 512) ||
+      ddbst__buf_reserve(&it->keytext, 256)) {
+    ddbst_item_free(it);
+    return NULL;
+  }
+  memset(it->vals, 0, nvals * sizeof *it->vals);
+  memset(it->prev, 0, nvals * sizeof *it->prev);
+  memset(it->projected, 0, nvals);
+  return it;
+}
+
+void ddbst_item_free(ddbst_item *it) {
+  if (!it) return;
+  const ddbst_allocator *a = &it->m->alloc;
+  ddbst__buf_release(&it->text);
+  ddbst__buf_release(&it->keytext);
+  ddbst__free(a, it->vals);
+  ddbst__free(a, it->prev);
+  ddbst__free(a, it->projected);
+  ddbst__free(a, it->keys);
+  ddbst__free(a, it->names);
+  ddbst__free(a, it->refs);
+  ddbst__free(a, it);
+}
+
+int ddbst_item_reset(ddbst_item *it, int entity) {
+  if (!it || entity < 0 || entity >= it->m->nentities) return DDBST_EINVAL;
+  it->entity = entity;
+  it->attrs = it->m->entities[entity].attrs;
+  it->nattrs = it->m->entities[entity].nattrs;
+  memset(it->vals, 0, (size_t)it->m->max_attrs * sizeof *it->vals);
+  /* the rarely used slots only when used: a reset runs per request */
+  if (it->has_previous)
+    memset(it->prev, 0, (size_t)it->m->max_attrs * sizeof *it->prev);
+  if (it->nprojected) memset(it->projected, 0, (size_t)it->m->max_attrs);
+  it->has_previous = 0;
+  it->nprojected = 0;
+  it->has_update_ops = 0;
+  /* both buffers were reserved by ddbst_item_new: data is never NULL */
+  it->text.len = 0;
+  it->text.data[0] = '\0';
+  it->keytext.len = 0;
+  it->keytext.data[0] = '\0';
+  it->nkeys = 0;
+  it->has_expected_version = 0;
+  return 0;
+}
+
+int ddbst_item_entity(const ddbst_item *it) {
+  return it ? it->entity : DDBST_EINVAL;
+}
+
+static const ddbst__attr *attr_of(const ddbst_item *it, int attr) {
+  return attr >= 0 && attr < it->nattrs ? &it->attrs[attr] : NULL;
+}
+
+/* Values are named "Entity.attribute" in errors. */
+static void attr_path(char *path, size_t cap, const ddbst_item *it,
+                      const ddbst__attr *a) {
+  snprintf(path, cap, "%s.%s", it->m->entities[it->entity].name, a->name);
+}
+
+/* ---- setting values ----
+ *
+ * The values nearly every request sets (short strings, enum values, ULIDs,
+ * timestamps already canonical) are checked while copied to the end of the
+ * text buffer and committed there. Each type has its own small function,
+ * reached by a tail call, so that the common case runs without a frame;
+ * whatever it does not take (a long or non-ASCII string, text to
+ * canonicalise, a refusal) goes to set_canon, whose errors are therefore the
+ * only ones there are. */
+
+/* Commits the n bytes just written at the end of the text buffer as the
+ * value of attr, with what is known of them (`scan`, DDBST__SCAN_*); the
+ * caller made sure of room for them and two NULs. */
+static int commit(ddbst_item *it, int attr, size_t n, unsigned scan) {
+  size_t start = it->text.len;
+  char *dst = it->text.data + start;
+  dst[n] = '\0';     /* the value's */
+  dst[n + 1] = '\0'; /* the buffer's */
+  it->text.len = start + n + 1;
+  ddbst__val *v = &it->vals[attr];
+  v->off = (uint32_t)start;
+  v->len = (uint32_t)n;
+  v->set = 1;
+  v->scan = n ? (unsigned char)scan : 0; /* an empty value is never clean */
+  v->upd = DDBST__UPD_SET;
+  it->nkeys = 0; /* keys built before no longer describe the item */
+  return 0;
+}
+
+int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len) {
+  if (ddbst__buf_reserve(&it->text, len + 1)) return DDBST_ENOMEM;
+  ddbst__copy(it->text.data + it->text.len, text, len);
+  return commit(it, attr, len, 0);
+}
+
+/* Any value: canonicalise after the current end, then commit, so that on
+ * refusal the old value stays. Not inlined: its frame (a reason, a path)
+ * would cost the fast paths on every call. */
+DDBST__NOINLINE static int set_canon(ddbst_item *it, int attr,
+                                     const ddbst__attr *a, const char *text,
+                                     size_t len, ddbst_error *err) {
+  size_t start = it->text.len;
+  it->text.data[start] = '\0'; /* a fast path may have written past it */
+  char why[160];
+  int rc = ddbst__value_canon(a, text, len, &it->text, why, sizeof why);
+  if (rc == 0) rc = ddbst__buf_putc(&it->text, '\0');
+  if (rc) {
+    ddbst__buf_truncate(&it->text, start);
+    char path[DDBST_ERROR_PATH_MAX];
+    attr_path(path, sizeof path, it, a);
+    if (rc == DDBST_ENOMEM)
+      return ddbst__fail(err, rc, path, "out of memory");
+    return ddbst__fail(err, rc, path, "%s: %s", a->name, why);
+  }
+  it->vals[attr].off = (uint32_t)start;
+  it->vals[attr].len = (uint32_t)(it->text.len - start - 1);
+  it->vals[attr].set = 1;
+  it->vals[attr].scan = 0;
+  it->vals[attr].upd = DDBST__UPD_SET;
+  it->nkeys = 0;
+  return 0;
+}
+
+DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
+                                           const ddbst__attr *a,
+                                           const char *in, size_t n,
+                                           ddbst_error *err) {
+  char *dst = it->text.data + it->text.len;
+  size_t i = ddbst__ascii_copy(dst, in, n);
+  if (i < n) {
+    /* from a character's start, so the same verdict as on the whole */
+    if (ddbst__utf8_check(in + i, n - i))
+      return set_canon(it, attr, a, in, n, err);
+    memcpy(dst + i, in + i, n - i);
+  }
+  return commit(it, attr, n, 0);
+}
+
+/* Copies in[0..n), 4 <= n <= 16, to dst and scans it (ddbst__scan) in one
+ * pass, as two overlapping words in one vector; 0 when a byte is NUL or not
+ * ASCII (having copied it all the same). */
+static inline unsigned copy_scan_short(char *dst, const char *in, size_t n,
+                                       unsigned char d0) {
+#if defined(__SSE2__)
+  __m128i v;
+  if (n >= 8) {
+    uint64_t head, tail;
+    memcpy(&head, in, 8);
+    memcpy(&tail, in + n - 8, 8);
+    memcpy(dst, &head, 8);
+    memcpy(dst + n - 8, &tail, 8);
+    v = _mm_set_epi64x((long long)tail, (long long)head);
+  } else {
+    uint32_t head, tail;
+    memcpy(&head, in, 4);
+    memcpy(&tail, in + n - 4, 4);
+    memcpy(dst, &head, 4);
+    memcpy(dst + n - 4, &tail, 4);
+    v = _mm_set_epi32((int)tail, (int)head, (int)tail, (int)head);
+  }
+  if (_mm_movemask_epi8(
+          _mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()))))
+    return 0;
+  return DDBST__SCAN_KNOWN | ddbst__scan_vec(v, _mm_set1_epi8((char)d0));
+#else
+  if (ddbst__ascii_copy(dst, in, n) != n) return 0;
+  return DDBST__SCAN_KNOWN | ddbst__scan(dst, n, d0);
+#endif
+}
+
+DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
+                                      const ddbst__attr *a, const char *in,
+                                      size_t n, ddbst_error *err) {
+  char *dst = it->text.data + it->text.len;
+  unsigned char d0 = (unsigned char)it->m->delim[0];
+  /* short IDs and names: what keys and JSON ask of them, asked once */
+  if (n >= 4 && n <= 16) {
+    unsigned scan = copy_scan_short(dst, in, n, d0);
+    if (scan) return commit(it, attr, n, scan);
+  } else if (n < 4 && ddbst__ascii_copy(dst, in, n) == n) {
+    return commit(it, attr, n, DDBST__SCAN_KNOWN | ddbst__scan(dst, n, d0));
+  }
+  return set_long_string(it, attr, a, in, n, err);
+}
+
+DDBST__NOINLINE static int set_enum(ddbst_item *it, int attr,
+                                    const ddbst__attr *a, const char *in,
+                                    size_t n, ddbst_error *err) {
+  /* A listed value is text the model checked: compared as it is, then
+   * copied from the model's copy (in the arena: padded) */
+  char *dst = it->text.data + it->text.len;
+  for (size_t i = 0; i < a->nvalues; i++)
+    if (a->value_lens[i] == n && ddbst__same_bytes(in, a->values[i], n)) {
+      ddbst__copy_padded(dst, a->values[i], n);
+      return commit(it, attr, n, a->value_scans[i]);
+    }
+  return set_canon(it, attr, a, in, n, err);
+}
+
+DDBST__NOINLINE static int set_timestamp(ddbst_item *it, int attr,
+                                         const ddbst__attr *a,
+                                         const char *in, size_t n,
+                                         ddbst_error *err) {
+  if (!ddbst__ts_is_canonical(in, n, a->precision))
+    return set_canon(it, attr, a, in, n, err);
+  /* 20 to 27 bytes: two overlapping 16-byte moves, not a call to memcpy */
+  char *dst = it->text.data + it->text.len;
+  memcpy(dst, in, 16);
+  memcpy(dst + n - 16, in + n - 16, 16);
+  return commit(it, attr, n, it->m->ts_scan);
+}
+
+DDBST__NOINLINE static int set_ulid(ddbst_item *it, int attr,
+                                    const ddbst__attr *a, const char *in,
+                                    size_t n, ddbst_error *err) {
+  /* Crockford digits are ASCII: the UTF-8 check could not have refused */
+  if (ddbst__ulid_canon(in, n, it->text.data + it->text.len))
+    return set_canon(it, attr, a, in, n, err);
+  return commit(it, attr, n, it->m->ulid_scan);
+}
+
+int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
+                   ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__attr *a = attr_of(it, attr);
+  if (!a)
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "attribute index %d is not an attribute of %s", attr,
+                       it->m->entities[it->entity].name);
+  if (!text && len)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "text is NULL");
+  if (len > UINT32_MAX / 2)
+    return ddbst__fail(err, DDBST_ERANGE, NULL, "value too large");
+  if (!text) text = "";
+  /* The fast paths write in place: room for the value, its NUL and the
+   * buffer's, which a warm item has. */
+  if (it->text.cap - it->text.len > len + 1) {
+    switch (a->type) {
+    case DDBST__T_STRING: return set_string(it, attr, a, text, len, err);
+    case DDBST__T_ENUM: return set_enum(it, attr, a, text, len, err);
+    case DDBST__T_TIMESTAMP: return set_timestamp(it, attr, a, text, len, err);
+    case DDBST__T_ULID: return set_ulid(it, attr, a, text, len, err);
+    default: break;
+    }
+  }
+  return set_canon(it, attr, a, text, len, err);
+}
+
+int ddbst_item_set_int(ddbst_item *it, int attr, int64_t value,
+                       ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__attr *a = attr_of(it, attr);
+  if (a && a->type != DDBST__T_INTEGER && a->type != DDBST__T_NUMBER &&
+      a->type != DDBST__T_TTL)
+    return ddbst__fail(err, DDBST_EVALUE, NULL,
+                       "%s is of type %s, not a number", a->name,
+                       ddbst__type_name(a->type));
+  char tmp[24];
+  int n = snprintf(tmp, sizeof tmp, "%lld", (long long)value);
+  return ddbst_item_set(it, attr, tmp, (size_t)n, err);
+}
+
+int ddbst_item_set_bool(ddbst_item *it, int attr, int value, ddbst_error *err) {
+  return value ? ddbst_item_set(it, attr, "true", 4, err)
+               : ddbst_item_set(it, attr, "false", 5, err);
+}
+
+int ddbst_item_unset(ddbst_item *it, int attr) {
+  if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
+  it->vals[attr].set = 0;
+  it->vals[attr].scan = 0;
+  it->vals[attr].upd = DDBST__UPD_SET;
+  it->nkeys = 0;
+  return 0;
+}
+
+int ddbst_item_remove(ddbst_item *it, int attr) {
+  if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
+  it->vals[attr].set = 0;
+  it->vals[attr].scan = 0;
+  it->vals[attr].upd = DDBST__UPD_REMOVE;
+  it->has_update_ops = 1;
+  it->nkeys = 0;
+  return 0;
+}
+
+/* ADD and append values: a number delta, set elements, list elements. */
+static int set_update_value(ddbst_item *it, int attr, const char *text,
+                            size_t len, ddbst__upd upd, ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__attr *a = attr_of(it, attr);
+  if (!a) return ddbst__fail(err, DDBST_EINVAL, NULL, "bad attribute index");
+  char path[DDBST_ERROR_PATH_MAX];
+  attr_path(path, sizeof path, it, a);
+  int ok = upd == DDBST__UPD_APPEND
+               ? a->type == DDBST__T_LIST
+               : a->type == DDBST__T_INTEGER || a->type == DDBST__T_NUMBER ||
+                     a->type == DDBST__T_STRING_SET ||
+                     a->type == DDBST__T_NUMBER_SET;
+  if (!ok)
+    return ddbst__fail(err, DDBST_EVALUE, path,
+                       upd == DDBST__UPD_APPEND
+                           ? "%s is of type %s; only lists take an append"
+                           : "%s is of type %s; ADD takes numbers and sets",
+                       a->name, ddbst__type_name(a->type));
+  /* The delta of an integer with a key width need not fit the width. */
+  ddbst__attr plain = *a;
+  plain.width = 0;
+  plain.sortable_negative = 0;
+  size_t start = it->text.len;
+  char why[160];
+  int rc = ddbst__value_canon(&plain, text ? text : "", len, &it->text, why,
+                              sizeof why);
+  if (rc == 0) rc = ddbst__buf_putc(&it->text, '\0');
+  if (rc) {
+    ddbst__buf_truncate(&it->text, start);
+    if (rc == DDBST_ENOMEM) return ddbst__fail(err, rc, path, "out of memory");
+    return ddbst__fail(err, rc, path, "%s: %s", a->name, why);
+  }
+  it->vals[attr].off = (uint32_t)start;
+  it->vals[attr].len = (uint32_t)(it->text.len - start - 1);
+  it->vals[attr].set = 1;
+  it->vals[attr].scan = 0;
+  it->vals[attr].upd = upd;
+  it->has_update_ops = 1;
+  it->nkeys = 0;
+  return 0;
+}
+
+int ddbst_item_add(ddbst_item *it, int attr, const char *text, size_t len,
+                   ddbst_error *err) {
+  return set_update_value(it, attr, text, len, DDBST__UPD_ADD, err);
+}
+
+int ddbst_item_append(ddbst_item *it, int attr, const char *json, size_t len,
+                      ddbst_error *err) {
+  return set_update_value(it, attr, json, len, DDBST__UPD_APPEND, err);
+}
+
+int ddbst_item_set_previous(ddbst_item *it, int attr, const char *text,
+                            size_t len, ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  /* canonicalise as a value, then move it to the previous slot */
+  ddbst__val keep = it->vals[attr < 0 || attr >= it->m->max_attrs ? 0 : attr];
+  int rc = ddbst_item_set(it, attr, text, len, err);
+  if (rc) return rc;
+  it->prev[attr] = it->vals[attr];
+  it->has_previous = 1;
+  it->vals[attr] = keep;
+  return 0;
+}
+
+int ddbst_item_project(ddbst_item *it, int attr) {
+  if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
+  if (!it->projected[attr]) it->nprojected++;
+  it->projected[attr] = 1;
+  return 0;
+}
+
+int ddbst_item_expect_version(ddbst_item *it, int64_t version) {
+  if (!it) return DDBST_EINVAL;
+  if (it->m->entities[it->entity].version_attr < 0) return DDBST_EINVAL;
+  if (version < 1 || version == INT64_MAX) return DDBST_ERANGE;
+  it->has_expected_version = 1;
+  it->expected_version = version;
+  return 0;
+}
+
+int ddbst__item_check_plain(const ddbst_item *it, ddbst_error *err) {
+  if (!it->has_update_ops) return 0; /* the usual put: nothing to look for */
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  for (int i = 0; i < e->nattrs; i++)
+    if (it->vals[i].upd != DDBST__UPD_SET) {
+      char path[DDBST_ERROR_PATH_MAX];
+      attr_path(path, sizeof path, it, &e->attrs[i]);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s has a REMOVE, ADD or append, which only an "
+                         "update can carry",
+                         e->attrs[i].name);
+    }
+  return 0;
+}
+
+int ddbst_item_get(const ddbst_item *it, int attr, const char **text,
+                   size_t *len) {
+  if (!it || !attr_of(it, attr)) return DDBST_EINVAL;
+  size_t l = 0;
+  const char *t = ddbst__item_text(it, attr, &l);
+  if (!t) return 0;
+  if (text) *text = t;
+  if (len) *len = l;
+  return 1;
+}
+
+int64_t ddbst_now_unix_us(void) {
+  struct timespec ts;
+  timespec_get(&ts, TIME_UTC);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The default of unset attribute `i`. */
+static int apply_default(ddbst_item *it, int i, int64_t now_us,
+                         ddbst_error *err) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  const ddbst__attr *a = &e->attrs[i];
+  char tmp[DDBST__TS_MAX];
+  size_t tlen = 0;
+  int rc = 0;
+  int is_auto_time = i == e->created_attr || i == e->updated_attr;
+  if (a->def == DDBST__DEF_VALUE) {
+    rc = ddbst__item_store(it, i, a->def_text, a->def_len);
+  } else if (a->def == DDBST__DEF_NOW || is_auto_time) {
+    const char *bad = ddbst__ts_from_unix_us(now_us, a->precision, tmp, &tlen);
+    if (bad)
+      return ddbst__fail(err, DDBST_ERANGE, NULL, "%s: %s", a->name, bad);
+    rc = ddbst__item_store(it, i, tmp, tlen);
+  } else if (a->def == DDBST__DEF_GENERATE) {
+    uint64_t ms = now_us < 0 ? 0 : (uint64_t)now_us / 1000;
+    rc = ddbst__model_next_ulid(it->m, ms, tmp);
+    if (rc == 0) rc = ddbst__item_store(it, i, tmp, DDBST__ULID_LEN);
+  }
+  if (rc) return ddbst__fail(err, rc, NULL, "out of memory");
+  return 0;
+}
+
+/* The defaults from the k-th on. Apart from the search below, as is
+ * missing(): their frames would cost every write that needs neither. */
+DDBST__NOINLINE static int apply_defaults_from(ddbst_item *it, int k,
+                                               int64_t now_us,
+                                               ddbst_error *err) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  for (; k < e->ndefaults; k++) {
+    int i = e->default_attrs[k];
+    if (it->vals[i].set) continue;
+    int rc = apply_default(it, i, now_us, err);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+int ddbst_item_apply_defaults(ddbst_item *it, int64_t now_us,
+                              ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  for (int k = 0; k < e->ndefaults; k++)
+    if (!it->vals[e->default_attrs[k]].set)
+      return apply_defaults_from(it, k, now_us, err);
+  return 0;
+}
+
+DDBST__NOINLINE static int missing(const ddbst_item *it, int i,
+                                   ddbst_error *err) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  const ddbst__attr *a = &e->attrs[i];
+  char path[DDBST_ERROR_PATH_MAX];
+  attr_path(path, sizeof path, it, a);
+  return ddbst__fail(err, DDBST_EMISSING, path, "%s.%s is required", e->name,
+                     a->name);
+}
+
+int ddbst_item_check_required(const ddbst_item *it, ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  for (int k = 0; k < e->nrequired; k++) {
+    int i = e->required_attrs[k];
+    if (!it->vals[i].set) return missing(it, i, err);
+  }
+  return 0;
+}

@@ -1,0 +1,106 @@
+/* Item internals shared with the key engine and the loader: one value per
+ * attribute index, in canonical text, in a buffer the item reuses. */
+#ifndef DDBST_ITEM_H
+#define DDBST_ITEM_H
+
+#include "model/model.h"
+
+/* What an update does with an attribute. */
+typedef enum {
+  DDBST__UPD_SET,    /* the value (or nothing, when unset) */
+  DDBST__UPD_REMOVE, /* REMOVE it */
+  DDBST__UPD_ADD,    /* ADD the value: a number delta or set elements */
+  DDBST__UPD_APPEND  /* append the value (a list) to the list */
+} ddbst__upd;
+
+typedef struct ddbst__val {
+  uint32_t off, len; /* into ddbst_item.text */
+  ddbst__upd upd;
+  unsigned char set;
+  /* DDBST__SCAN_* (scan.h) of the text, recorded when setting it was the
+   * cheap moment to know; 0: keys and writers scan it themselves. Exactly
+   * DDBST__SCAN_KNOWN says all a simple key asks (keys.c, render_simple):
+   * set, by value (not a delta), not empty, and clean; whatever changes a
+   * value keeps it so. */
+  unsigned char scan;
+} ddbst__val;
+
+/* An expression placeholder's value: an attribute's, a key built into
+ * keytext, or a literal number or string. */
+typedef enum {
+  DDBST__REF_ATTR,
+  DDBST__REF_KEY,
+  DDBST__REF_PLAIN_KEY, /* a key known to need no JSON escape */
+  DDBST__REF_NUMBER,
+  DDBST__REF_STRING,
+  DDBST__REF_RAW, /* an AttributeValue written as is: {"L":[]} */
+  DDBST__REF_PREV, /* the previous value of attr */
+  DDBST__REF_LIT   /* canonical text `lit`, typed as attribute `attr` of
+                      entity `off` (model filters) */
+} ddbst__refkind;
+
+typedef struct ddbst__vref {
+  ddbst__refkind kind;
+  int attr;          /* REF_ATTR */
+  uint32_t off, len; /* keys: into keytext; literals: into text */
+  const char *lit;   /* literals held by the model or static */
+} ddbst__vref;
+
+typedef struct ddbst__keyval {
+  const char *name;
+  const ddbst__jtext *jname; /* "name": */
+  uint32_t off, len;         /* into ddbst_item.keytext */
+  int plain;                 /* needs no JSON escape */
+} ddbst__keyval;
+
+struct ddbst_item {
+  const ddbst_model *m;
+  int entity;
+  /* entity's attributes, kept with it: every set looks its attribute up */
+  const ddbst__attr *attrs;
+  int nattrs;
+  ddbst__val *vals; /* model->max_attrs slots */
+  ddbst__val *prev; /* values before an update, for unique guards */
+  int has_previous; /* some prev slot is set: reset must clear them */
+  /* Some slot may hold a REMOVE, ADD or append (set by those, cleared by
+   * reset): a put need not look for them otherwise. */
+  int has_update_ops;
+  ddbst_buf text;   /* canonical values, each NUL-terminated */
+  ddbst_buf keytext;
+  ddbst__keyval *keys; /* 3 + 2 * model->nindexes slots */
+  int nkeys;
+  unsigned char *projected; /* per attribute: read back by get/query */
+  int nprojected;
+  int has_expected_version;
+  int64_t expected_version;
+  /* Placeholder bookkeeping for expressions, sized once at creation so that
+   * building a request never allocates. */
+  const ddbst__name **names;
+  ddbst__vref *refs;
+  int nnames, nrefs, cap_refs;
+  char scratch[64]; /* literal numbers of the request being built */
+  size_t scratch_len;
+};
+
+/* Canonical text of `in` for attribute `a`, appended to `out`; DDBST_EVALUE
+ * with `why` on refusal (then `out` is as it was), DDBST_ENOMEM. */
+int ddbst__value_canon(const ddbst__attr *a, const char *in, size_t n,
+                       ddbst_buf *out, char *why, size_t why_cap);
+
+/* The value of attribute `attr` of the item (NULL when unset). */
+static inline const char *ddbst__item_text(const ddbst_item *it, int attr,
+                                           size_t *len) {
+  const ddbst__val *v = &it->vals[attr];
+  if (!v->set) return NULL;
+  *len = v->len;
+  return it->text.data + v->off;
+}
+
+/* Whether any attribute carries an update-only operation (REMOVE, ADD,
+ * append): puts and key building refuse those. Fills `err` when so. */
+int ddbst__item_check_plain(const ddbst_item *it, ddbst_error *err);
+
+/* Stores already-canonical text as the value of `attr`. */
+int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len);
+
+#endif

@@ -1,0 +1,33 @@
+/* The key engine's internal entry points, for the request builders. */
+#ifndef DDBST_KEYS_H
+#define DDBST_KEYS_H
+
+#include "item/item.h"
+
+/* Appends template `t` rendered with the item's values to `out`: each facet in
+ * its key form (padded integers, lower-cased where the template says,
+ * %-escaped where the attribute opts in). `key_attr` names the key in errors
+ * ("PK", "GSI1SK") and `limit` is its byte limit. Errors: DDBST_EMISSING (a
+ * facet unset), DDBST_EVALUE (a facet empty or holding the delimiter),
+ * DDBST_ERANGE (the key passes `limit`), DDBST_ENOMEM. On error `out` is as it
+ * was. */
+int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
+                      const char *key_attr, size_t limit, ddbst_buf *out,
+                      ddbst_error *err);
+
+/* ddbst__render_key that also says whether the key needs no JSON escape
+ * (`*plain` = 1), so that writers can copy it without scanning it again. */
+int ddbst__render(const ddbst_item *it, const ddbst__template *t,
+                  const char *key_attr, size_t limit, ddbst_buf *out,
+                  int *plain, ddbst_error *err);
+
+/* Whether the item's value of the condition's attribute is one of its
+ * values (an unset attribute: no). */
+int ddbst__cond_holds(const ddbst_item *it, const ddbst__cond *c);
+
+/* Whether the item belongs in index key `k`: -1 error (filled), 0 not in it
+ * (its own facets all absent, or its membership condition false), 1 in it. */
+int ddbst__index_applies(const ddbst_item *it, const ddbst__ekey *k,
+                         ddbst_error *err);
+
+#endif

@@ -1,0 +1,65 @@
+/* A small read-only JSON tree for documents read once and walked with paths
+ * (model files). Built with YAJL's streaming parser into an arena; the only
+ * place outside the response parser that knows YAJL, so it can be swapped. */
+#ifndef DDBST_JSON_TREE_H
+#define DDBST_JSON_TREE_H
+
+#include <stddef.h>
+
+#include "base/internal.h"
+
+typedef enum {
+  DDBST__J_NULL,
+  DDBST__J_BOOL,
+  DDBST__J_NUMBER, /* text kept exactly as written */
+  DDBST__J_STRING,
+  DDBST__J_ARRAY,
+  DDBST__J_OBJECT
+} ddbst__jtype;
+
+typedef struct ddbst__jnode ddbst__jnode;
+struct ddbst__jnode {
+  ddbst__jtype type;
+  int boolean;
+  const char *text; /* string or number text, NUL-terminated */
+  size_t len;
+  size_t offset; /* byte offset just past the value's first token */
+  size_t count;  /* members or elements */
+  const char **keys;     /* object member names, in document order */
+  size_t *key_lens;
+  ddbst__jnode **items;  /* member values or elements */
+};
+
+/* Parses `json` into a tree in `ar`. Strings holding NUL (\u0000), duplicate
+ * object keys and nesting deeper than 64 are refused as DDBST_ESYNTAX with the
+ * offset, line and column. */
+int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
+                       ddbst__jnode **root, ddbst_error *err);
+
+/* 1-based line and column of byte `offset` in `text`. */
+void ddbst__text_position(const char *text, size_t len, size_t offset,
+                          unsigned *line, unsigned *column);
+
+/* The member `key` of an object node, or NULL. */
+const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key);
+
+
+/* What a JSON value given for a list, map or set attribute must be. */
+typedef enum {
+  DDBST__JV_LIST,       /* an array */
+  DDBST__JV_MAP,        /* an object */
+  DDBST__JV_STRING_SET, /* a non-empty array of strings */
+  DDBST__JV_NUMBER_SET  /* a non-empty array of numbers */
+} ddbst__jvkind;
+
+/* Converts `json`, one such value, to its DynamoDB AttributeValue JSON,
+ * appended to `out`: [1, "a"] → {"L":[{"N":"1"},{"S":"a"}]}, {"a": true} →
+ * {"M":{"a":{"BOOL":true}}}, a string set → {"SS":["a","b"]}. Refuses what
+ * DynamoDB would: nesting past 32 levels, numbers outside its range, empty
+ * sets, NUL in strings. Returns 0, DDBST_EVALUE with `why` (then `out` is as
+ * it was), or DDBST_ENOMEM. */
+int ddbst__json_to_attribute_value(const char *json, size_t len,
+                                   ddbst__jvkind kind, ddbst_buf *out,
+                                   char *why, size_t why_cap);
+
+#endif

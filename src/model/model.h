@@ -1,0 +1,362 @@
+/* The compiled model: what model_load.c builds and everything else reads.
+ * Names are resolved to indices and templates to segments once, at load, so
+ * the hot path never parses or looks up a name. */
+#ifndef DDBST_MODEL_H
+#define DDBST_MODEL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/forksafe.h"
+#include "base/internal.h"
+
+typedef enum {
+  DDBST__T_STRING,
+  DDBST__T_NUMBER,
+  DDBST__T_INTEGER,
+  DDBST__T_BOOLEAN,
+  DDBST__T_TIMESTAMP,
+  DDBST__T_ULID,
+  DDBST__T_ENUM,
+  DDBST__T_TTL, /* epoch seconds, as DynamoDB's TTL wants them */
+  DDBST__T_LIST,
+  DDBST__T_MAP,
+  DDBST__T_STRING_SET,
+  DDBST__T_NUMBER_SET,
+  DDBST__T_BINARY
+} ddbst__type;
+
+typedef enum {
+  DDBST__DEF_NONE,
+  DDBST__DEF_VALUE,    /* a literal, canonical at load */
+  DDBST__DEF_NOW,      /* timestamps */
+  DDBST__DEF_GENERATE  /* ULIDs */
+} ddbst__default;
+
+/* JSON text fixed at load, so bodies copy it instead of escaping names on
+ * every call: `"PK":` for a name, `{"TableName":"t"` for a body's start. */
+typedef struct ddbst__jtext {
+  const char *p;
+  uint32_t n;
+  uint32_t raw_len; /* of the text it was made from: a name's own length */
+} ddbst__jtext;
+
+/* A name an expression may write (a key's, an attribute's), interned at
+ * load: equal names share one address, so placeholders are deduplicated by
+ * pointer, and its JSON string text ("orgId") is ready to copy. */
+typedef struct ddbst__name {
+  ddbst__jtext json;
+  char text[]; /* the name itself: what the model's name fields point at */
+} ddbst__name;
+
+typedef struct ddbst__attr {
+  const char *name; /* interned: the text of a ddbst__name */
+  ddbst__jtext jname;
+  ddbst__type type;
+  int precision; /* timestamps: DDBST__PREC_* */
+  int width;     /* integers in keys: 0 = unpadded */
+  int sortable_negative;
+  int required;
+  int escape;   /* reversible %-escaping of the delimiter in keys */
+  int implicit; /* added by the model (version, timestamps), not declared */
+  const char **values; /* enum values */
+  size_t *value_lens;  /* their lengths: checked on every set */
+  unsigned char *value_scans; /* their DDBST__SCAN_* for this delimiter */
+  size_t nvalues;
+  ddbst__default def;
+  const char *def_text;
+  size_t def_len;
+  int primary_facet; /* a facet of the table's primary key: immutable */
+} ddbst__attr;
+
+/* A template compiles to segments: literal text, or a facet (attribute index,
+ * optionally lower-cased in the key only). */
+typedef struct ddbst__seg {
+  const char *text; /* literal; NULL for a facet */
+  uint32_t len;
+  int attr;
+  int lower;
+  int as_is; /* a facet copied as it is: not lower-cased, %-escaped or an
+                integer's key form (the fast path of rendering) */
+} ddbst__seg;
+
+/* A facet with the literal before it ("" when none): the segments as the
+ * fast path of rendering walks them, with no branch per segment. */
+typedef struct ddbst__piece {
+  const char *lit; /* in the arena: padded (DDBST__PAD) */
+  uint32_t lit_len;
+  int attr;
+} ddbst__piece;
+
+typedef struct ddbst__template {
+  const char *source; /* as written in the model, for messages and docs */
+  ddbst__seg *segs;
+  int nsegs;
+  int nfacets;
+  int literals_plain; /* no literal byte needs a JSON escape */
+  uint32_t literal_len; /* the literals' bytes: a key's length less its facets' */
+  /* literals_plain and every facet as_is: the key is its literals and values
+   * as they are, which render_simple (keys.c) writes from `pieces` (one per
+   * facet) and `tail` (the literal after the last facet) when the values'
+   * recorded scans are clean */
+  int simple;
+  ddbst__piece *pieces;
+  const char *tail;
+  uint32_t tail_len;
+} ddbst__template;
+
+/* A membership condition: `attr` equals one of `values` (canonical text). */
+typedef struct ddbst__cond {
+  int attr;
+  const char **values;
+  size_t *lens;
+  size_t nvalues;
+} ddbst__cond;
+
+/* A facet of a key's JSON run (ddbst__jrun) and the text after it. */
+typedef struct ddbst__jpiece {
+  const char *lit; /* in the arena: padded */
+  uint32_t lit_len;
+  int attr;
+  int key; /* 0: the partition key's facet, 1: the sort key's */
+} ddbst__jpiece;
+
+/* A key pair of simple templates (ddbst__template.simple) as members of the
+ * keys object, made at load (model_load.c, make_jrun): the text before the
+ * first facet (`"PK":"ORG#`), then each facet with the text up to the next
+ * (`","SK":"PROJECT#`), the last ending in `",`. head is NULL when a
+ * template is not simple. */
+typedef struct ddbst__jrun {
+  const char *head; /* in the arena: padded */
+  uint32_t head_len;
+  int npieces;
+  ddbst__jpiece *pieces;
+  uint32_t lits[2]; /* each key's literal bytes: with its facets, its length */
+} ddbst__jrun;
+
+/* How one entity is keyed in the table (index -1) or in a secondary index. */
+typedef struct ddbst__ekey {
+  int index;
+  ddbst__template pk, sk; /* sk.nsegs == 0 when that key has no sort key */
+  ddbst__jrun jrun;
+  ddbst__cond *when;
+  int nwhen;
+  /* Whether any facet of pk or sk is not a primary-key facet: only those say
+   * whether the caller meant the item to be in the index. */
+  int has_own_facets;
+} ddbst__ekey;
+
+typedef struct ddbst__unique {
+  const char *name;
+  ddbst__template tmpl;
+  ddbst__jtext owner; /* {"S":"User.email"}: the guard item's entity type */
+} ddbst__unique;
+
+typedef struct ddbst__entity {
+  const char *name;
+  size_t name_len; /* the entity attribute's value, written per key build */
+  ddbst__attr *attrs;
+  int nattrs;
+  ddbst__ekey key;
+  ddbst__ekey *indexes; /* only the indexes this entity is in */
+  int nindexes;
+  ddbst__unique *uniques;
+  int nuniques;
+  int version_attr; /* -1 when none */
+  int created_attr;
+  int updated_attr;
+  /* Filled at load, in attribute order, so that a write visits only the
+   * attributes it may have to fill or demand. */
+  int *default_attrs; /* a default, or created_attr / updated_attr */
+  int ndefaults;
+  int *required_attrs; /* required, or a facet of the primary key */
+  int nrequired;
+  /* What bounds the text of the keys a build writes, so that it reserves
+   * once: the literals of every key template, the NULs after the keys and
+   * the entity name, plus each facet attribute's value times the number of
+   * templates it appears in. */
+  size_t keys_fixed;
+  int *key_facets, *key_facet_uses;
+  int nkey_facets;
+  size_t key_uses; /* the sum of key_facet_uses */
+  /* Every key pair has its run (ddbst__jrun): the keys object can be
+   * written straight from the values (keys.c, keys_json_simple). */
+  int keys_simple;
+  ddbst__jtext type_json; /* "_type":"Project", (empty: no entity attribute) */
+} ddbst__entity;
+
+typedef enum {
+  DDBST__PROJ_ALL,
+  DDBST__PROJ_KEYS_ONLY,
+  DDBST__PROJ_INCLUDE
+} ddbst__projection;
+
+typedef struct ddbst__index {
+  const char *name;
+  const char *pk_attr;
+  const char *sk_attr; /* NULL when the index has no sort key */
+  ddbst__jtext pk_jname, sk_jname;
+  ddbst__projection projection;
+  const char **include;
+  size_t ninclude;
+} ddbst__index;
+
+/* A scan is declared so that review can see it (lint flags it, IAM grants
+ * Scan for it); it is never the way a pattern ought to be served. */
+typedef enum { DDBST__OP_GET, DDBST__OP_QUERY, DDBST__OP_SCAN } ddbst__op;
+
+typedef struct ddbst__pattern {
+  const char *name;
+  ddbst__op op;
+  int *entities;
+  int nentities;
+  int index;    /* -1: the table */
+  int range;    /* attribute index (in entities[0]) a range may name, or -1 */
+  int descending;
+  uint32_t limit_default; /* 0: none */
+  uint32_t limit_max;     /* 0: none */
+  /* For review (lint, doc). `ordered`: "order" or "range" was given, so the
+   * pattern relies on sort-key order. `filter`: conditions applied after the
+   * read, attribute indices of entities[0] (every entity of the pattern
+   * declares the attribute). */
+  int ordered;
+  /* Items of other entities can fall in this pattern's key range (their keys
+   * may share its prefix): the query filters on the entity attribute. */
+  int type_filter;
+  ddbst__cond *filter;
+  int nfilter;
+  const char *description; /* NULL when none */
+  /* Query text fixed at load, so that a query copies it: the body up to the
+   * partition key's condition,
+   * {"TableName":"t","IndexName":"i","KeyConditionExpression":"#n0 = :v0
+   * (the first name and value of every query body); and for a collection,
+   * the literal start every entity's sort key shares (0 bytes when none). */
+  ddbst__jtext query_head;
+  const char *sk_common;
+  uint32_t sk_common_len;
+} ddbst__pattern;
+
+/* Stream view types, as DynamoDB spells them. */
+typedef enum {
+  DDBST__STREAM_NONE,
+  DDBST__STREAM_KEYS_ONLY,
+  DDBST__STREAM_NEW_IMAGE,
+  DDBST__STREAM_OLD_IMAGE,
+  DDBST__STREAM_NEW_AND_OLD_IMAGES
+} ddbst__stream;
+
+struct ddbst_model {
+  ddbst_allocator alloc;
+  ddbst__arena arena;
+  const char *table_name;
+  const char *pk_attr;
+  const char *sk_attr; /* NULL when the table has no sort key */
+  /* The key names (table's, indexes'), the entity attribute's and every
+   * attribute's name point into this block of interned ddbst__name (see
+   * ddbst__name_of); `name_list` lists them. */
+  const char *names_lo, *names_hi;
+  const ddbst__name **name_list;
+  int nnames;
+  const char *delim;
+  size_t delim_len;
+  /* DDBST__SCAN_* of every canonical timestamp and ULID: their alphabets
+   * are fixed, so only the delimiter decides */
+  unsigned char ts_scan, ulid_scan;
+  const char *entity_attr; /* NULL when not configured */
+  const char *ttl_attr;
+  ddbst__jtext begin; /* {"TableName":"..." */
+  ddbst__jtext pk_jname, sk_jname, entity_jname;
+  /* The JSON names of every key attribute of the table and its indexes and
+   * of the entity attribute, each with two quotes and a comma, and the
+   * braces: any item's keys object less its values. */
+  size_t keys_json_names;
+  ddbst__stream stream;
+  ddbst__index *indexes;
+  int nindexes;
+  ddbst__entity *entities;
+  int nentities;
+  ddbst__pattern *patterns;
+  int npatterns;
+  int max_attrs; /* the most attributes any entity has: item slot count */
+  /* "cursors": "unsealed" (development only; lint flags it). */
+  int cursors_unsealed;
+  const char *description; /* the model file's, NULL when none */
+
+  /* Monotonic ULID state: the one mutable part, behind its own lock. */
+  struct ddbst__ulid_state *ulid;
+};
+
+struct ddbst__ulid_state {
+  pthread_mutex_t lock;
+  ddbst__fork_lock fork; /* the lock, held across fork() (forksafe.h) */
+  unsigned long gen;     /* ddbst__fork_generation of rand; 0: none yet */
+  uint64_t ms;
+  uint8_t rand[10];
+};
+
+/* The interned entry of `name` when it is one of the model's name fields
+ * (its address says so), else NULL. */
+static inline const ddbst__name *ddbst__name_of(const ddbst_model *m,
+                                                const char *name) {
+  uintptr_t p = (uintptr_t)name;
+  if (p < (uintptr_t)m->names_lo || p >= (uintptr_t)m->names_hi) return NULL;
+  const char *entry = name - offsetof(ddbst__name, text);
+  return (const ddbst__name *)(const void *)entry;
+}
+
+/* Limits DynamoDB puts on key attribute values, in bytes. */
+enum { DDBST__PK_MAX = 2048, DDBST__SK_MAX = 1024 };
+
+/* Facets one template may hold; keeps key parsing on the stack. */
+enum { DDBST__MAX_FACETS = 16 };
+
+const char *ddbst__type_name(ddbst__type t);
+/* Whether an attribute of this type may be a key facet. */
+int ddbst__type_is_key(ddbst__type t);
+
+/* Compiles template text `src` against an entity's attributes: "ORG#{orgId}",
+ * "EMAIL#{email:lower}". Returns 0, or DDBST_EMODEL with `why` saying what is
+ * wrong, or DDBST_ENOMEM. A facet must be followed by the end of the template
+ * or by the delimiter, so that a key splits back into its facets unambiguously;
+ * literals may not contain '{' or '}'. */
+int ddbst__template_compile(ddbst__arena *ar, const char *src,
+                            const ddbst__attr *attrs, int nattrs,
+                            const char *delim, size_t delim_len,
+                            ddbst__template *out, char *why, size_t why_cap);
+
+/* Splits `key` along template `t`: literals must match exactly; each facet
+ * runs to the next delimiter or the end. Fills spans[2*i], spans[2*i+1] with
+ * the start and length of facet i. Returns 1 on a match, 0 otherwise. */
+int ddbst__template_split(const ddbst__template *t, const char *key,
+                          size_t len, const char *delim, size_t delim_len,
+                          size_t *spans);
+
+/* The first place s[0..n) holds the delimiter d[0..dn), or NULL (also for
+ * an empty delimiter). memchr for its first byte, not a byte loop: keys,
+ * facets and every opened cursor's keys are searched. */
+static inline const char *ddbst__find_delim(const char *s, size_t n,
+                                            const char *d, size_t dn) {
+  if (dn == 0) return NULL;
+  const char *end = s + n;
+  for (const char *p = s; (size_t)(end - p) >= dn; p++) {
+    p = memchr(p, d[0], (size_t)(end - p) - dn + 1);
+    if (!p) return NULL;
+    if (memcmp(p, d, dn) == 0) return p;
+  }
+  return NULL;
+}
+
+/* Whether templates `a` and `b` can produce one and the same key
+ * (overlap.c); 1 also when unsure. */
+int ddbst__templates_may_share(const ddbst__template *a,
+                               const ddbst__template *b, const char *d,
+                               size_t dn);
+/* Whether template `t` can produce a key that starts with q[0..qn). */
+int ddbst__template_may_start_with(const ddbst__template *t, const char *q,
+                                   size_t qn, const char *d, size_t dn);
+
+/* A fresh monotonic ULID for `now_ms`. */
+int ddbst__model_next_ulid(const ddbst_model *m, uint64_t now_ms, char out[26]);
+
+#endif

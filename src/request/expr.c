@@ -1,0 +1,225 @@
+/* Expression placeholders and typed AttributeValues (see expr.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "request/expr.h"
+
+void ddbst__expr_reset(ddbst_item *it) {
+  it->nnames = 0;
+  it->nrefs = 0;
+  it->scratch_len = 0;
+}
+
+/* The rare placeholder past 9: its decimal suffix by hand, no printf. */
+static char *put_long_placeholder(char *o, int k) {
+  char digits[12];
+  int d = 0;
+  do {
+    digits[d++] = (char)('0' + k % 10);
+    k /= 10;
+  } while (k);
+  while (d) *o++ = digits[--d];
+  return o;
+}
+
+/* Writes "#n12" / ":v3" at `o`, which has room for 12 bytes; returns the
+ * end. */
+static inline char *put_placeholder(char *o, const char *prefix, int k) {
+  o[0] = prefix[0];
+  o[1] = prefix[1];
+  if (k < 10) { /* nearly always: a body has a handful of placeholders */
+    o[2] = (char)('0' + k);
+    return o + 3;
+  }
+  return put_long_placeholder(o + 2, k);
+}
+
+static inline int append_placeholder(ddbst_buf *out, const char *prefix,
+                                     int k) {
+  if (ddbst__buf_reserve(out, 12)) return DDBST_ENOMEM;
+  char *o = put_placeholder(out->data + out->len, prefix, k);
+  *o = '\0';
+  out->len = (size_t)(o - out->data);
+  return 0;
+}
+
+/* The interned entry of a name that is not one of the model's fields
+ * itself (its text is): a slow path no builder takes today. */
+static const ddbst__name *name_by_text(const ddbst_model *m, const char *name) {
+  for (int i = 0; i < m->nnames; i++)
+    if (strcmp(m->name_list[i]->text, name) == 0) return m->name_list[i];
+  return NULL;
+}
+
+int ddbst__expr_add_name(ddbst_item *it, const char *name) {
+  const ddbst__name *nm = ddbst__name_of(it->m, name);
+  if (!nm) nm = name_by_text(it->m, name);
+  if (!nm) return DDBST_EINVAL;
+  /* interned: one address per name */
+  for (int i = 0; i < it->nnames; i++)
+    if (it->names[i] == nm) return i;
+  if (it->nnames == it->cap_refs) return DDBST_ERANGE;
+  it->names[it->nnames] = nm;
+  return it->nnames++;
+}
+
+int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref) {
+  if (it->nrefs == it->cap_refs) return DDBST_ERANGE;
+  it->refs[it->nrefs] = ref;
+  return it->nrefs++;
+}
+
+int ddbst__expr_name(ddbst_item *it, const char *name, ddbst_buf *out) {
+  int k = ddbst__expr_add_name(it, name);
+  return k < 0 ? k : append_placeholder(out, "#n", k);
+}
+
+int ddbst__expr_value(ddbst_item *it, ddbst__vref ref, ddbst_buf *out) {
+  int k = ddbst__expr_add_value(it, ref);
+  return k < 0 ? k : append_placeholder(out, ":v", k);
+}
+
+int ddbst__expr_attr_value(ddbst_item *it, int attr, ddbst_buf *out) {
+  ddbst__vref r = {DDBST__REF_ATTR, attr, 0, 0, NULL};
+  return ddbst__expr_value(it, r, out);
+}
+
+int ddbst__expr_number(ddbst_item *it, const char *lit, ddbst_buf *out) {
+  ddbst__vref r = {DDBST__REF_NUMBER, -1, 0, 0, lit};
+  return ddbst__expr_value(it, r, out);
+}
+
+int ddbst__expr_string(ddbst_item *it, const char *lit, ddbst_buf *out) {
+  ddbst__vref r = {DDBST__REF_STRING, -1, 0, 0, lit};
+  return ddbst__expr_value(it, r, out);
+}
+
+int ddbst__expr_raw(ddbst_item *it, const char *av, ddbst_buf *out) {
+  ddbst__vref r = {DDBST__REF_RAW, -1, 0, 0, av};
+  return ddbst__expr_value(it, r, out);
+}
+
+int ddbst__write_s(ddbst_buf *b, const char *v, size_t n) {
+  if (ddbst__json_plain_len(v, n) == n) { /* the common case: one reservation */
+    if (ddbst__buf_reserve(b, n + 8)) return DDBST_ENOMEM;
+    b->len = (size_t)(ddbst__put_s(b->data + b->len, v, n) - b->data);
+    return 0;
+  }
+  int rc = ddbst__buf_append(b, "{\"S\":", 5);
+  if (!rc) rc = ddbst__json_string(b, v, n);
+  if (!rc) rc = ddbst__buf_putc(b, '}');
+  return rc;
+}
+
+int ddbst__write_av(ddbst_buf *b, const ddbst__attr *a, const char *v,
+                    size_t n) {
+  int rc;
+  switch (a->type) {
+  case DDBST__T_STRING:
+  case DDBST__T_TIMESTAMP:
+  case DDBST__T_ULID:
+  case DDBST__T_ENUM:
+    return ddbst__write_s(b, v, n);
+  case DDBST__T_NUMBER:
+  case DDBST__T_INTEGER:
+  case DDBST__T_TTL:
+    /* validated number text: nothing in it needs escaping */
+    rc = ddbst__buf_append(b, "{\"N\":\"", 6);
+    if (!rc) rc = ddbst__buf_append(b, v, n);
+    if (!rc) rc = ddbst__buf_append(b, "\"}", 2);
+    return rc;
+  case DDBST__T_BOOLEAN:
+    rc = ddbst__buf_append(b, "{\"BOOL\":", 8);
+    if (!rc) rc = ddbst__buf_append(b, v, n);
+    if (!rc) rc = ddbst__buf_putc(b, '}');
+    return rc;
+  case DDBST__T_BINARY:
+    rc = ddbst__buf_append(b, "{\"B\":\"", 6);
+    if (!rc) rc = ddbst__buf_append(b, v, n);
+    if (!rc) rc = ddbst__buf_append(b, "\"}", 2);
+    return rc;
+  case DDBST__T_LIST:
+  case DDBST__T_MAP:
+  case DDBST__T_STRING_SET:
+  case DDBST__T_NUMBER_SET:
+    return ddbst__buf_append(b, v, n);
+  }
+  return DDBST_EINVAL;
+}
+
+static int write_ref(const ddbst_item *it, const ddbst__vref *r,
+                     ddbst_buf *out) {
+  const ddbst__entity *e = &it->m->entities[it->entity];
+  size_t n;
+  const char *v;
+  switch (r->kind) {
+  case DDBST__REF_ATTR:
+    v = it->text.data + it->vals[r->attr].off;
+    n = it->vals[r->attr].len;
+    return ddbst__write_av(out, &e->attrs[r->attr], v, n);
+  case DDBST__REF_KEY:
+  case DDBST__REF_PLAIN_KEY: /* ddbst__expr_emit writes these itself */
+    return ddbst__write_s(out, it->keytext.data + r->off, r->len);
+  case DDBST__REF_NUMBER: {
+    int rc = ddbst__buf_append(out, "{\"N\":\"", 6);
+    if (!rc) rc = ddbst__buf_puts(out, r->lit);
+    if (!rc) rc = ddbst__buf_append(out, "\"}", 2);
+    return rc;
+  }
+  case DDBST__REF_STRING:
+    return ddbst__write_s(out, r->lit, strlen(r->lit));
+  case DDBST__REF_RAW:
+    return ddbst__buf_puts(out, r->lit);
+  case DDBST__REF_LIT:
+    return ddbst__write_av(out, &it->m->entities[r->off].attrs[r->attr],
+                           r->lit, r->len);
+  case DDBST__REF_PREV:
+    v = it->text.data + it->prev[r->attr].off;
+    n = it->prev[r->attr].len;
+    return ddbst__write_av(out, &e->attrs[r->attr], v, n);
+  }
+  return DDBST_EINVAL;
+}
+
+/* Writes a placeholder map's member start at `o` (room for 16 bytes): `sep`
+ * ('{' for the first, ',' after), then "#nK": or ":vK":. */
+static inline char *put_member(char *o, char sep, const char *prefix, int k) {
+  *o++ = sep;
+  *o++ = '"';
+  o = put_placeholder(o, prefix, k);
+  *o++ = '"';
+  *o++ = ':';
+  return o;
+}
+
+int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
+  int rc = 0;
+  if (it->nnames) rc = ddbst__buf_puts(out, ",\"ExpressionAttributeNames\":");
+  for (int i = 0; !rc && i < it->nnames; i++) {
+    /* each name's JSON text was made at load: one reservation, one copy */
+    const ddbst__jtext *j = &it->names[i]->json;
+    if (ddbst__buf_reserve(out, 16 + j->n)) return DDBST_ENOMEM;
+    char *o = put_member(out->data + out->len, i ? ',' : '{', "#n", i);
+    ddbst__copy(o, j->p, j->n);
+    o += j->n;
+    *o = '\0';
+    out->len = (size_t)(o - out->data);
+  }
+  if (!rc && it->nnames) rc = ddbst__buf_putc(out, '}');
+  if (!rc && it->nrefs)
+    rc = ddbst__buf_puts(out, ",\"ExpressionAttributeValues\":");
+  for (int i = 0; !rc && i < it->nrefs; i++) {
+    const ddbst__vref *r = &it->refs[i];
+    int plain = r->kind == DDBST__REF_PLAIN_KEY;
+    if (ddbst__buf_reserve(out, 16 + (plain ? (size_t)r->len + 8 : 0)))
+      return DDBST_ENOMEM;
+    char *o = put_member(out->data + out->len, i ? ',' : '{', ":v", i);
+    /* a plain key, the most common value of all, in the same reservation */
+    if (plain) o = ddbst__put_s(o, it->keytext.data + r->off, r->len);
+    *o = '\0';
+    out->len = (size_t)(o - out->data);
+    if (!plain) rc = write_ref(it, r, out);
+  }
+  if (!rc && it->nrefs) rc = ddbst__buf_putc(out, '}');
+  return rc;
+}

@@ -1,0 +1,54 @@
+/* Expression placeholders and typed attribute values for request bodies.
+ * Every attribute name goes through ExpressionAttributeNames and every value
+ * through ExpressionAttributeValues, numbered in order of first use, so the
+ * same call always gives the same bytes. */
+#ifndef DDBST_EXPR_H
+#define DDBST_EXPR_H
+
+#include "item/item.h"
+
+/* Forgets the placeholders of the previous request. */
+void ddbst__expr_reset(ddbst_item *it);
+
+/* Writes "#nK" for attribute name `name`, one of the model's name fields
+ * (the same name gets the same placeholder). */
+int ddbst__expr_name(ddbst_item *it, const char *name, ddbst_buf *out);
+
+/* The placeholder numbers ddbst__expr_name and ddbst__expr_value would
+ * write, without writing them: for text the model prepared ("#n0 = :v0").
+ * A negative code on failure. */
+int ddbst__expr_add_name(ddbst_item *it, const char *name);
+int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref);
+
+/* Writes ":vK" for a new value placeholder. */
+int ddbst__expr_value(ddbst_item *it, ddbst__vref ref, ddbst_buf *out);
+int ddbst__expr_attr_value(ddbst_item *it, int attr, ddbst_buf *out);
+int ddbst__expr_number(ddbst_item *it, const char *lit, ddbst_buf *out);
+int ddbst__expr_string(ddbst_item *it, const char *lit, ddbst_buf *out);
+/* A literal AttributeValue, e.g. {"L":[]}. */
+int ddbst__expr_raw(ddbst_item *it, const char *av, ddbst_buf *out);
+
+/* Appends ,"ExpressionAttributeNames":{...},"ExpressionAttributeValues":{...}
+ * for the placeholders used (each part only when not empty). */
+int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out);
+
+/* The DynamoDB AttributeValue of canonical text `v` of attribute `a`:
+ * {"S":"..."}, {"N":"..."}, {"BOOL":true}, {"B":"..."}, or the stored
+ * {"L":...} / {"M":...} / {"SS":...} / {"NS":...} form. */
+int ddbst__write_av(ddbst_buf *b, const ddbst__attr *a, const char *v,
+                    size_t n);
+
+/* {"S":"..."} of a string. */
+int ddbst__write_s(ddbst_buf *b, const char *v, size_t n);
+
+/* Writes {"S":"v"} and a NUL at `o`, which has room for n + 9 bytes, for
+ * text known to need no JSON escape (a key rendered plain, a string just
+ * checked); returns the end (the NUL). */
+static inline char *ddbst__put_s(char *o, const char *v, size_t n) {
+  memcpy(o, "{\"S\":\"", 6);
+  ddbst__copy(o + 6, v, n);
+  memcpy(o + 6 + n, "\"}", 3);
+  return o + 8 + n;
+}
+
+#endif

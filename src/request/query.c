@@ -1,0 +1,738 @@
+/* Query bodies for named access patterns, with sort-key conditions that stay
+ * inside the entity's key space by construction: a terminator after every
+ * complete facet and successor bounds, inside one BETWEEN or comparison. The
+ * table of conditions and expressions is docs/queries.md. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cursor/cursor.h"
+#include "request/expr.h"
+#include "model/facet.h"
+#include "item/keys.h"
+#include "request/request.h"
+
+/* ---- UTF-8 successors and predecessors ---- */
+
+/* Decodes the last code point of s[0..n): its start offset and value. The
+ * text is valid UTF-8 (keys are checked), so this never runs off. */
+static size_t last_cp(const unsigned char *s, size_t n, uint32_t *cp) {
+  size_t i = n - 1;
+  while (i > 0 && (s[i] & 0xC0) == 0x80) i--;
+  uint32_t c = s[i];
+  size_t len = n - i;
+  if (len == 1) *cp = c;
+  else if (len == 2) *cp = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F);
+  else if (len == 3)
+    *cp = ((c & 0x0F) << 12) | ((uint32_t)(s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+  else
+    *cp = ((c & 0x07) << 18) | ((uint32_t)(s[i + 1] & 0x3F) << 12) |
+          ((uint32_t)(s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
+  return i;
+}
+
+static int put_cp(ddbst_buf *b, uint32_t cp) {
+  char u[4];
+  size_t n;
+  if (cp < 0x80) {
+    u[0] = (char)cp;
+    n = 1;
+  } else if (cp < 0x800) {
+    u[0] = (char)(0xC0 | (cp >> 6));
+    u[1] = (char)(0x80 | (cp & 0x3F));
+    n = 2;
+  } else if (cp < 0x10000) {
+    u[0] = (char)(0xE0 | (cp >> 12));
+    u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    u[2] = (char)(0x80 | (cp & 0x3F));
+    n = 3;
+  } else {
+    u[0] = (char)(0xF0 | (cp >> 18));
+    u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    u[3] = (char)(0x80 | (cp & 0x3F));
+    n = 4;
+  }
+  return ddbst__buf_append(b, u, n);
+}
+
+/* Appends the smallest string greater than every string that starts with
+ * s[0..n): s with its last code point incremented (a maximal last code point
+ * is dropped and the one before it incremented). 1 when there is none. */
+static int append_successor(ddbst_buf *b, const char *s, size_t n) {
+  while (n > 0) {
+    uint32_t cp;
+    size_t at = last_cp((const unsigned char *)s, n, &cp);
+    if (cp < 0x10FFFF) {
+      uint32_t next = cp + 1 == 0xD800 ? 0xE000 : cp + 1;
+      int rc = ddbst__buf_append(b, s, at);
+      return rc ? rc : put_cp(b, next);
+    }
+    n = at;
+  }
+  return 1;
+}
+
+/* Appends the largest valid UTF-8 string of at most `room` bytes: every
+ * string of at most `room` bytes sorts at or below it. */
+static int append_maxfill(ddbst_buf *b, size_t room) {
+  int rc = 0;
+  for (; !rc && room >= 4; room -= 4) rc = put_cp(b, 0x10FFFF);
+  if (!rc && room == 3) rc = put_cp(b, 0xFFFF);
+  if (!rc && room == 2) rc = put_cp(b, 0x7FF);
+  if (!rc && room == 1) rc = put_cp(b, 0x7F);
+  return rc;
+}
+
+/* ---- bounds ---- */
+
+typedef struct bound {
+  int present;
+  int inclusive;
+  uint32_t off, len; /* into item keytext */
+} bound;
+
+typedef struct sk_ctx {
+  ddbst_item *it;
+  const ddbst__ekey *k;
+  const char *sk_attr;
+  size_t limit;       /* the sort key's byte limit */
+  uint32_t p_off, p_len; /* the prefix P: literals and facets before R */
+  int terminated;     /* the condition's facet is followed by the delimiter */
+  int range_seg;      /* segment index of the condition's facet */
+} sk_ctx;
+
+static const char *key_at(const ddbst_item *it, uint32_t off) {
+  return it->keytext.data + off;
+}
+
+/* Starts a new string in keytext that begins with P. */
+static int start_with_prefix(sk_ctx *c, uint32_t *off) {
+  ddbst_buf *kt = &c->it->keytext;
+  *off = (uint32_t)kt->len;
+  /* P lives in kt too: reserve first so copying from it stays valid */
+  if (ddbst__buf_reserve(kt, c->p_len + 1)) return DDBST_ENOMEM;
+  return ddbst__buf_append(kt, kt->data + c->p_off, c->p_len);
+}
+
+static void finish(sk_ctx *c, uint32_t off, bound *b, int inclusive) {
+  b->present = 1;
+  b->inclusive = inclusive;
+  b->off = off;
+  b->len = (uint32_t)(c->it->keytext.len - off);
+}
+
+/* P + text (+ the delimiter's successor). */
+enum { END_NONE, END_DELIM_SUCC };
+
+static int make_bound(sk_ctx *c, const char *text, size_t n, int succ,
+                      int end, int inclusive, bound *b) {
+  uint32_t off;
+  ddbst_buf *kt = &c->it->keytext;
+  int rc = start_with_prefix(c, &off);
+  if (rc) return rc;
+  if (succ) {
+    if (n == 0) return 1;
+    rc = append_successor(kt, text, n);
+    if (rc) return rc;
+  } else {
+    rc = ddbst__buf_append(kt, text, n);
+  }
+  if (!rc && end == END_DELIM_SUCC) {
+    const ddbst_model *m = c->it->m;
+    rc = append_successor(kt, m->delim, m->delim_len);
+  }
+  if (rc) return rc;
+  finish(c, off, b, inclusive);
+  return 0;
+}
+
+/* Whether `s` could be a key of the entity: then an exclusive bound equal to
+ * it cannot be used as an inclusive one. */
+static int could_be_key(sk_ctx *c, const char *s, size_t n) {
+  size_t spans[2 * DDBST__MAX_FACETS];
+  if (!ddbst__template_split(&c->k->sk, s, n, c->it->m->delim,
+                             c->it->m->delim_len, spans))
+    return 0;
+  /* it splits: check each facet is a canonical value of its type */
+  const ddbst__entity *e = ddbst__entity_of(c->it);
+  int f = 0;
+  for (int i = 0; i < c->k->sk.nsegs; i++) {
+    const ddbst__seg *seg = &c->k->sk.segs[i];
+    if (seg->attr < 0) continue;
+    const ddbst__attr *a = &e->attrs[seg->attr];
+    const char *v = s + spans[2 * f];
+    size_t vn = spans[2 * f + 1];
+    f++;
+    if (a->type == DDBST__T_STRING || a->escape) continue;
+    if (a->type == DDBST__T_INTEGER) {
+      int64_t x;
+      if (ddbst__int_from_key(v, vn, a->width, a->sortable_negative, &x))
+        return 0;
+      continue;
+    }
+    char tmp[DDBST__TS_MAX];
+    size_t tl = 0;
+    if (a->type == DDBST__T_TIMESTAMP &&
+        (ddbst__ts_canon(v, vn, a->precision, tmp, &tl) || tl != vn ||
+         memcmp(tmp, v, vn)))
+      return 0;
+    if (a->type == DDBST__T_ULID &&
+        (ddbst__ulid_canon(v, vn, tmp) || memcmp(tmp, v, vn)))
+      return 0;
+    if (a->type == DDBST__T_ENUM) {
+      int found = 0;
+      for (size_t j = 0; j < a->nvalues; j++)
+        if (strlen(a->values[j]) == vn && !memcmp(a->values[j], v, vn))
+          found = 1;
+      if (!found) return 0;
+    }
+    if (a->type == DDBST__T_BOOLEAN &&
+        !(vn == 4 && !memcmp(v, "true", 4)) &&
+        !(vn == 5 && !memcmp(v, "false", 5)))
+      return 0;
+  }
+  return 1;
+}
+
+/* An exclusive upper bound as an inclusive one: itself when no key of the
+ * entity can equal it, else the largest string below it that fits a key. */
+static int make_inclusive(sk_ctx *c, bound *b) {
+  if (b->inclusive) return 0;
+  const char *s = key_at(c->it, b->off);
+  if (!could_be_key(c, s, b->len)) {
+    b->inclusive = 1;
+    return 0;
+  }
+  ddbst_buf *kt = &c->it->keytext;
+  uint32_t cp;
+  size_t at = last_cp((const unsigned char *)s, b->len, &cp);
+  uint32_t off = (uint32_t)kt->len;
+  if (ddbst__buf_reserve(kt, c->limit + 4)) return DDBST_ENOMEM;
+  s = key_at(c->it, b->off); /* the reserve may have moved it */
+  ddbst__buf_append(kt, s, at);
+  if (cp > 1) {
+    put_cp(kt, cp - 1 == 0xDFFF ? 0xD7FF : cp - 1);
+    size_t used = kt->len - off;
+    if (used < c->limit) append_maxfill(kt, c->limit - used);
+  }
+  finish(c, off, b, 1);
+  return 0;
+}
+
+/* ---- the condition's value ---- */
+
+/* The key text of value `v` for the condition's facet: complete (*partial =
+ * 0) or a proper prefix of a canonical value (*partial = 1). Written into
+ * keytext at *off. */
+/* "facet ts", formatted only when an error is reported. */
+static const char *fpath(char *buf, size_t cap, const ddbst__attr *a) {
+  snprintf(buf, cap, "facet %s", a->name);
+  return buf;
+}
+
+static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
+                           size_t n, uint32_t *off, uint32_t *len,
+                           int *partial, ddbst_error *err) {
+  const ddbst_model *m = c->it->m;
+  ddbst_buf *kt = &c->it->keytext;
+  char path[DDBST_ERROR_PATH_MAX];
+  const char *bad = ddbst__utf8_check(v, n);
+  if (bad) return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
+  if (n == 0)
+    return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                       "%s: a condition needs a value", a->name);
+  *off = (uint32_t)kt->len;
+  *partial = 0;
+  char tmp[DDBST__TS_MAX > DDBST__INT_MAX_TEXT ? DDBST__TS_MAX
+                                               : DDBST__INT_MAX_TEXT];
+  size_t tl = 0;
+  int rc = 0;
+  switch (a->type) {
+  case DDBST__T_TIMESTAMP:
+    if (!ddbst__ts_canon(v, n, a->precision, tmp, &tl)) {
+      rc = ddbst__buf_append(kt, tmp, tl);
+    } else if (ddbst__ts_is_prefix(v, n, a->precision)) {
+      *partial = 1;
+      rc = ddbst__buf_append(kt, v, n);
+    } else {
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                         "%s: '%.*s' is neither a timestamp nor the start of "
+                         "one in UTC (2026, 2026-03, 2026-03-14T09, ...)",
+                         a->name, (int)(n > 64 ? 64 : n), v);
+    }
+    break;
+  case DDBST__T_ULID:
+    if (n == DDBST__ULID_LEN) {
+      if ((bad = ddbst__ulid_canon(v, n, tmp)))
+        return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
+      rc = ddbst__buf_append(kt, tmp, n);
+    } else {
+      /* a prefix: canonicalise the characters it has */
+      char full[DDBST__ULID_LEN];
+      memset(full, '0', sizeof full);
+      if (n > DDBST__ULID_LEN)
+        return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: too long for a ULID",
+                           a->name);
+      memcpy(full, v, n);
+      if ((bad = ddbst__ulid_canon(full, sizeof full, tmp)))
+        return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
+      *partial = 1;
+      rc = ddbst__buf_append(kt, tmp, n);
+    }
+    break;
+  case DDBST__T_INTEGER: {
+    int64_t x;
+    if ((bad = ddbst__int_parse(v, n, &x)) ||
+        (bad = ddbst__int_key(x, a->width, a->sortable_negative, tmp, &tl)))
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
+    rc = ddbst__buf_append(kt, tmp, tl);
+    break;
+  }
+  case DDBST__T_ENUM: {
+    int exact = 0, prefix = 0;
+    for (size_t i = 0; i < a->nvalues; i++) {
+      size_t l = strlen(a->values[i]);
+      if (l == n && !memcmp(a->values[i], v, n)) exact = 1;
+      if (l > n && !memcmp(a->values[i], v, n)) prefix = 1;
+    }
+    if (!exact && !prefix)
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                         "%s: '%.*s' is not one of the enum's values nor the "
+                         "start of one",
+                         a->name, (int)(n > 64 ? 64 : n), v);
+    *partial = !exact;
+    rc = ddbst__buf_append(kt, v, n);
+    break;
+  }
+  case DDBST__T_BOOLEAN:
+    if (!(n == 4 && !memcmp(v, "true", 4)) && !(n == 5 && !memcmp(v, "false", 5)))
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: expected true or false",
+                         a->name);
+    rc = ddbst__buf_append(kt, v, n);
+    break;
+  default: /* strings: as given, escaped where the attribute opts in */
+    if (!a->escape) {
+      for (size_t i = 0; i + m->delim_len <= n; i++)
+        if (!memcmp(v + i, m->delim, m->delim_len))
+          return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                             "%s contains the key delimiter '%s'", a->name,
+                             m->delim);
+      rc = ddbst__buf_append(kt, v, n);
+    } else {
+      static const char hex[] = "0123456789ABCDEF";
+      for (size_t i = 0; !rc && i < n; i++) {
+        unsigned char ch = (unsigned char)v[i];
+        if (ch == '%' || memchr(m->delim, ch, m->delim_len)) {
+          char e3[3] = {'%', hex[ch >> 4], hex[ch & 15]};
+          rc = ddbst__buf_append(kt, e3, 3);
+        } else {
+          rc = ddbst__buf_putc(kt, (char)ch);
+        }
+      }
+    }
+  }
+  if (rc) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  *len = (uint32_t)(kt->len - *off);
+  if (*len + c->p_len > c->limit)
+    return ddbst__fail(err, DDBST_ERANGE, fpath(path, sizeof path, a),
+                       "the condition's key would pass %zu bytes", c->limit);
+  return 0;
+}
+
+/* ---- the key condition ---- */
+
+static ddbst__vref key_ref(uint32_t off, uint32_t len) {
+  ddbst__vref r = {DDBST__REF_KEY, -1, off, len, NULL};
+  return r;
+}
+
+/* A key whose rendering found nothing to escape: written without a scan. */
+static ddbst__vref plain_key_ref(uint32_t off, uint32_t len, int plain) {
+  ddbst__vref r = {plain ? DDBST__REF_PLAIN_KEY : DDBST__REF_KEY, -1, off, len,
+                   NULL};
+  return r;
+}
+
+/* Appends the sort key's part of KeyConditionExpression, `text` such as
+ * " AND begins_with(#n1, :v1)", with the bounds `v1` (and `v2`, for :v2).
+ * The partition key's name and value come first in every query body, and
+ * the loader gives the two keys different names, so the sort key's are
+ * always #n1 and :v1 and the text is fixed. */
+static inline int sk_expr(ddbst_item *it, const char *sk_attr,
+                          const char *text, ddbst__vref v1,
+                          const ddbst__vref *v2, ddbst_buf *out) {
+  if (ddbst__expr_add_name(it, sk_attr) != 1 ||
+      ddbst__expr_add_value(it, v1) != 1 ||
+      (v2 && ddbst__expr_add_value(it, *v2) != 2))
+    return DDBST_ERANGE;
+  return ddbst__buf_puts(out, text);
+}
+
+/* The bounds of a condition on the facet at segment c->range_seg. */
+static int condition_bounds(sk_ctx *c, int cond, const ddbst__attr *a,
+                            const ddbst_query *q, bound *lo, bound *hi,
+                            ddbst_error *err) {
+  uint32_t v1o = 0, v1l = 0, v2o = 0, v2l = 0;
+  int p1 = 0, p2 = 0;
+  int rc = condition_value(c, a, q->value, q->value_len, &v1o, &v1l, &p1, err);
+  if (!rc && cond == DDBST_SK_BETWEEN)
+    rc = condition_value(c, a, q->value2, q->value2_len, &v2o, &v2l, &p2, err);
+  if (rc) return rc;
+  /* the values live in keytext, which grows below: copy them out */
+  char v1[DDBST__SK_MAX + 1], v2[DDBST__SK_MAX + 1];
+  memcpy(v1, key_at(c->it, v1o), v1l);
+  if (cond == DDBST_SK_BETWEEN) memcpy(v2, key_at(c->it, v2o), v2l);
+  int term = c->terminated;
+  switch (cond) {
+  case DDBST_SK_GTE:
+    return make_bound(c, v1, v1l, 0, END_NONE, 1, lo);
+  case DDBST_SK_GT:
+    if (p1) return make_bound(c, v1, v1l, 1, END_NONE, 1, lo);
+    /* the facet is last: every key above P+v, which itself is excluded */
+    return term ? make_bound(c, v1, v1l, 0, END_DELIM_SUCC, 1, lo)
+                : make_bound(c, v1, v1l, 0, END_NONE, 0, lo);
+  case DDBST_SK_LTE:
+    if (p1) return make_bound(c, v1, v1l, 1, END_NONE, 0, hi);
+    return term ? make_bound(c, v1, v1l, 0, END_DELIM_SUCC, 0, hi)
+                : make_bound(c, v1, v1l, 0, END_NONE, 1, hi);
+  case DDBST_SK_LT:
+    return make_bound(c, v1, v1l, 0, END_NONE, 0, hi);
+  case DDBST_SK_BETWEEN:
+    rc = make_bound(c, v1, v1l, 0, END_NONE, 1, lo);
+    if (rc) return rc;
+    if (p2) return make_bound(c, v2, v2l, 1, END_NONE, 0, hi);
+    return term ? make_bound(c, v2, v2l, 0, END_DELIM_SUCC, 0, hi)
+                : make_bound(c, v2, v2l, 0, END_NONE, 1, hi);
+  }
+  return DDBST_EINVAL;
+}
+
+static int compare_bounds(const ddbst_item *it, const bound *lo,
+                          const bound *hi) {
+  size_t n = lo->len < hi->len ? lo->len : hi->len;
+  int c = memcmp(key_at(it, lo->off), key_at(it, hi->off), n);
+  if (c) return c;
+  return lo->len < hi->len ? -1 : lo->len > hi->len;
+}
+
+/* Writes the sort-key part of KeyConditionExpression (" AND ..."), or
+ * nothing for the whole partition. */
+static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
+                          const ddbst__ekey *k, const char *sk_attr,
+                          const ddbst_query *q, ddbst_buf *out,
+                          ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  int cond = q ? q->condition : DDBST_SK_NONE;
+  const ddbst__template *t = &k->sk;
+  sk_ctx c = {it, k, sk_attr, DDBST__SK_MAX, 0, 0, 0, -1};
+  ddbst_buf *kt = &it->keytext;
+  char path[DDBST_ERROR_PATH_MAX];
+
+  if (cond != DDBST_SK_NONE) {
+    if (q->attribute < 0 || q->attribute >= e->nattrs)
+      return ddbst__fail(err, DDBST_EINVAL, "query.attribute",
+                         "the condition's attribute index is out of range");
+    for (int i = 0; i < t->nsegs; i++)
+      if (t->segs[i].attr == q->attribute) c.range_seg = i;
+    if (c.range_seg < 0)
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, &e->attrs[q->attribute]),
+                         "%s is not a facet of the sort key %s",
+                         e->attrs[q->attribute].name, t->source);
+    if (p->range >= 0 && q->attribute != p->range)
+      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, &e->attrs[q->attribute]),
+                         "pattern %s takes a range on %s only", p->name,
+                         e->attrs[p->range].name);
+  }
+
+  /* P: every segment before the condition's facet (or before the first
+   * facet not given), facets by equality. */
+  c.p_off = (uint32_t)kt->len;
+  int stop = cond != DDBST_SK_NONE ? c.range_seg : t->nsegs;
+  int complete = 1, p_plain = t->literals_plain;
+  for (int i = 0; i < stop; i++) {
+    const ddbst__seg *s = &t->segs[i];
+    if (s->attr < 0 && s->len <= DDBST__SK_MAX) {
+      /* a literal: nothing to render or check (one past the limit goes
+       * through ddbst__render below, which refuses it by name) */
+      if (ddbst__buf_append(kt, s->text, s->len)) return DDBST_ENOMEM;
+      continue;
+    }
+    if (s->attr >= 0 && !it->vals[s->attr].set) {
+      if (cond != DDBST_SK_NONE)
+        return ddbst__fail(err, DDBST_EMISSING, "facet", "%s.%s is needed: a "
+                           "condition on %s fixes the facets before it",
+                           e->name, e->attrs[s->attr].name,
+                           e->attrs[q->attribute].name);
+      /* a facet after the gap could not be matched: say so, rather than
+       * ignore it */
+      for (int j = i + 1; j < t->nsegs; j++)
+        if (t->segs[j].attr >= 0 && it->vals[t->segs[j].attr].set)
+          return ddbst__fail(err, DDBST_EMISSING, "facet",
+                             "%s.%s is given but %s before it is not: a sort "
+                             "key is matched from its start",
+                             e->name, e->attrs[t->segs[j].attr].name,
+                             e->attrs[s->attr].name);
+      complete = 0;
+      break;
+    }
+    ddbst__template one = {.source = t->source,
+                           .segs = (ddbst__seg *)s,
+                           .nsegs = 1,
+                           .nfacets = s->attr >= 0,
+                           .literals_plain = t->literals_plain};
+    int plain;
+    int rc = ddbst__render(it, &one, sk_attr, DDBST__SK_MAX, kt, &plain, err);
+    if (rc) return rc;
+    p_plain &= plain;
+  }
+  c.p_len = (uint32_t)(kt->len - c.p_off);
+  if (cond == DDBST_SK_NONE) {
+    if (c.p_len == 0) return 0; /* the whole partition */
+    ddbst__vref r = plain_key_ref(c.p_off, c.p_len, p_plain);
+    if (complete && stop == t->nsegs)
+      return sk_expr(it, sk_attr, " AND #n1 = :v1", r, NULL, out);
+    return sk_expr(it, sk_attr, " AND begins_with(#n1, :v1)", r, NULL, out);
+  }
+
+  c.terminated = c.range_seg + 1 < t->nsegs;
+  const ddbst__attr *a = &e->attrs[q->attribute];
+  if (cond == DDBST_SK_BEGINS) {
+    uint32_t vo, vl;
+    int partial;
+    int rc = condition_value(&c, a, q->value, q->value_len, &vo, &vl, &partial,
+                             err);
+    if (rc) return rc;
+    /* P is right before the value in keytext only if nothing came between:
+     * build P + value afresh */
+    char v[DDBST__SK_MAX + 1];
+    memcpy(v, key_at(it, vo), vl);
+    bound b;
+    rc = make_bound(&c, v, vl, 0, END_NONE, 1, &b);
+    if (rc) return rc == 1 ? DDBST_EVALUE : rc;
+    return sk_expr(it, sk_attr, " AND begins_with(#n1, :v1)",
+                   key_ref(b.off, b.len), NULL, out);
+  }
+  if (cond < DDBST_SK_BEGINS || cond > DDBST_SK_BETWEEN)
+    return ddbst__fail(err, DDBST_EINVAL, "query.condition",
+                       "unknown sort-key condition %d", cond);
+
+  bound lo = {0}, hi = {0};
+  int rc = condition_bounds(&c, cond, a, q, &lo, &hi, err);
+  if (rc) return rc == 1 ? ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, &e->attrs[q->attribute]), "empty value")
+                         : rc;
+  /* the entity's key space: everything that starts with P */
+  if (c.p_len > 0) {
+    if (!lo.present) {
+      lo.present = lo.inclusive = 1;
+      lo.off = c.p_off;
+      lo.len = c.p_len;
+    }
+    if (!hi.present) {
+      char pcopy[DDBST__SK_MAX + 1];
+      memcpy(pcopy, key_at(it, c.p_off), c.p_len);
+      uint32_t off = (uint32_t)kt->len;
+      rc = append_successor(kt, pcopy, c.p_len);
+      if (rc) return rc == 1 ? DDBST_ERANGE : rc;
+      /* no key of the entity equals it: every one starts with P */
+      finish(&c, off, &hi, 1);
+    }
+  }
+  if (lo.present && hi.present) {
+    /* [lo, hi) with hi exclusive is empty when lo >= hi: say so rather than
+     * send a query that can only come back empty */
+    if (!hi.inclusive && compare_bounds(it, &lo, &hi) >= 0)
+      return ddbst__fail(err, DDBST_ERANGE, fpath(path, sizeof path, &e->attrs[q->attribute]),
+                         "the condition selects nothing: its lower bound is "
+                         "not below its upper bound");
+    if (!lo.inclusive) {
+      /* facets hold no NUL, so P+v+"\x01" is the smallest key above P+v */
+      char lcopy[DDBST__SK_MAX + 2];
+      memcpy(lcopy, key_at(it, lo.off), lo.len);
+      lcopy[lo.len] = '\x01';
+      uint32_t off = (uint32_t)kt->len;
+      if (ddbst__buf_append(kt, lcopy, lo.len + 1)) return DDBST_ENOMEM;
+      finish(&c, off, &lo, 1);
+    }
+    rc = make_inclusive(&c, &hi);
+    if (rc) return rc;
+    if (compare_bounds(it, &lo, &hi) > 0)
+      return ddbst__fail(err, DDBST_ERANGE, fpath(path, sizeof path, &e->attrs[q->attribute]),
+                         "the condition selects nothing: its lower bound is "
+                         "above its upper bound");
+    ddbst__vref h = key_ref(hi.off, hi.len);
+    return sk_expr(it, sk_attr, " AND #n1 BETWEEN :v1 AND :v2",
+                   key_ref(lo.off, lo.len), &h, out);
+  }
+  if (lo.present)
+    return sk_expr(it, sk_attr,
+                   lo.inclusive ? " AND #n1 >= :v1" : " AND #n1 > :v1",
+                   key_ref(lo.off, lo.len), NULL, out);
+  return sk_expr(it, sk_attr,
+                 hi.inclusive ? " AND #n1 <= :v1" : " AND #n1 < :v1",
+                 key_ref(hi.off, hi.len), NULL, out);
+}
+
+/* ,"FilterExpression":"..." for what the key range cannot say: the
+ * pattern's declared filter, and the entity type when other entities' items
+ * can fall in the range (the model found that at load). */
+static int write_filter(ddbst_item *it, const ddbst__pattern *p,
+                        ddbst_buf *out) {
+  const ddbst_model *m = it->m;
+  int typed = p->type_filter && m->entity_attr;
+  if (!typed && !p->nfilter) return 0;
+  const ddbst__entity *e0 = &m->entities[p->entities[0]];
+  int rc = ddbst__buf_puts(out, ",\"FilterExpression\":\"");
+  int parts = 0;
+  for (int i = 0; !rc && i < p->nfilter; i++) {
+    const ddbst__cond *c = &p->filter[i];
+    if (parts++) rc = ddbst__buf_puts(out, " AND ");
+    rc = rc ? rc : ddbst__expr_name(it, e0->attrs[c->attr].name, out);
+    rc = rc ? rc : ddbst__buf_puts(out, c->nvalues == 1 ? " = " : " IN (");
+    for (size_t j = 0; !rc && j < c->nvalues; j++) {
+      if (j) rc = ddbst__buf_puts(out, ", ");
+      ddbst__vref r = {DDBST__REF_LIT, c->attr, (uint32_t)p->entities[0],
+                       (uint32_t)c->lens[j], c->values[j]};
+      rc = rc ? rc : ddbst__expr_value(it, r, out);
+    }
+    if (!rc && c->nvalues != 1) rc = ddbst__buf_putc(out, ')');
+  }
+  if (!rc && typed) {
+    if (parts++) rc = ddbst__buf_puts(out, " AND ");
+    rc = rc ? rc : ddbst__expr_name(it, m->entity_attr, out);
+    rc = rc ? rc : ddbst__buf_puts(out, p->nentities == 1 ? " = " : " IN (");
+    for (int j = 0; !rc && j < p->nentities; j++) {
+      if (j) rc = ddbst__buf_puts(out, ", ");
+      rc = rc ? rc
+              : ddbst__expr_string(it, m->entities[p->entities[j]].name, out);
+    }
+    if (!rc && p->nentities != 1) rc = ddbst__buf_putc(out, ')');
+  }
+  return rc ? rc : ddbst__buf_putc(out, '"');
+}
+
+int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
+                        ddbst_buf *out, ddbst_error *err) {
+  if (!it || !out)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
+  const ddbst_model *m = it->m;
+  if (pattern < 0 || pattern >= m->npatterns)
+    return ddbst__fail(err, DDBST_EINVAL, "pattern",
+                       "pattern index %d is out of range", pattern);
+  const ddbst__pattern *p = &m->patterns[pattern];
+  ddbst_query qd;
+  memset(&qd, 0, sizeof qd);
+  if (q) {
+    if (q->size < offsetof(ddbst_query, value2))
+      return ddbst__fail(err, DDBST_EINVAL, NULL, "ddbst_query.size is not set");
+    memcpy(&qd, q, q->size < sizeof qd ? q->size : sizeof qd);
+  }
+  char path[DDBST_ERROR_PATH_MAX];
+#define PATTERN_PATH (snprintf(path, sizeof path, "patterns.%s", p->name), path)
+  if (p->op != DDBST__OP_QUERY)
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
+                       "%s is a %s pattern, not a query", p->name,
+                       p->op == DDBST__OP_GET ? "get (ddbst_get_request)"
+                                              : "scan");
+  int ok = 0;
+  for (int i = 0; i < p->nentities; i++)
+    if (p->entities[i] == it->entity) ok = 1;
+  if (!ok)
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
+                       "the values are of entity %s, which pattern %s does "
+                       "not read",
+                       ddbst__entity_of(it)->name, p->name);
+  if (p->nentities > 1 && qd.condition != DDBST_SK_NONE)
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
+                       "a collection pattern takes no sort-key condition");
+  if ((qd.flags & DDBST_CONSISTENT_READ) && p->index >= 0)
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
+                       "a global secondary index cannot be read consistently");
+
+  const ddbst__entity *e = ddbst__entity_of(it);
+  const ddbst__ekey *k = &e->key;
+  const char *pk_attr = m->pk_attr, *sk_attr = m->sk_attr;
+  if (p->index >= 0) {
+    for (int i = 0; i < e->nindexes; i++)
+      if (e->indexes[i].index == p->index) k = &e->indexes[i];
+    pk_attr = m->indexes[p->index].pk_attr;
+    sk_attr = m->indexes[p->index].sk_attr;
+  }
+  if (!sk_attr && qd.condition != DDBST_SK_NONE)
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
+                       "the key pattern %s reads has no sort key", p->name);
+
+  size_t start = out->len;
+  ddbst__expr_reset(it);
+  ddbst_buf_reset(&it->keytext);
+  it->nkeys = 0;
+  /* the partition key is the first name and value: the pattern's prepared
+   * head already says "#n0 = :v0" */
+  uint32_t po = 0, pl = 0;
+  int pk_plain;
+  int rc = ddbst__render(it, &k->pk, pk_attr, DDBST__PK_MAX, &it->keytext,
+                         &pk_plain, err);
+  if (!rc) {
+    pl = (uint32_t)it->keytext.len;
+    if (ddbst__expr_add_name(it, pk_attr) != 0 ||
+        ddbst__expr_add_value(it, plain_key_ref(po, pl, pk_plain)) != 0)
+      rc = DDBST_ERANGE;
+  }
+  if (!rc) rc = ddbst__buf_append(out, p->query_head.p, p->query_head.n);
+  if (!rc && sk_attr) {
+    if (p->nentities > 1) {
+      /* a collection: the literal start every entity's sort key shares */
+      if (p->sk_common_len) {
+        uint32_t off = (uint32_t)it->keytext.len;
+        rc = ddbst__buf_append(&it->keytext, p->sk_common, p->sk_common_len);
+        rc = rc ? rc
+                : sk_expr(it, sk_attr, " AND begins_with(#n1, :v1)",
+                          key_ref(off, p->sk_common_len), NULL, out);
+      }
+    } else {
+      rc = sort_condition(it, p, k, sk_attr, &qd, out, err);
+    }
+  }
+  if (!rc) rc = ddbst__buf_putc(out, '"');
+  if (!rc) {
+    /* a page's items must still say what they are and where the page ends:
+     * the table's keys, the index's keys and the entity type */
+    const char *keys[] = {m->pk_attr, m->sk_attr,
+                          p->index >= 0 ? pk_attr : NULL,
+                          p->index >= 0 ? sk_attr : NULL, m->entity_attr};
+    rc = ddbst__write_projection(it, keys, 5, out);
+  }
+  if (!rc) rc = write_filter(it, p, out);
+  if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc && p->descending) rc = ddbst__buf_puts(out, ",\"ScanIndexForward\":false");
+  /* a pattern with only a maximum still bounds every page */
+  uint32_t limit = qd.limit ? qd.limit
+                   : p->limit_default ? p->limit_default
+                                      : p->limit_max;
+  if (p->limit_max && limit > p->limit_max) limit = p->limit_max;
+  if (!rc && limit) {
+    /* digits by hand: snprintf would be a tenth of the whole body's cost */
+    char tmp[24];
+    int n = (int)sizeof tmp;
+    uint32_t v = limit;
+    do {
+      tmp[--n] = (char)('0' + v % 10);
+      v /= 10;
+    } while (v);
+    rc = ddbst__buf_puts(out, ",\"Limit\":");
+    rc = rc ? rc : ddbst__buf_append(out, tmp + n, sizeof tmp - (size_t)n);
+  }
+  if (!rc && (qd.flags & DDBST_CONSISTENT_READ))
+    rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
+  /* the next page: the cursor opened against this very query's pattern and
+   * partition, or refused */
+  if (!rc && qd.cursor) {
+    rc = ddbst__buf_puts(out, ",\"ExclusiveStartKey\":");
+    if (!rc)
+      rc = ddbst__cursor_open(qd.cursor_keys, m, pattern,
+                              it->keytext.data + po, pl, qd.cursor,
+                              qd.cursor_len, qd.now_unix_us, out, err);
+  }
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_QUERY;
+}
+#undef PATTERN_PATH

@@ -1,0 +1,739 @@
+/* Request bodies for single items (GetItem, PutItem, UpdateItem, DeleteItem)
+ * and the table (CreateTable), in DynamoDB's JSON protocol. Each builder
+ * appends one complete body or nothing; a warm item and buffer do not
+ * allocate. */
+#include <stdio.h>
+#include <string.h>
+
+#include "request/expr.h"
+#include "model/facet.h"
+#include "item/itemsize.h"
+#include "item/keys.h"
+#include "request/request.h"
+#include "base/scan.h"
+
+const char *ddbst_operation_name(int op) {
+  switch (op) {
+  case DDBST_OP_GET_ITEM: return "GetItem";
+  case DDBST_OP_PUT_ITEM: return "PutItem";
+  case DDBST_OP_UPDATE_ITEM: return "UpdateItem";
+  case DDBST_OP_DELETE_ITEM: return "DeleteItem";
+  case DDBST_OP_QUERY: return "Query";
+  case DDBST_OP_BATCH_GET_ITEM: return "BatchGetItem";
+  case DDBST_OP_BATCH_WRITE_ITEM: return "BatchWriteItem";
+  case DDBST_OP_TRANSACT_WRITE_ITEMS: return "TransactWriteItems";
+  case DDBST_OP_TRANSACT_GET_ITEMS: return "TransactGetItems";
+  case DDBST_OP_CREATE_TABLE: return "CreateTable";
+  default: return NULL;
+  }
+}
+
+const ddbst__entity *ddbst__entity_of(const ddbst_item *it) {
+  return &it->m->entities[it->entity];
+}
+
+int ddbst__begin(ddbst_buf *out, const ddbst_model *m) {
+  return ddbst__buf_append(out, m->begin.p, m->begin.n);
+}
+
+int ddbst__render_into(ddbst_item *it, const ddbst__template *t,
+                       const char *name, size_t limit, uint32_t *off,
+                       uint32_t *len, ddbst_error *err) {
+  size_t start = it->keytext.len;
+  int rc = ddbst__render_key(it, t, name, limit, &it->keytext, err);
+  if (rc) return rc;
+  *off = (uint32_t)start;
+  *len = (uint32_t)(it->keytext.len - start);
+  return 0;
+}
+
+int ddbst__render_primary(ddbst_item *it, uint32_t *po, uint32_t *pl,
+                          uint32_t *so, uint32_t *sl, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  ddbst_buf_reset(&it->keytext);
+  it->nkeys = 0;
+  *so = *sl = 0;
+  int rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, po,
+                              pl, err);
+  if (!rc && m->sk_attr)
+    rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, so, sl,
+                            err);
+  return rc;
+}
+
+int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  uint32_t po, pl, so, sl;
+  int rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
+  if (rc) return rc;
+  rc = ddbst__buf_putc(out, '{');
+  if (!rc) rc = ddbst__buf_append(out, m->pk_jname.p, m->pk_jname.n);
+  if (!rc) rc = ddbst__write_s(out, it->keytext.data + po, pl);
+  if (!rc && m->sk_attr) {
+    rc = ddbst__buf_putc(out, ',');
+    if (!rc) rc = ddbst__buf_append(out, m->sk_jname.p, m->sk_jname.n);
+    if (!rc) rc = ddbst__write_s(out, it->keytext.data + so, sl);
+  }
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  if (rc) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  return 0;
+}
+
+/* Keeps the caller's buffer whole: on failure, cut back to where the body
+ * began and report. */
+int ddbst__abandon(ddbst_buf *out, size_t start, int rc, ddbst_error *err) {
+  ddbst__buf_truncate(out, start);
+  if (rc == DDBST_ENOMEM)
+    return ddbst__fail(err, rc, NULL, "out of memory");
+  /* Placeholder capacity is sized for the entity at item creation; running
+   * out means a bug, reported rather than written half. */
+  if (rc == DDBST_ERANGE && err && err->code != DDBST_ERANGE)
+    return ddbst__fail(err, rc, NULL, "too many expression placeholders");
+  return rc;
+}
+
+static int check_args(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  if (!it || !out)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
+  return 0;
+}
+
+/* ---- GetItem ---- */
+
+int ddbst__write_projection(ddbst_item *it, const char *const *keys,
+                             int nkeys, ddbst_buf *out) {
+  if (!it->nprojected) return 0;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  int rc = ddbst__buf_puts(out, ",\"ProjectionExpression\":\"");
+  int first = 1;
+  /* the keys and the entity type always come back: they say what the item
+   * is and where the next page starts */
+  for (int i = 0; !rc && i < nkeys; i++) {
+    if (!keys[i]) continue;
+    if (!first) rc = ddbst__buf_puts(out, ", ");
+    first = 0;
+    rc = rc ? rc : ddbst__expr_name(it, keys[i], out);
+  }
+  for (int a = 0; !rc && a < e->nattrs; a++) {
+    if (!it->projected[a]) continue;
+    if (!first) rc = ddbst__buf_puts(out, ", ");
+    first = 0;
+    rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
+  }
+  return rc ? rc : ddbst__buf_putc(out, '"');
+}
+
+int ddbst__get_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                    ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const char *keys[] = {m->pk_attr, m->sk_attr, m->entity_attr};
+  ddbst__expr_reset(it);
+  int rc = ddbst__begin(out, m);
+  if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
+  if (!rc) rc = ddbst__write_key(it, out, err);
+  if (!rc) rc = ddbst__write_projection(it, keys, 3, out);
+  if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc && (flags & DDBST_CONSISTENT_READ))
+    rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc;
+}
+
+int ddbst_get_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                      ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc) return rc;
+  size_t start = out->len;
+  rc = ddbst__get_body(it, flags, out, err);
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_GET_ITEM;
+}
+
+/* ---- PutItem ---- */
+
+/* The version an insert starts at, and the one after an expected version. */
+static int store_version(ddbst_item *it, int attr, int64_t v) {
+  char tmp[24];
+  int n = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
+  return ddbst__item_store(it, attr, tmp, (size_t)n);
+}
+
+/* ,"name":{"S":"v"} (the comma unless first) in one reservation, for text
+ * that needs no JSON escape: most members of every item are keys and short
+ * strings, and three appends each cost more than the copies. */
+static int put_s_member(ddbst_buf *out, int first, const ddbst__jtext *name,
+                        const char *v, size_t n) {
+  if (ddbst__buf_reserve(out, 1 + name->n + 8 + n)) return DDBST_ENOMEM;
+  char *o = out->data + out->len;
+  *o = ',';
+  o += !first;
+  ddbst__copy(o, name->p, name->n);
+  out->len = (size_t)(ddbst__put_s(o + name->n, v, n) - out->data);
+  return 0;
+}
+
+static int is_string_type(int type) {
+  return type == DDBST__T_STRING || type == DDBST__T_TIMESTAMP ||
+         type == DDBST__T_ULID || type == DDBST__T_ENUM;
+}
+
+/* Writes the whole item: its keys (primary, the indexes it is in, the entity
+ * type), then every set attribute in declaration order. */
+int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  int n = ddbst_item_build_keys(it, err);
+  if (n < 0) return n;
+  size_t size = ddbst__item_size(it);
+  if (size > DDBST__ITEM_MAX)
+    return ddbst__fail(err, DDBST_ERANGE, e->name,
+                       "the %s would be %zu bytes; DynamoDB stores at most "
+                       "%d per item",
+                       e->name, size, DDBST__ITEM_MAX);
+  int rc = ddbst__buf_putc(out, '{');
+  for (int i = 0; !rc && i < n; i++) {
+    const ddbst__keyval *kv = &it->keys[i];
+    const char *v = it->keytext.data + kv->off;
+    if (kv->plain) {
+      rc = put_s_member(out, i == 0, kv->jname, v, kv->len);
+      continue;
+    }
+    if (i) rc = ddbst__buf_putc(out, ',');
+    if (!rc) rc = ddbst__buf_append(out, kv->jname->p, kv->jname->n);
+    if (!rc) rc = ddbst__write_s(out, v, kv->len);
+  }
+  for (int a = 0; !rc && a < e->nattrs; a++) {
+    if (!it->vals[a].set) continue;
+    const ddbst__attr *at = &e->attrs[a];
+    const char *v = it->text.data + it->vals[a].off;
+    size_t len = it->vals[a].len;
+    unsigned scan = it->vals[a].scan; /* what setting it found, if it looked */
+    if (is_string_type(at->type) &&
+        (scan ? !(scan & DDBST__SCAN_ESCAPE)
+              : ddbst__json_plain_len(v, len) == len)) {
+      rc = put_s_member(out, 0, &at->jname, v, len);
+      continue;
+    }
+    rc = ddbst__buf_putc(out, ',');
+    if (!rc) rc = ddbst__buf_append(out, at->jname.p, at->jname.n);
+    if (!rc) rc = ddbst__write_av(out, at, v, len);
+  }
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc ? DDBST_ENOMEM : 0;
+}
+
+/* Fills defaults and versions, then checks what a whole-item write needs. */
+int ddbst__prepare_write(ddbst_item *it, int create, int64_t now_us,
+                         ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  int rc = ddbst__item_check_plain(it, err);
+  if (!rc) rc = ddbst_item_apply_defaults(it, now_us, err);
+  if (!rc && e->version_attr >= 0) {
+    if (it->has_expected_version)
+      rc = store_version(it, e->version_attr, it->expected_version + 1);
+    else if (create && !it->vals[e->version_attr].set)
+      rc = store_version(it, e->version_attr, 1);
+    if (rc) rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  }
+  if (!rc) rc = ddbst_item_check_required(it, err);
+  return rc;
+}
+
+/* ConditionExpression of a whole-item write: absent for a create, the
+ * expected version for an optimistic replace. */
+static int write_put_condition(ddbst_item *it, int create, ddbst_buf *out) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  int rc = 0;
+  if (!create && !it->has_expected_version) return 0;
+  rc = ddbst__buf_puts(out, ",\"ConditionExpression\":\"");
+  if (create) {
+    rc = rc ? rc : ddbst__buf_puts(out, "attribute_not_exists(");
+    rc = rc ? rc : ddbst__expr_name(it, m->pk_attr, out);
+    rc = rc ? rc : ddbst__buf_putc(out, ')');
+  }
+  if (it->has_expected_version) {
+    if (create) rc = rc ? rc : ddbst__buf_puts(out, " OR ");
+    rc = rc ? rc : ddbst__expr_name(it, e->attrs[e->version_attr].name, out);
+    rc = rc ? rc : ddbst__buf_puts(out, " = ");
+    int n = snprintf(it->scratch + it->scratch_len,
+                     sizeof it->scratch - it->scratch_len, "%lld",
+                     (long long)it->expected_version);
+    const char *lit = it->scratch + it->scratch_len;
+    it->scratch_len += (size_t)n + 1;
+    rc = rc ? rc : ddbst__expr_number(it, lit, out);
+  }
+  return rc ? rc : ddbst__buf_putc(out, '"');
+}
+
+int ddbst__put_body(ddbst_item *it, uint32_t flags, int64_t now_us,
+                    ddbst_buf *out, ddbst_error *err) {
+  int create = (flags & DDBST_CREATE) != 0;
+  ddbst__expr_reset(it);
+  int rc = ddbst__prepare_write(it, create, now_us, err);
+  if (!rc) rc = ddbst__begin(out, it->m);
+  if (!rc) rc = ddbst__buf_puts(out, ",\"Item\":");
+  if (!rc) rc = ddbst__write_item(it, out, err);
+  if (!rc) rc = write_put_condition(it, create, out);
+  if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc;
+}
+
+int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
+                      ddbst_buf *out, ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc) return rc;
+  if (ddbst__entity_of(it)->nuniques)
+    return ddbst__unique_write(it, DDBST__W_PUT, flags, now_us, out, err);
+  size_t start = out->len;
+  rc = ddbst__put_body(it, flags, now_us, out, err);
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_PUT_ITEM;
+}
+
+/* ---- DeleteItem ---- */
+
+int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                       ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  ddbst__expr_reset(it);
+  int rc = ddbst__begin(out, it->m);
+  if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
+  if (!rc) rc = ddbst__write_key(it, out, err);
+  /* the conditions that apply, joined by AND; none → no condition */
+  size_t mark = out->len;
+  int parts = 0;
+  if (!rc) rc = ddbst__buf_puts(out, ",\"ConditionExpression\":\"");
+  if (!rc && (flags & DDBST_IF_EXISTS)) {
+    rc = ddbst__buf_puts(out, "attribute_exists(");
+    rc = rc ? rc : ddbst__expr_name(it, it->m->pk_attr, out);
+    rc = rc ? rc : ddbst__buf_putc(out, ')');
+    parts++;
+  }
+  if (!rc && it->has_expected_version) {
+    if (parts++) rc = ddbst__buf_puts(out, " AND ");
+    rc = rc ? rc : ddbst__expr_name(it, e->attrs[e->version_attr].name, out);
+    rc = rc ? rc : ddbst__buf_puts(out, " = ");
+    int n = snprintf(it->scratch, sizeof it->scratch, "%lld",
+                     (long long)it->expected_version);
+    it->scratch_len = (size_t)n + 1;
+    rc = rc ? rc : ddbst__expr_number(it, it->scratch, out);
+  }
+  /* the guards deleted with the item must be its own: the item must hold
+   * the unique values the guards' keys were built from */
+  for (int u = 0; !rc && u < e->nuniques; u++) {
+    const ddbst__template *t = &e->uniques[u].tmpl;
+    for (int i = 0; !rc && i < t->nsegs; i++) {
+      int a = t->segs[i].attr;
+      if (a < 0 || e->attrs[a].primary_facet || !it->vals[a].set) continue;
+      if (parts++) rc = ddbst__buf_puts(out, " AND ");
+      rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
+      rc = rc ? rc : ddbst__buf_puts(out, " = ");
+      rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
+    }
+  }
+  if (!rc && parts) rc = ddbst__buf_putc(out, '"');
+  if (!rc && !parts) ddbst__buf_truncate(out, mark);
+  if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc;
+}
+
+int ddbst_delete_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                         ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc) return rc;
+  if (ddbst__entity_of(it)->nuniques)
+    return ddbst__unique_write(it, DDBST__W_DELETE, flags, 0, out, err);
+  size_t start = out->len;
+  rc = ddbst__delete_body(it, flags, out, err);
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_DELETE_ITEM;
+}
+
+/* ---- UpdateItem ---- */
+
+typedef struct clause {
+  int any; /* a clause keyword has been written */
+} clause;
+
+/* Starts one action of the clause `kw` ("SET", "REMOVE", "ADD"): the keyword
+ * the first time, a comma after. */
+static int action(ddbst_buf *out, clause *c, const char *kw, int *first_clause) {
+  int rc = 0;
+  if (!c->any) {
+    if (!*first_clause) rc = ddbst__buf_putc(out, ' ');
+    if (!rc) rc = ddbst__buf_puts(out, kw);
+    if (!rc) rc = ddbst__buf_putc(out, ' ');
+    c->any = 1;
+    *first_clause = 0;
+  } else {
+    rc = ddbst__buf_puts(out, ", ");
+  }
+  return rc;
+}
+
+static int facet_given(const ddbst_item *it, int a) {
+  return it->vals[a].set && it->vals[a].upd == DDBST__UPD_SET;
+}
+
+/* What an update does to one index: leave its keys alone, rewrite them, or
+ * remove them (the item leaves the sparse index). */
+enum { IDX_KEEP, IDX_WRITE, IDX_REMOVE };
+
+static int index_action(const ddbst_item *it, const ddbst__ekey *k,
+                        ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  const char *index = it->m->indexes[k->index].name;
+  const ddbst__template *ts[2] = {&k->pk, &k->sk};
+  int touched = 0, removed = 0;
+  char path[DDBST_ERROR_PATH_MAX];
+#define INDEX_PATH (snprintf(path, sizeof path, "%s.indexes.%s", e->name, index), path)
+  for (int t = 0; t < 2; t++)
+    for (int i = 0; i < ts[t]->nsegs; i++) {
+      int a = ts[t]->segs[i].attr;
+      if (a < 0 || e->attrs[a].primary_facet) continue;
+      ddbst__upd u = it->vals[a].upd;
+      if (u == DDBST__UPD_ADD || u == DDBST__UPD_APPEND)
+        return ddbst__fail(err, DDBST_EVALUE, INDEX_PATH,
+                           "%s.%s is a facet of index %s: ADD would build the "
+                           "key from the delta; set the new value instead",
+                           e->name, e->attrs[a].name, index);
+      if (u == DDBST__UPD_REMOVE) removed = touched = 1;
+      if (facet_given(it, a)) touched = 1;
+    }
+  for (int i = 0; i < k->nwhen; i++) {
+    int a = k->when[i].attr;
+    if (it->vals[a].upd == DDBST__UPD_REMOVE) removed = touched = 1;
+    if (facet_given(it, a)) touched = 1;
+  }
+  if (!touched) return IDX_KEEP;
+  if (removed) return IDX_REMOVE;
+  for (int i = 0; i < k->nwhen; i++)
+    if (!facet_given(it, k->when[i].attr))
+      return ddbst__fail(err, DDBST_EMISSING, INDEX_PATH,
+                         "this update changes index %s's keys; give %s too, "
+                         "so ddbst can tell whether the item stays in it",
+                         index, e->attrs[k->when[i].attr].name);
+  /* a membership condition that stops holding takes the item out */
+  for (int i = 0; i < k->nwhen; i++)
+    if (!ddbst__cond_holds(it, &k->when[i])) return IDX_REMOVE;
+  /* it holds: the keys are rewritten, so every facet is needed, even when
+   * only the condition's attribute changed (a draft being published) */
+  for (int t = 0; t < 2; t++)
+    for (int i = 0; i < ts[t]->nsegs; i++) {
+      int a = ts[t]->segs[i].attr;
+      if (a >= 0 && !facet_given(it, a))
+        return ddbst__fail(err, DDBST_EMISSING, INDEX_PATH,
+                           "this update rewrites index %s's keys: give %s "
+                           "too",
+                           index, e->attrs[a].name);
+    }
+  return IDX_WRITE;
+}
+#undef INDEX_PATH
+
+static int set_key(ddbst_item *it, const char *name, const ddbst__template *t,
+                   size_t limit, ddbst_buf *out, clause *set, int *first,
+                   ddbst_error *err) {
+  uint32_t off, len;
+  int rc = ddbst__render_into(it, t, name, limit, &off, &len, err);
+  if (rc) return rc;
+  rc = action(out, set, "SET", first);
+  rc = rc ? rc : ddbst__expr_name(it, name, out);
+  rc = rc ? rc : ddbst__buf_puts(out, " = ");
+  ddbst__vref r = {DDBST__REF_KEY, -1, off, len, NULL};
+  return rc ? rc : ddbst__expr_value(it, r, out);
+}
+
+static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
+                             ddbst_buf *out, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  clause set = {0}, rem = {0}, add = {0};
+  int first = 1, rc = 0;
+  char path[DDBST_ERROR_PATH_MAX];
+
+  if (e->updated_attr >= 0 && !it->vals[e->updated_attr].set) {
+    char ts[DDBST__TS_MAX];
+    size_t tl;
+    const char *bad = ddbst__ts_from_unix_us(
+        now_us, e->attrs[e->updated_attr].precision, ts, &tl);
+    if (bad)
+      return ddbst__fail(err, DDBST_ERANGE, NULL, "updatedAt: %s", bad);
+    if (ddbst__item_store(it, e->updated_attr, ts, tl)) return DDBST_ENOMEM;
+  }
+
+  rc = ddbst__buf_puts(out, ",\"UpdateExpression\":\"");
+  /* SET: plain values and list appends */
+  for (int a = 0; !rc && a < e->nattrs; a++) {
+    const ddbst__attr *at = &e->attrs[a];
+    ddbst__upd u = it->vals[a].upd;
+    if (at->primary_facet || a == e->version_attr || !it->vals[a].set) continue;
+    if (u == DDBST__UPD_SET) {
+      rc = action(out, &set, "SET", &first);
+      rc = rc ? rc : ddbst__expr_name(it, at->name, out);
+      rc = rc ? rc : ddbst__buf_puts(out, " = ");
+      rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
+    } else if (u == DDBST__UPD_APPEND) {
+      rc = action(out, &set, "SET", &first);
+      rc = rc ? rc : ddbst__expr_name(it, at->name, out);
+      rc = rc ? rc : ddbst__buf_puts(out, " = list_append(if_not_exists(");
+      rc = rc ? rc : ddbst__expr_name(it, at->name, out);
+      rc = rc ? rc : ddbst__buf_puts(out, ", ");
+      rc = rc ? rc : ddbst__expr_raw(it, "{\"L\":[]}", out);
+      rc = rc ? rc : ddbst__buf_puts(out, "), ");
+      rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
+      rc = rc ? rc : ddbst__buf_putc(out, ')');
+    }
+  }
+  /* an upsert may create the item: it must say what it is, and when it was
+   * created, like a put would */
+  if (!rc && upsert && m->entity_attr) {
+    rc = action(out, &set, "SET", &first);
+    rc = rc ? rc : ddbst__expr_name(it, m->entity_attr, out);
+    rc = rc ? rc : ddbst__buf_puts(out, " = ");
+    rc = rc ? rc : ddbst__expr_string(it, e->name, out);
+  }
+  if (!rc && upsert && e->created_attr >= 0 && !it->vals[e->created_attr].set) {
+    char ts[DDBST__TS_MAX];
+    size_t tl;
+    const char *bad = ddbst__ts_from_unix_us(
+        now_us, e->attrs[e->created_attr].precision, ts, &tl);
+    if (bad) return ddbst__fail(err, DDBST_ERANGE, NULL, "createdAt: %s", bad);
+    if (tl + 1 > sizeof it->scratch - it->scratch_len) return DDBST_ERANGE;
+    char *lit = it->scratch + it->scratch_len;
+    memcpy(lit, ts, tl);
+    lit[tl] = '\0';
+    it->scratch_len += tl + 1;
+    const char *cn = e->attrs[e->created_attr].name;
+    rc = action(out, &set, "SET", &first);
+    rc = rc ? rc : ddbst__expr_name(it, cn, out);
+    rc = rc ? rc : ddbst__buf_puts(out, " = if_not_exists(");
+    rc = rc ? rc : ddbst__expr_name(it, cn, out);
+    rc = rc ? rc : ddbst__buf_puts(out, ", ");
+    rc = rc ? rc : ddbst__expr_string(it, lit, out);
+    rc = rc ? rc : ddbst__buf_putc(out, ')');
+  }
+  /* index keys kept true */
+  int actions[20]; /* a table has at most 20 indexes (checked at load) */
+  for (int i = 0; !rc && i < e->nindexes; i++) {
+    const ddbst__ekey *k = &e->indexes[i];
+    int act = index_action(it, k, err);
+    if (act < 0) return act;
+    actions[i] = act;
+    if (act == IDX_WRITE) {
+      const ddbst__index *ix = &m->indexes[k->index];
+      rc = set_key(it, ix->pk_attr, &k->pk, DDBST__PK_MAX, out, &set, &first,
+                   err);
+      if (!rc && ix->sk_attr)
+        rc = set_key(it, ix->sk_attr, &k->sk, DDBST__SK_MAX, out, &set,
+                     &first, err);
+      if (rc) return rc;
+    }
+  }
+  /* the version moves on */
+  if (!rc && e->version_attr >= 0) {
+    const char *vn = e->attrs[e->version_attr].name;
+    rc = action(out, &set, "SET", &first);
+    rc = rc ? rc : ddbst__expr_name(it, vn, out);
+    rc = rc ? rc : ddbst__buf_puts(out, " = ");
+    if (it->has_expected_version) {
+      int n = snprintf(it->scratch + it->scratch_len,
+                       sizeof it->scratch - it->scratch_len, "%lld",
+                       (long long)(it->expected_version + 1));
+      const char *lit = it->scratch + it->scratch_len;
+      it->scratch_len += (size_t)n + 1;
+      rc = rc ? rc : ddbst__expr_number(it, lit, out);
+    } else {
+      rc = rc ? rc : ddbst__buf_puts(out, "if_not_exists(");
+      rc = rc ? rc : ddbst__expr_name(it, vn, out);
+      rc = rc ? rc : ddbst__buf_puts(out, ", ");
+      rc = rc ? rc : ddbst__expr_number(it, "0", out);
+      rc = rc ? rc : ddbst__buf_puts(out, ") + ");
+      rc = rc ? rc : ddbst__expr_number(it, "1", out);
+    }
+  }
+  /* REMOVE: removed attributes and the keys of indexes the item leaves */
+  for (int a = 0; !rc && a < e->nattrs; a++) {
+    if (it->vals[a].upd != DDBST__UPD_REMOVE) continue;
+    rc = action(out, &rem, "REMOVE", &first);
+    rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
+  }
+  for (int i = 0; !rc && i < e->nindexes; i++) {
+    if (actions[i] != IDX_REMOVE) continue;
+    const ddbst__index *ix = &m->indexes[e->indexes[i].index];
+    rc = action(out, &rem, "REMOVE", &first);
+    rc = rc ? rc : ddbst__expr_name(it, ix->pk_attr, out);
+    if (!rc && ix->sk_attr) {
+      rc = ddbst__buf_puts(out, ", ");
+      rc = rc ? rc : ddbst__expr_name(it, ix->sk_attr, out);
+    }
+  }
+  /* ADD: number deltas and set elements */
+  for (int a = 0; !rc && a < e->nattrs; a++) {
+    if (it->vals[a].upd != DDBST__UPD_ADD) continue;
+    rc = action(out, &add, "ADD", &first);
+    rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
+    rc = rc ? rc : ddbst__buf_putc(out, ' ');
+    rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
+  }
+  if (!rc && first) {
+    snprintf(path, sizeof path, "%s", e->name);
+    return ddbst__fail(err, DDBST_EMISSING, path,
+                       "the update changes nothing: set, remove or add an "
+                       "attribute");
+  }
+  return rc ? rc : ddbst__buf_putc(out, '"');
+}
+
+int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
+                       ddbst_buf *out, ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  char path[DDBST_ERROR_PATH_MAX];
+  /* before the key is built: a removed primary facet is a change, not a
+   * missing value */
+  for (int a = 0; a < e->nattrs; a++) {
+    const ddbst__attr *at = &e->attrs[a];
+    ddbst__upd u = it->vals[a].upd;
+    if (at->primary_facet && (u != DDBST__UPD_SET)) {
+      snprintf(path, sizeof path, "%s.%s", e->name, at->name);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s.%s is part of the primary key and cannot change; "
+                         "write a new item and delete this one",
+                         e->name, at->name);
+    }
+  }
+  for (int a = 0; a < e->nattrs; a++)
+    if (e->attrs[a].required && it->vals[a].upd == DDBST__UPD_REMOVE) {
+      snprintf(path, sizeof path, "%s.%s", e->name, e->attrs[a].name);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "%s.%s is required and cannot be removed", e->name,
+                         e->attrs[a].name);
+    }
+  ddbst__expr_reset(it);
+  int rc = ddbst__begin(out, it->m);
+  if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
+  if (!rc) rc = ddbst__write_key(it, out, err);
+  if (!rc) rc = update_expression(it, (flags & DDBST_UPSERT) != 0, now_us, out,
+                                  err);
+  int exists = !(flags & DDBST_UPSERT);
+  int guarded = ddbst__unique_conditions_needed(it);
+  if (!rc && (exists || it->has_expected_version || guarded)) {
+    rc = ddbst__buf_puts(out, ",\"ConditionExpression\":\"");
+    if (!rc && exists) {
+      rc = ddbst__buf_puts(out, "attribute_exists(");
+      rc = rc ? rc : ddbst__expr_name(it, it->m->pk_attr, out);
+      rc = rc ? rc : ddbst__buf_putc(out, ')');
+      if (!rc && it->has_expected_version) rc = ddbst__buf_puts(out, " AND ");
+    }
+    if (!rc && it->has_expected_version) {
+      rc = ddbst__expr_name(it, e->attrs[e->version_attr].name, out);
+      rc = rc ? rc : ddbst__buf_puts(out, " = ");
+      int n = snprintf(it->scratch + it->scratch_len,
+                       sizeof it->scratch - it->scratch_len, "%lld",
+                       (long long)it->expected_version);
+      const char *lit = it->scratch + it->scratch_len;
+      it->scratch_len += (size_t)n + 1;
+      rc = rc ? rc : ddbst__expr_number(it, lit, out);
+    }
+    /* a unique attribute moves only from the value its guard holds */
+    if (!rc && guarded)
+      rc = ddbst__unique_conditions(it, exists || it->has_expected_version,
+                                    out);
+    if (!rc) rc = ddbst__buf_putc(out, '"');
+  }
+  if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc) rc = ddbst__buf_putc(out, '}');
+  return rc;
+}
+
+int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
+                         ddbst_buf *out, ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc) return rc;
+  if (ddbst__unique_conditions_needed(it))
+    return ddbst__unique_write(it, DDBST__W_UPDATE, flags, now_us, out, err);
+  size_t start = out->len;
+  rc = ddbst__update_body(it, flags, now_us, out, err);
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_UPDATE_ITEM;
+}
+
+/* ---- CreateTable ---- */
+
+static int key_schema(ddbst_buf *out, const char *pk, const char *sk) {
+  int rc = ddbst__buf_puts(out, "[{\"AttributeName\":");
+  rc = rc ? rc : ddbst__json_string(out, pk, strlen(pk));
+  rc = rc ? rc : ddbst__buf_puts(out, ",\"KeyType\":\"HASH\"}");
+  if (!rc && sk) {
+    rc = ddbst__buf_puts(out, ",{\"AttributeName\":");
+    rc = rc ? rc : ddbst__json_string(out, sk, strlen(sk));
+    rc = rc ? rc : ddbst__buf_puts(out, ",\"KeyType\":\"RANGE\"}");
+  }
+  return rc ? rc : ddbst__buf_putc(out, ']');
+}
+
+int ddbst_create_table_request(const ddbst_model *m, ddbst_buf *out,
+                               ddbst_error *err) {
+  if (!m || !out)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
+  static const char *const views[] = {NULL, "KEYS_ONLY", "NEW_IMAGE",
+                                      "OLD_IMAGE", "NEW_AND_OLD_IMAGES"};
+  size_t start = out->len;
+  int rc = ddbst__begin(out, m);
+  /* every key attribute once, all strings: ddbst's keys are text */
+  rc = rc ? rc : ddbst__buf_puts(out, ",\"AttributeDefinitions\":[");
+  const char *seen[2 + 2 * 20];
+  int nseen = 0;
+  for (int i = -1; !rc && i < m->nindexes; i++) {
+    const char *pair[2] = {i < 0 ? m->pk_attr : m->indexes[i].pk_attr,
+                           i < 0 ? m->sk_attr : m->indexes[i].sk_attr};
+    for (int j = 0; !rc && j < 2; j++) {
+      if (!pair[j]) continue;
+      int dup = 0;
+      for (int k = 0; k < nseen; k++)
+        if (strcmp(seen[k], pair[j]) == 0) dup = 1;
+      if (dup || nseen == (int)(sizeof seen / sizeof seen[0])) continue;
+      if (nseen) rc = ddbst__buf_putc(out, ',');
+      seen[nseen++] = pair[j];
+      rc = rc ? rc : ddbst__buf_puts(out, "{\"AttributeName\":");
+      rc = rc ? rc : ddbst__json_string(out, pair[j], strlen(pair[j]));
+      rc = rc ? rc : ddbst__buf_puts(out, ",\"AttributeType\":\"S\"}");
+    }
+  }
+  rc = rc ? rc : ddbst__buf_puts(out, "],\"KeySchema\":");
+  rc = rc ? rc : key_schema(out, m->pk_attr, m->sk_attr);
+  rc = rc ? rc : ddbst__buf_puts(out, ",\"BillingMode\":\"PAY_PER_REQUEST\"");
+  if (!rc && m->nindexes) {
+    rc = ddbst__buf_puts(out, ",\"GlobalSecondaryIndexes\":[");
+    for (int i = 0; !rc && i < m->nindexes; i++) {
+      const ddbst__index *ix = &m->indexes[i];
+      if (i) rc = ddbst__buf_putc(out, ',');
+      rc = rc ? rc : ddbst__buf_puts(out, "{\"IndexName\":");
+      rc = rc ? rc : ddbst__json_string(out, ix->name, strlen(ix->name));
+      rc = rc ? rc : ddbst__buf_puts(out, ",\"KeySchema\":");
+      rc = rc ? rc : key_schema(out, ix->pk_attr, ix->sk_attr);
+      rc = rc ? rc : ddbst__buf_puts(out, ",\"Projection\":{\"ProjectionType\":");
+      if (ix->projection == DDBST__PROJ_ALL)
+        rc = rc ? rc : ddbst__buf_puts(out, "\"ALL\"}}");
+      else if (ix->projection == DDBST__PROJ_KEYS_ONLY)
+        rc = rc ? rc : ddbst__buf_puts(out, "\"KEYS_ONLY\"}}");
+      else {
+        rc = rc ? rc : ddbst__buf_puts(out, "\"INCLUDE\",\"NonKeyAttributes\":[");
+        for (size_t j = 0; !rc && j < ix->ninclude; j++) {
+          if (j) rc = ddbst__buf_putc(out, ',');
+          rc = rc ? rc : ddbst__json_string(out, ix->include[j],
+                                            strlen(ix->include[j]));
+        }
+        rc = rc ? rc : ddbst__buf_puts(out, "]}}");
+      }
+    }
+    rc = rc ? rc : ddbst__buf_putc(out, ']');
+  }
+  if (!rc && m->stream != DDBST__STREAM_NONE) {
+    rc = ddbst__buf_puts(out, ",\"StreamSpecification\":{\"StreamEnabled\":"
+                              "true,\"StreamViewType\":\"");
+    rc = rc ? rc : ddbst__buf_puts(out, views[m->stream]);
+    rc = rc ? rc : ddbst__buf_puts(out, "\"}");
+  }
+  rc = rc ? rc : ddbst__buf_putc(out, '}');
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_CREATE_TABLE;
+}

@@ -1,0 +1,69 @@
+/* Shared pieces of the request builders (request.c, query.c). */
+#ifndef DDBST_REQUEST_H
+#define DDBST_REQUEST_H
+
+#include "item/item.h"
+
+const ddbst__entity *ddbst__entity_of(const ddbst_item *it);
+
+/* {"TableName":"..." — the start of every body. */
+int ddbst__begin(ddbst_buf *out, const ddbst_model *m);
+
+/* Renders template `t` into the item's keytext; *off and *len say where. */
+int ddbst__render_into(ddbst_item *it, const ddbst__template *t,
+                       const char *name, size_t limit, uint32_t *off,
+                       uint32_t *len, ddbst_error *err);
+
+/* The item's primary key rendered into its (reset) keytext: PK at *po, *pl
+ * bytes, SK at *so, *sl (0 when the table has none). */
+int ddbst__render_primary(ddbst_item *it, uint32_t *po, uint32_t *pl,
+                          uint32_t *so, uint32_t *sl, ddbst_error *err);
+
+/* {"PK":{"S":...},"SK":{"S":...}} of the item's primary key. */
+int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err);
+
+/* The whole item as an AttributeValue map: keys, then attributes. */
+int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err);
+
+/* Defaults, version and required attributes of a whole-item write. */
+int ddbst__prepare_write(ddbst_item *it, int create, int64_t now_us,
+                         ddbst_error *err);
+
+/* Inner bodies, shared by the single requests and transactions: each writes
+ * one body ({"TableName":...}) or fails, leaving truncation to the caller. */
+int ddbst__get_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                    ddbst_error *err);
+int ddbst__put_body(ddbst_item *it, uint32_t flags, int64_t now_us,
+                    ddbst_buf *out, ddbst_error *err);
+int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                       ddbst_error *err);
+int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
+                       ddbst_buf *out, ddbst_error *err);
+
+/* ---- unique constraints (transact.c) ---- */
+
+typedef enum { DDBST__W_PUT, DDBST__W_UPDATE, DDBST__W_DELETE } ddbst__write;
+
+/* A write of an entity with unique constraints, as one TransactWriteItems:
+ * the item's operation and the guard items' Puts and Deletes. Returns the
+ * op code or an error, appending nothing on error. */
+int ddbst__unique_write(ddbst_item *it, ddbst__write w, uint32_t flags,
+                        int64_t now_us, ddbst_buf *out, ddbst_error *err);
+
+/* Whether an update changes a unique attribute (so its guard must move). */
+int ddbst__unique_conditions_needed(const ddbst_item *it);
+
+/* " AND #email = :old" for each unique attribute the update moves (with
+ * `and` 0 the first has no AND). */
+int ddbst__unique_conditions(ddbst_item *it, int and, ddbst_buf *out);
+
+/* ,"ProjectionExpression":"..." of the attributes marked with
+ * ddbst_item_project, the `keys` (NULLs skipped) first; nothing when none
+ * is marked. */
+int ddbst__write_projection(ddbst_item *it, const char *const *keys,
+                            int nkeys, ddbst_buf *out);
+
+/* Cuts `out` back to `start` and reports `rc`. */
+int ddbst__abandon(ddbst_buf *out, size_t start, int rc, ddbst_error *err);
+
+#endif

@@ -1,0 +1,238 @@
+/* A parsed DynamoDB answer (response.c): items as stored attribute records,
+ * LastEvaluatedKey, unprocessed batch entries, an error body's reasons and
+ * stream records (stream.c reads those). Strings live in two buffers and are
+ * referred to by offset, so a page keeps its memory between parses. */
+#ifndef DDBST_PAGE_H
+#define DDBST_PAGE_H
+
+#include "item/item.h"
+
+/* DynamoDB's AttributeValue types. */
+typedef enum {
+  DDBST__AV_S,
+  DDBST__AV_N,
+  DDBST__AV_B,
+  DDBST__AV_BOOL,
+  DDBST__AV_NULL,
+  DDBST__AV_L,
+  DDBST__AV_M,
+  DDBST__AV_SS,
+  DDBST__AV_NS,
+  DDBST__AV_BS
+} ddbst__avtype;
+
+/* What an attribute of a stored item is to the model. */
+typedef enum {
+  DDBST__PA_ATTR,      /* an attribute (declared or not: see `attr`) */
+  DDBST__PA_KEY,       /* a key attribute of the table or of an index */
+  DDBST__PA_ENTITY,    /* the entity attribute */
+  DDBST__PA_RECOVERED  /* a facet absent from the item, read from its keys */
+} ddbst__parole;
+
+/* One top-level attribute of a stored item. `val` is S, N and B text as
+ * given, "true"/"false" for BOOL, empty for NULL, and for L, M and the sets
+ * the AttributeValue JSON re-written compactly ({"L":[{"S":"a"}]}), the form
+ * ddbst__write_av copies; `plain` is then its plain JSON (["a"]). Names and
+ * values are NUL-terminated in `text`. */
+typedef struct ddbst__pattr {
+  uint32_t name, name_len;   /* into page text */
+  uint32_t val, val_len;     /* into page text */
+  uint32_t plain, plain_len; /* into page plain (L, M, sets) */
+  int32_t name_id;           /* a name the model knows, or -1 */
+  int32_t attr;              /* declared attribute of the item's entity, or -1 */
+  uint8_t type;              /* ddbst__avtype */
+  uint8_t role;              /* ddbst__parole */
+} ddbst__pattr;
+
+/* Where an item was in the answer, for paths in errors. */
+typedef enum {
+  DDBST__IN_ITEM,      /* GetItem: "Item" */
+  DDBST__IN_ITEMS,     /* Query: "Items[i]" */
+  DDBST__IN_BATCH,     /* BatchGetItem: "Responses.<table>[i]" */
+  DDBST__IN_TXN,       /* TransactGetItems: "Responses[i].Item" */
+  DDBST__IN_KEYS,      /* stream: "Records[i].dynamodb.Keys" */
+  DDBST__IN_NEW,       /* "Records[i].dynamodb.NewImage" */
+  DDBST__IN_OLD,       /* "Records[i].dynamodb.OldImage" */
+  DDBST__IN_LEK        /* "LastEvaluatedKey" */
+} ddbst__where;
+
+typedef struct ddbst__pitem {
+  int32_t entity;          /* -1: an empty slot, or (streams) no entity */
+  uint32_t first, count;   /* its records: attrs[first .. first + count) */
+  uint32_t ordinal;        /* position in its list */
+  uint32_t table, table_len; /* DDBST__IN_BATCH: the table's name, in text */
+  uint8_t where;           /* ddbst__where */
+  uint8_t present;         /* 0: an empty TransactGetItems slot */
+} ddbst__pitem;
+
+/* One CancellationReasons entry. */
+typedef struct ddbst__preason {
+  int32_t kind; /* DDBST_DDB_* */
+  uint32_t code, code_len, msg, msg_len; /* into text */
+} ddbst__preason;
+
+/* A table's part of UnprocessedKeys / UnprocessedItems; its entries are the
+ * re-written key maps or write requests, spans of text. */
+typedef struct ddbst__pgroup {
+  uint32_t table, table_len;
+  uint32_t first, count; /* into spans */
+  int32_t consistent;    /* ConsistentRead: -1 absent, 0, 1 */
+  uint32_t proj, proj_len; /* ProjectionExpression (proj_len 0: none) */
+  uint32_t names, names_len; /* ExpressionAttributeNames, JSON text */
+} ddbst__pgroup;
+
+typedef struct ddbst__pspan {
+  uint32_t off, len;
+} ddbst__pspan;
+
+/* One stream record. Images are items of the page. */
+typedef struct ddbst__precord {
+  int32_t event;      /* DDBST_STREAM_INSERT, _MODIFY, _REMOVE */
+  int32_t keys, new_image, old_image; /* item indices, -1 when absent */
+  int32_t entity;     /* of its images; -1: no entity of the model */
+  int32_t by_ttl;     /* removed by DynamoDB's TTL (userIdentity) */
+  uint32_t seq, seq_len;
+  uint32_t id, id_len;
+} ddbst__precord;
+
+/* Block cache for YAJL's allocations (response.c). */
+typedef union ddbst__yblock ddbst__yblock;
+
+struct ddbst_page {
+  const ddbst_model *m;
+  int op;
+  int failed; /* the last parse failed: the page is empty */
+  ddbst_buf text, plain;
+  ddbst__pattr *attrs;
+  uint32_t nattrs, cap_attrs;
+  ddbst__pitem *items;
+  uint32_t nitems, cap_items;
+  int count; /* items the page reports (stream pages: records) */
+  ddbst__pitem lek;
+  int has_more;
+  /* UnprocessedKeys / UnprocessedItems */
+  ddbst__pgroup *groups;
+  uint32_t ngroups, cap_groups;
+  ddbst__pspan *spans;
+  uint32_t nspans, cap_spans;
+  /* an error body */
+  int error_kind; /* DDBST_DDB_*; DDBST_DDB_NONE when no error was read */
+  uint32_t etype, etype_len, emsg, emsg_len;
+  ddbst__preason *reasons;
+  uint32_t nreasons, cap_reasons;
+  /* stream records */
+  ddbst__precord *records;
+  uint32_t nrecords, cap_records;
+
+  /* Every name the model knows (key attributes, the entity attribute, every
+   * entity's attributes), hashed once at creation: an item's attribute is
+   * resolved with one lookup, never by comparing against each name. */
+  const char **names;
+  uint32_t *name_lens;
+  uint8_t *name_role;   /* ddbst__parole */
+  int32_t *name_attr;   /* [entity * nnames + id]: attribute index or -1 */
+  uint32_t *name_slots; /* open addressing: id + 1, 0 empty */
+  uint32_t nnames, cap_name_slots;
+  int32_t pk_id, sk_id, entity_id;
+  /* Per-item duplicate detection and presence, by generation stamps. */
+  uint32_t gen;
+  uint32_t *seen_gen, *seen_rec; /* per name id */
+  uint32_t *present_gen;         /* per attribute index */
+  uint32_t *other_slots, *other_gen; /* names the model does not know */
+  uint32_t cap_other;
+  /* For reading keys back into entities and facets. */
+  ddbst_item *scratch;
+  ddbst__yblock *yblocks;
+};
+
+/* Initialises `page` for `m` (allocating its name tables and scratch item
+ * with the model's allocator): 0 or DDBST_ENOMEM (nothing then to release). */
+int ddbst__page_init(ddbst_page *page, const ddbst_model *m);
+void ddbst__page_release(ddbst_page *page);
+
+/* Stream events are parsed by the page machinery with this operation. */
+#define DDBST__OP_STREAM 1000
+/* Error bodies only (ddbst_page_parse_error). */
+#define DDBST__OP_ERROR 1001
+
+int ddbst__page_parse(ddbst_page *page, int op, const char *json, size_t len,
+                      ddbst_error *err);
+
+/* Item `i` (an index into page->items, whatever the page's kind) into `item`,
+ * or as plain JSON. */
+int ddbst__page_fill(const ddbst_page *page, uint32_t i, ddbst_item *item,
+                     ddbst_error *err);
+int ddbst__page_json_item(const ddbst_page *page, uint32_t i, ddbst_buf *out);
+/* The JSON object of item `i`'s attributes (declared, then recovered facets,
+ * in declaration order; for an item of no entity, every attribute), and
+ * "undeclared" when it has attributes its entity does not declare. */
+int ddbst__page_json_attrs(const ddbst_page *page, uint32_t i, ddbst_buf *out);
+
+/* ,"<member>":{...} of item `i`'s attributes its entity does not declare,
+ * when it has any. */
+int ddbst__page_json_undeclared(const ddbst_page *page, uint32_t i,
+                                const char *member, ddbst_buf *out);
+
+/* The path of item `i` ("Items[3]") into `buf`. */
+void ddbst__page_item_path(const ddbst_page *page, uint32_t i, char *buf,
+                           size_t cap);
+
+/* The text at `off` in the page (NUL-terminated). */
+static inline const char *ddbst__page_text(const ddbst_page *page,
+                                           uint32_t off) {
+  return page->text.data + off;
+}
+
+/* ---- transactions, for explaining a cancellation (transact.c) ---- */
+
+enum { DDBST__TXN_MAX = 100 }; /* DynamoDB's limit on one transaction */
+
+/* What one TransactItems entry does. */
+typedef enum {
+  DDBST__TXOP_PUT,
+  DDBST__TXOP_CREATE,
+  DDBST__TXOP_UPDATE,
+  DDBST__TXOP_DELETE,
+  DDBST__TXOP_CHECK,
+  DDBST__TXOP_GET,
+  DDBST__TXOP_GUARD_PUT,   /* claims a unique value */
+  DDBST__TXOP_GUARD_DELETE /* releases one */
+} ddbst__txop_kind;
+
+/* The conditions an entry carries (bits). */
+#define DDBST__TXC_EXISTS 1u     /* attribute_exists(pk) */
+#define DDBST__TXC_NOT_EXISTS 2u /* attribute_not_exists(pk) */
+#define DDBST__TXC_VERSION 4u    /* version = the expected one */
+#define DDBST__TXC_UNIQUE 8u     /* unique attributes hold the values given
+                                    (delete) or the previous ones (update) */
+
+typedef struct ddbst__txn_op {
+  uint8_t kind;   /* ddbst__txop_kind */
+  uint8_t conds;  /* DDBST__TXC_* */
+  int16_t unique; /* guards: the entity's unique constraint; else -1 */
+  int32_t entity;
+  int64_t version; /* with DDBST__TXC_VERSION */
+} ddbst__txn_op;
+
+/* A transaction's entries as explain reads them: the operations and their
+ * keys, "pk \x1f sk \x1e" per entry, in TransactItems order. */
+typedef struct ddbst__txn_view {
+  const ddbst_model *m;
+  const ddbst__txn_op *ops;
+  int n;
+  const char *keys;
+  size_t keys_len;
+} ddbst__txn_view;
+
+/* The entries of a ddbst_txn. */
+void ddbst__txn_view_of(const ddbst_txn *t, ddbst__txn_view *v);
+
+/* The entries a single-item builder (`op` DDBST_OP_PUT_ITEM, _UPDATE_ITEM or
+ * _DELETE_ITEM, with `flags`) wrote for `it`, worked out by writing them
+ * again into `scratch` (so the item must be as it was then); `ops` holds
+ * DDBST__TXN_MAX entries and `keys` receives the keys. */
+int ddbst__item_view(ddbst_item *it, int op, uint32_t flags,
+                     ddbst__txn_op *ops, ddbst_buf *scratch, ddbst_buf *keys,
+                     ddbst__txn_view *v, ddbst_error *err);
+
+#endif

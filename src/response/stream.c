@@ -1,0 +1,195 @@
+/* DynamoDB Streams events as Lambda delivers them: the records read by the
+ * page parser (response.c), their images as items, and the answer of a
+ * Lambda that reports the records it could not process. */
+#include <stdio.h>
+#include <string.h>
+
+#include "response/page.h"
+
+struct ddbst_stream {
+  ddbst_page page;
+};
+
+ddbst_stream *ddbst_stream_new(const ddbst_model *m) {
+  if (!m) return NULL;
+  ddbst_stream *s = ddbst__malloc(&m->alloc, sizeof *s);
+  if (!s) return NULL;
+  if (ddbst__page_init(&s->page, m)) {
+    ddbst__free(&m->alloc, s);
+    return NULL;
+  }
+  return s;
+}
+
+void ddbst_stream_free(ddbst_stream *s) {
+  if (!s) return;
+  const ddbst_model *m = s->page.m;
+  ddbst__page_release(&s->page);
+  ddbst__free(&m->alloc, s);
+}
+
+int ddbst_stream_parse(ddbst_stream *s, const char *json, size_t len,
+                       ddbst_error *err) {
+  if (!s) return ddbst__fail(err, DDBST_EINVAL, NULL, "stream is NULL");
+  return ddbst__page_parse(&s->page, DDBST__OP_STREAM, json, len, err);
+}
+
+static const ddbst__precord *record(const ddbst_stream *s, int i) {
+  if (!s || i < 0 || i >= s->page.count) return NULL;
+  return &s->page.records[i];
+}
+
+int ddbst_stream_count(const ddbst_stream *s) { return s ? s->page.count : 0; }
+
+int ddbst_stream_event(const ddbst_stream *s, int i) {
+  const ddbst__precord *r = record(s, i);
+  return r ? r->event : DDBST_EINVAL;
+}
+
+int ddbst_stream_entity(const ddbst_stream *s, int i) {
+  const ddbst__precord *r = record(s, i);
+  if (!r) return DDBST_EINVAL;
+  return r->entity >= 0 ? r->entity : DDBST_ENOTFOUND;
+}
+
+const char *ddbst_stream_sequence_number(const ddbst_stream *s, int i) {
+  const ddbst__precord *r = record(s, i);
+  return r ? ddbst__page_text(&s->page, r->seq) : NULL;
+}
+
+int ddbst_stream_by_ttl(const ddbst_stream *s, int i) {
+  const ddbst__precord *r = record(s, i);
+  return r && r->event == DDBST_STREAM_REMOVE && r->by_ttl ? 1 : 0;
+}
+
+static const char *const image_names[] = {"Keys", "NewImage", "OldImage"};
+
+int ddbst_stream_image(const ddbst_stream *s, int i, int which,
+                       ddbst_item *item, ddbst_error *err) {
+  const ddbst__precord *r = record(s, i);
+  if (!r)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "record %d of %d does not exist",
+                       i, ddbst_stream_count(s));
+  if (!item) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  if (item->m != s->page.m)
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "the item belongs to another model");
+  if (which < DDBST_IMAGE_KEYS || which > DDBST_IMAGE_OLD)
+    return ddbst__fail(err, DDBST_EINVAL, "image",
+                       "DDBST_IMAGE_KEYS, DDBST_IMAGE_NEW or DDBST_IMAGE_OLD");
+  int32_t it = which == DDBST_IMAGE_KEYS  ? r->keys
+               : which == DDBST_IMAGE_NEW ? r->new_image
+                                          : r->old_image;
+  if (it < 0) {
+    char path[64];
+    snprintf(path, sizeof path, "Records[%d].dynamodb.%s", i,
+             image_names[which]);
+    const char *why =
+        which == DDBST_IMAGE_NEW && r->event == DDBST_STREAM_REMOVE
+            ? "the item was removed"
+        : which == DDBST_IMAGE_OLD && r->event == DDBST_STREAM_INSERT
+            ? "the item did not exist before"
+            : "the stream does not carry it: see its StreamViewType";
+    return ddbst__fail(err, DDBST_ENOTFOUND, path, "the record has no %s (%s)",
+                       image_names[which], why);
+  }
+  return ddbst__page_fill(&s->page, (uint32_t)it, item, err);
+}
+
+static int json_image(const ddbst_page *pg, int32_t it, const char *name,
+                      const char *undeclared, ddbst_buf *out) {
+  if (it < 0) return 0;
+  int rc = ddbst__buf_puts(out, ",\"");
+  rc = rc ? rc : ddbst__buf_puts(out, name);
+  rc = rc ? rc : ddbst__buf_puts(out, "\":");
+  rc = rc ? rc : ddbst__page_json_attrs(pg, (uint32_t)it, out);
+  if (!rc && undeclared)
+    rc = ddbst__page_json_undeclared(pg, (uint32_t)it, undeclared, out);
+  return rc;
+}
+
+int ddbst_stream_record_json(const ddbst_stream *s, int i, ddbst_buf *out,
+                             ddbst_error *err) {
+  const ddbst__precord *r = record(s, i);
+  if (!r || !out)
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "no record %d, or the buffer is NULL", i);
+  static const char *const events[] = {"", "INSERT", "MODIFY", "REMOVE"};
+  const ddbst_page *pg = &s->page;
+  size_t start = out->len;
+  int rc = ddbst__buf_puts(out, "{\"eventName\":\"");
+  rc = rc ? rc : ddbst__buf_puts(out, events[r->event]);
+  rc = rc ? rc : ddbst__buf_puts(out, "\",\"sequenceNumber\":");
+  rc = rc ? rc : ddbst__json_string(out, ddbst__page_text(pg, r->seq), r->seq_len);
+  if (!rc && r->id != UINT32_MAX) {
+    rc = ddbst__buf_puts(out, ",\"eventID\":");
+    rc = rc ? rc : ddbst__json_string(out, ddbst__page_text(pg, r->id), r->id_len);
+  }
+  rc = rc ? rc : ddbst__buf_puts(out, ",\"entity\":");
+  if (!rc && r->entity >= 0) {
+    const char *e = pg->m->entities[r->entity].name;
+    rc = ddbst__json_string(out, e, strlen(e));
+  } else if (!rc) {
+    rc = ddbst__buf_puts(out, "null");
+  }
+  rc = rc ? rc : json_image(pg, r->keys, "keys", NULL, out);
+  rc = rc ? rc : json_image(pg, r->new_image, "new", "newUndeclared", out);
+  rc = rc ? rc : json_image(pg, r->old_image, "old", "oldUndeclared", out);
+  if (!rc && r->event == DDBST_STREAM_REMOVE && r->by_ttl)
+    rc = ddbst__buf_puts(out, ",\"removedByTtl\":true");
+  rc = rc ? rc : ddbst__buf_putc(out, '}');
+  if (rc) {
+    ddbst__buf_truncate(out, start);
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  }
+  return 0;
+}
+
+int ddbst_stream_failures_json(const ddbst_stream *s, const int32_t *failed,
+                               size_t nfailed, ddbst_buf *out,
+                               ddbst_error *err) {
+  if (!s || !out || (!failed && nfailed))
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "stream, buffer or failed is NULL");
+  int count = s->page.count;
+  for (size_t k = 0; k < nfailed; k++)
+    if (failed[k] < 0 || failed[k] >= count) {
+      char path[48];
+      snprintf(path, sizeof path, "failed[%zu]", k);
+      return ddbst__fail(err, DDBST_EINVAL, path,
+                         "record %d of %d does not exist", (int)failed[k],
+                         count);
+    }
+  /* which records failed, as bits: on the stack for any batch Lambda
+   * delivers (at most 10,000 records) */
+  unsigned char local[1280];
+  unsigned char *bits = local;
+  size_t nbytes = ((size_t)count + 7) / 8;
+  const ddbst_allocator *a = &s->page.m->alloc;
+  if (nbytes > sizeof local && !(bits = ddbst__malloc(a, nbytes)))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  memset(bits, 0, nbytes);
+  for (size_t k = 0; k < nfailed; k++)
+    bits[failed[k] / 8] |= (unsigned char)(1u << (failed[k] % 8));
+  size_t start = out->len;
+  int rc = ddbst__buf_puts(out, "{\"batchItemFailures\":[");
+  int first = 1;
+  for (int i = 0; !rc && i < count; i++) {
+    if (!(bits[i / 8] & (1u << (i % 8)))) continue;
+    const ddbst__precord *r = &s->page.records[i];
+    if (!first) rc = ddbst__buf_putc(out, ',');
+    first = 0;
+    rc = rc ? rc : ddbst__buf_puts(out, "{\"itemIdentifier\":");
+    rc = rc ? rc
+            : ddbst__json_string(out, ddbst__page_text(&s->page, r->seq),
+                                 r->seq_len);
+    rc = rc ? rc : ddbst__buf_putc(out, '}');
+  }
+  rc = rc ? rc : ddbst__buf_puts(out, "]}");
+  if (bits != local) ddbst__free(a, bits);
+  if (rc) {
+    ddbst__buf_truncate(out, start);
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  }
+  return 0;
+}

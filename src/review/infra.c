@@ -1,0 +1,695 @@
+/* The model as infrastructure: the table's CloudFormation resource, an IAM
+ * policy with exactly the actions the model needs, and Lambda stream filters
+ * that let through one entity's records. */
+#include <stdio.h>
+#include <string.h>
+
+#include "review/review.h"
+
+/* Logical IDs: fixed, because renaming a logical ID replaces the resource
+ * (and with an explicit table name, makes the deploy fail). */
+#define TABLE_ID "AppTable"
+#define POLICY_ID "AppTableAccess"
+
+/* ---- a small JSON writer with a sticky error ---- */
+
+/* Deeper than anything written here (the policy resource nests 12). */
+enum { JW_DEPTH = 16 };
+
+typedef struct jw {
+  ddbst_buf *b;
+  int rc;
+  int depth;
+  int after_key;
+  int has_items[JW_DEPTH];
+} jw;
+
+static void jw_raw(jw *w, const char *s, size_t n) {
+  if (!w->rc) w->rc = ddbst__buf_append(w->b, s, n);
+}
+
+/* A comma before every member or element but the first of its container. */
+static void jw_sep(jw *w) {
+  if (w->after_key) {
+    w->after_key = 0;
+    return;
+  }
+  if (w->depth > 0 && w->has_items[w->depth - 1]) jw_raw(w, ",", 1);
+  if (w->depth > 0) w->has_items[w->depth - 1] = 1;
+}
+
+static void jw_open(jw *w, char c) {
+  jw_sep(w);
+  jw_raw(w, &c, 1);
+  if (w->depth < JW_DEPTH) w->has_items[w->depth] = 0;
+  w->depth++;
+}
+
+static void jw_close(jw *w, char c) {
+  w->depth--;
+  jw_raw(w, &c, 1);
+}
+
+static void jw_strn(jw *w, const char *s, size_t n) {
+  jw_sep(w);
+  if (!w->rc) w->rc = ddbst__json_string(w->b, s, n);
+}
+
+static void jw_str(jw *w, const char *s) { jw_strn(w, s, strlen(s)); }
+
+static void jw_key(jw *w, const char *k) {
+  jw_str(w, k);
+  jw_raw(w, ":", 1);
+  w->after_key = 1;
+}
+
+static void jw_bool(jw *w, int v) {
+  jw_sep(w);
+  jw_raw(w, v ? "true" : "false", v ? 4 : 5);
+}
+
+/* {"key": "value"} members, the most common shape here. */
+static void jw_pair(jw *w, const char *k, const char *v) {
+  jw_key(w, k);
+  jw_str(w, v);
+}
+
+/* {"Fn::GetAtt": ["AppTable", "Arn"]} */
+static void jw_table_arn(jw *w) {
+  jw_open(w, '{');
+  jw_key(w, "Fn::GetAtt");
+  jw_open(w, '[');
+  jw_str(w, TABLE_ID);
+  jw_str(w, "Arn");
+  jw_close(w, ']');
+  jw_close(w, '}');
+}
+
+/* ---- the table ---- */
+
+static void key_schema(jw *w, const char *pk, const char *sk) {
+  jw_key(w, "KeySchema");
+  jw_open(w, '[');
+  jw_open(w, '{');
+  jw_pair(w, "AttributeName", pk);
+  jw_pair(w, "KeyType", "HASH");
+  jw_close(w, '}');
+  if (sk) {
+    jw_open(w, '{');
+    jw_pair(w, "AttributeName", sk);
+    jw_pair(w, "KeyType", "RANGE");
+    jw_close(w, '}');
+  }
+  jw_close(w, ']');
+}
+
+/* Every key attribute once, in the order the table and its indexes name
+ * them: CloudFormation refuses definitions no key uses, and duplicates. */
+static void attribute_definitions(jw *w, const ddbst_model *m) {
+  const char *names[2 + 2 * 20];
+  int n = 0;
+  names[n++] = m->pk_attr;
+  if (m->sk_attr) names[n++] = m->sk_attr;
+  for (int i = 0; i < m->nindexes && i < 20; i++) {
+    names[n++] = m->indexes[i].pk_attr;
+    if (m->indexes[i].sk_attr) names[n++] = m->indexes[i].sk_attr;
+  }
+  jw_key(w, "AttributeDefinitions");
+  jw_open(w, '[');
+  for (int i = 0; i < n; i++) {
+    int seen = 0;
+    for (int j = 0; j < i; j++)
+      if (strcmp(names[i], names[j]) == 0) seen = 1;
+    if (seen) continue;
+    jw_open(w, '{');
+    jw_pair(w, "AttributeName", names[i]);
+    /* ddbst renders every key as text. */
+    jw_pair(w, "AttributeType", "S");
+    jw_close(w, '}');
+  }
+  jw_close(w, ']');
+}
+
+static const char *projection_name(ddbst__projection p) {
+  switch (p) {
+  case DDBST__PROJ_KEYS_ONLY: return "KEYS_ONLY";
+  case DDBST__PROJ_INCLUDE: return "INCLUDE";
+  case DDBST__PROJ_ALL: break;
+  }
+  return "ALL";
+}
+
+static const char *stream_view_name(ddbst__stream s) {
+  switch (s) {
+  case DDBST__STREAM_KEYS_ONLY: return "KEYS_ONLY";
+  case DDBST__STREAM_NEW_IMAGE: return "NEW_IMAGE";
+  case DDBST__STREAM_OLD_IMAGE: return "OLD_IMAGE";
+  case DDBST__STREAM_NEW_AND_OLD_IMAGES: return "NEW_AND_OLD_IMAGES";
+  case DDBST__STREAM_NONE: break;
+  }
+  return NULL;
+}
+
+static void global_secondary_indexes(jw *w, const ddbst_model *m) {
+  if (m->nindexes == 0) return;
+  jw_key(w, "GlobalSecondaryIndexes");
+  jw_open(w, '[');
+  for (int i = 0; i < m->nindexes; i++) {
+    const ddbst__index *ix = &m->indexes[i];
+    jw_open(w, '{');
+    jw_pair(w, "IndexName", ix->name);
+    key_schema(w, ix->pk_attr, ix->sk_attr);
+    jw_key(w, "Projection");
+    jw_open(w, '{');
+    jw_pair(w, "ProjectionType", projection_name(ix->projection));
+    if (ix->projection == DDBST__PROJ_INCLUDE) {
+      jw_key(w, "NonKeyAttributes");
+      jw_open(w, '[');
+      for (size_t j = 0; j < ix->ninclude; j++) jw_str(w, ix->include[j]);
+      jw_close(w, ']');
+    }
+    jw_close(w, '}');
+    jw_close(w, '}');
+  }
+  jw_close(w, ']');
+}
+
+static void table_resource(jw *w, const ddbst_model *m) {
+  jw_key(w, TABLE_ID);
+  jw_open(w, '{');
+  jw_pair(w, "Type", "AWS::DynamoDB::Table");
+  /* The data outlives a `serverless remove` and a rollback that would
+   * replace the table. */
+  jw_pair(w, "DeletionPolicy", "Retain");
+  jw_pair(w, "UpdateReplacePolicy", "Retain");
+  jw_key(w, "Properties");
+  jw_open(w, '{');
+  /* Named, so that a change forcing replacement fails loudly instead of
+   * creating a new empty table. */
+  jw_pair(w, "TableName", m->table_name);
+  jw_pair(w, "BillingMode", "PAY_PER_REQUEST");
+  attribute_definitions(w, m);
+  key_schema(w, m->pk_attr, m->sk_attr);
+  global_secondary_indexes(w, m);
+  const char *view = stream_view_name(m->stream);
+  if (view) {
+    jw_key(w, "StreamSpecification");
+    jw_open(w, '{');
+    jw_pair(w, "StreamViewType", view);
+    jw_close(w, '}');
+  }
+  jw_key(w, "PointInTimeRecoverySpecification");
+  jw_open(w, '{');
+  jw_key(w, "PointInTimeRecoveryEnabled");
+  jw_bool(w, 1);
+  jw_close(w, '}');
+  jw_key(w, "SSESpecification");
+  jw_open(w, '{');
+  jw_key(w, "SSEEnabled");
+  jw_bool(w, 1);
+  jw_close(w, '}');
+  if (m->ttl_attr) {
+    jw_key(w, "TimeToLiveSpecification");
+    jw_open(w, '{');
+    jw_pair(w, "AttributeName", m->ttl_attr);
+    jw_key(w, "Enabled");
+    jw_bool(w, 1);
+    jw_close(w, '}');
+  }
+  jw_close(w, '}');
+  jw_close(w, '}');
+}
+
+/* ---- IAM ---- */
+
+/* The actions, in the order the first seed lists them. Transactions have no
+ * action of their own: IAM authorises each Put, Update and Delete inside one
+ * by that action. */
+static void policy_actions(jw *w, const ddbst_model *m) {
+  int get = 0, query = 0, scan = 0, batch_get = 0;
+  for (int i = 0; i < m->npatterns; i++) {
+    const ddbst__pattern *p = &m->patterns[i];
+    if (p->op == DDBST__OP_GET) get = 1;
+    if (p->op == DDBST__OP_QUERY) query = 1;
+    if (p->op == DDBST__OP_SCAN) scan = 1;
+    /* An index that does not project the whole item answers with keys; the
+     * items themselves are then read from the table by key. */
+    if (p->op != DDBST__OP_GET && p->index >= 0 &&
+        m->indexes[p->index].projection != DDBST__PROJ_ALL) {
+      if (p->limit_max == 1)
+        get = 1;
+      else
+        batch_get = 1;
+    }
+  }
+  jw_key(w, "Action");
+  jw_open(w, '[');
+  if (get) jw_str(w, "dynamodb:GetItem");
+  jw_str(w, "dynamodb:PutItem");
+  jw_str(w, "dynamodb:UpdateItem");
+  jw_str(w, "dynamodb:DeleteItem");
+  if (query) jw_str(w, "dynamodb:Query");
+  if (scan) jw_str(w, "dynamodb:Scan");
+  if (batch_get) jw_str(w, "dynamodb:BatchGetItem");
+  jw_close(w, ']');
+}
+
+static void policy_resource(jw *w, const ddbst_model *m) {
+  char desc[400];
+  snprintf(desc, sizeof desc,
+           "What the ddbst model of %.255s needs: its access patterns and "
+           "writes, on the table and its indexes only",
+           m->table_name);
+  jw_key(w, POLICY_ID);
+  jw_open(w, '{');
+  jw_pair(w, "Type", "AWS::IAM::ManagedPolicy");
+  jw_key(w, "Properties");
+  jw_open(w, '{');
+  jw_pair(w, "Description", desc);
+  jw_key(w, "PolicyDocument");
+  jw_open(w, '{');
+  jw_pair(w, "Version", "2012-10-17");
+  jw_key(w, "Statement");
+  jw_open(w, '[');
+  jw_open(w, '{');
+  jw_pair(w, "Effect", "Allow");
+  policy_actions(w, m);
+  jw_key(w, "Resource");
+  jw_open(w, '[');
+  jw_table_arn(w);
+  if (m->nindexes) {
+    /* Fn::Join rather than Fn::Sub: "${...}" would be read as a Serverless
+     * variable when the YAML form is pasted into serverless.yml. */
+    jw_open(w, '{');
+    jw_key(w, "Fn::Join");
+    jw_open(w, '[');
+    jw_str(w, "");
+    jw_open(w, '[');
+    jw_table_arn(w);
+    jw_str(w, "/index/*");
+    jw_close(w, ']');
+    jw_close(w, ']');
+    jw_close(w, '}');
+  }
+  jw_close(w, ']');
+  jw_close(w, '}');
+  jw_close(w, ']');
+  jw_close(w, '}');
+  jw_close(w, '}');
+  jw_close(w, '}');
+}
+
+/* ---- stream filters ---- */
+
+enum { EV_INSERT = 1, EV_MODIFY = 2, EV_REMOVE = 4 };
+
+/* "Project" or "Project:INSERT,MODIFY" → entity index and event mask. */
+static int parse_filter_spec(const ddbst_model *m, const char *spec,
+                             size_t which, int *entity, int *events,
+                             ddbst_error *err) {
+  char path[64];
+  snprintf(path, sizeof path, "stream_filters[%zu]", which);
+  if (!spec)
+    return ddbst__fail(err, DDBST_EINVAL, path, "the stream filter is NULL");
+  const char *colon = strchr(spec, ':');
+  size_t name_len = colon ? (size_t)(colon - spec) : strlen(spec);
+  *entity = -1;
+  for (int e = 0; e < m->nentities; e++)
+    if (strlen(m->entities[e].name) == name_len &&
+        memcmp(m->entities[e].name, spec, name_len) == 0)
+      *entity = e;
+  if (*entity < 0)
+    return ddbst__fail(err, DDBST_ENOTFOUND, path,
+                       "'%.*s' is not an entity of the model (expected "
+                       "ENTITY or ENTITY:INSERT,MODIFY,REMOVE)",
+                       (int)(name_len > 64 ? 64 : name_len), spec);
+  if (!colon) {
+    *events = EV_INSERT | EV_MODIFY | EV_REMOVE;
+    return 0;
+  }
+  *events = 0;
+  const char *p = colon + 1;
+  for (;;) {
+    const char *end = strchr(p, ',');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    int bit = n == 6 && memcmp(p, "INSERT", 6) == 0   ? EV_INSERT
+              : n == 6 && memcmp(p, "MODIFY", 6) == 0 ? EV_MODIFY
+              : n == 6 && memcmp(p, "REMOVE", 6) == 0 ? EV_REMOVE
+                                                      : 0;
+    if (!bit)
+      return ddbst__fail(err, DDBST_EINVAL, path,
+                         "'%.*s' is not a stream event name (expected "
+                         "INSERT, MODIFY or REMOVE)",
+                         (int)(n > 32 ? 32 : n), p);
+    *events |= bit;
+    if (!end) break;
+    p = end + 1;
+  }
+  return 0;
+}
+
+/* A key of some item in the table: an entity's primary key, or the key of a
+ * uniqueness item (PK and SK both the constraint's template). */
+typedef struct shape {
+  const ddbst__entity *owner;
+  const ddbst__template *key[2]; /* [0] sort key (NULL: none), [1] partition */
+} shape;
+
+enum { KEY_SK = 0, KEY_PK = 1 };
+
+/* What every value of a facet begins with, when its type says: the first
+ * characters a canonical value can have, or the whole values of an enum or a
+ * boolean. 0 when anything goes (strings). */
+static size_t facet_starts(const ddbst__attr *a, const char *const **out) {
+  static const char *const digits[] = {"0", "1", "2", "3", "4",
+                                       "5", "6", "7", "8", "9", "-"};
+  static const char *const booleans[] = {"true", "false"};
+  switch (a->type) {
+  case DDBST__T_ULID: *out = digits; return 8; /* 48-bit time: 0-7 first */
+  case DDBST__T_TIMESTAMP: *out = digits; return 10;
+  case DDBST__T_INTEGER:
+    *out = digits;
+    return a->sortable_negative ? 11 : 10;
+  case DDBST__T_BOOLEAN: *out = booleans; return 2;
+  case DDBST__T_ENUM: *out = a->values; return a->nvalues;
+  default: return 0;
+  }
+}
+
+static int has_delim(const char *s, size_t n, const ddbst_model *m) {
+  return ddbst__find_delim(s, n, m->delim, m->delim_len) != NULL;
+}
+
+static char lower_ascii(char c, int lower) {
+  return lower && c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Whether a value of facet attribute `a` can be v[0..n) (`whole`) or begin
+ * with it. */
+static int value_allowed(const ddbst__attr *a, int lower, const char *v,
+                         size_t n, int whole) {
+  const char *const *starts;
+  size_t ns = facet_starts(a, &starts);
+  if (ns == 0) return 1;
+  int whole_values = a->type == DDBST__T_ENUM || a->type == DDBST__T_BOOLEAN;
+  for (size_t i = 0; i < ns; i++) {
+    if (!whole_values) {
+      if (lower_ascii(starts[i][0], lower) == v[0]) return 1;
+      continue;
+    }
+    size_t sl = strlen(starts[i]);
+    if (whole ? n != sl : n > sl) continue;
+    size_t j = 0;
+    while (j < n && lower_ascii(starts[i][j], lower) == v[j]) j++;
+    if (j == n) return 1;
+  }
+  return 0;
+}
+
+/* Whether some key rendered by `t` (segments from `seg` on) could begin with
+ * p[0..n) — or, with `exact`, be exactly it. Conservative: "could" errs
+ * towards yes, so a filter built on a "no" never lets another item through. */
+static int may_render(const ddbst_model *m, const ddbst__entity *owner,
+                      const ddbst__template *t, int seg, const char *p,
+                      size_t n, int exact) {
+  if (n == 0) return !exact || seg == t->nsegs;
+  if (seg == t->nsegs) return 0;
+  const ddbst__seg *s = &t->segs[seg];
+  if (s->attr < 0) {
+    size_t k = s->len < n ? s->len : n;
+    if (memcmp(s->text, p, k) != 0) return 0;
+    if (k == n) return !exact || (k == s->len && seg + 1 == t->nsegs);
+    return may_render(m, owner, t, seg + 1, p + k, n - k, exact);
+  }
+  /* A facet: a non-empty value without the delimiter, of its type. */
+  const ddbst__attr *a = &owner->attrs[s->attr];
+  for (size_t k = 1; k <= n; k++) {
+    if (has_delim(p, k, m)) break;
+    int last = k == n;
+    if (!value_allowed(a, s->lower, p, k, !last || exact)) continue;
+    if (last) {
+      if (!exact || seg + 1 == t->nsegs) return 1;
+      continue;
+    }
+    if (may_render(m, owner, t, seg + 1, p + k, n - k, exact)) return 1;
+  }
+  return 0;
+}
+
+enum { MAX_PREFIXES = 32, PREFIX_CAP = DDBST__PK_MAX + 64 };
+
+/* One way to pick out an entity's key values: a literal, or a literal
+ * followed by each possible start of the first facet. */
+typedef struct prefix_set {
+  int usable;
+  int exact; /* the template is all literal: match it whole */
+  size_t n;
+  char text[MAX_PREFIXES][PREFIX_CAP];
+  size_t len[MAX_PREFIXES];
+} prefix_set;
+
+/* level 0: the leading literal; level 1: refined by the first facet's type. */
+static void build_prefixes(const ddbst__entity *e,
+                           const ddbst__template *t, int level,
+                           prefix_set *ps) {
+  memset(ps, 0, offsetof(prefix_set, text));
+  if (!t || t->nsegs == 0) return;
+  const char *lit;
+  size_t lit_len = ddbst__template_prefix(t, &lit);
+  if (lit_len >= PREFIX_CAP) return;
+  int next = lit_len ? 1 : 0;
+  if (next == t->nsegs) {
+    /* All literal: one value, matched exactly, at level 0 only. */
+    if (level != 0) return;
+    ps->exact = 1;
+    memcpy(ps->text[0], lit, lit_len);
+    ps->len[0] = lit_len;
+    ps->n = 1;
+    ps->usable = 1;
+    return;
+  }
+  if (level == 0) {
+    if (lit_len == 0) return; /* an empty prefix tells nothing apart */
+    memcpy(ps->text[0], lit, lit_len);
+    ps->len[0] = lit_len;
+    ps->n = 1;
+    ps->usable = 1;
+    return;
+  }
+  const ddbst__seg *f = &t->segs[next];
+  const char *const *starts;
+  size_t ns = facet_starts(&e->attrs[f->attr], &starts);
+  if (ns == 0 || ns > MAX_PREFIXES) return;
+  for (size_t i = 0; i < ns; i++) {
+    size_t sl = strlen(starts[i]);
+    if (lit_len + sl >= PREFIX_CAP) return;
+    memcpy(ps->text[i], lit, lit_len);
+    memcpy(ps->text[i] + lit_len, starts[i], sl);
+    for (size_t j = lit_len; j < lit_len + sl; j++)
+      ps->text[i][j] = lower_ascii(ps->text[i][j], f->lower);
+    ps->len[i] = lit_len + sl;
+  }
+  ps->n = ns;
+  ps->usable = 1;
+}
+
+static int set_may_match(const ddbst_model *m, const shape *x, int key,
+                         const prefix_set *ps) {
+  const ddbst__template *t = x->key[key];
+  if (!t || t->nsegs == 0) return 1;
+  for (size_t i = 0; i < ps->n; i++)
+    if (may_render(m, x->owner, t, 0, ps->text[i], ps->len[i], ps->exact))
+      return 1;
+  return 0;
+}
+
+typedef struct filter_choice {
+  prefix_set sets[2]; /* by KEY_SK / KEY_PK; usable ones are used */
+  const shape *clash; /* when no choice works: a shape nothing excludes */
+} filter_choice;
+
+/* Collects the keys of every item in the table. The caller frees *out. */
+static int collect_shapes(const ddbst_model *m, shape **out, size_t *n) {
+  size_t cap = 0;
+  for (int e = 0; e < m->nentities; e++)
+    cap += 1 + (size_t)m->entities[e].nuniques;
+  shape *s = ddbst__malloc(&m->alloc, cap * sizeof *s);
+  if (!s) return DDBST_ENOMEM;
+  size_t k = 0;
+  for (int e = 0; e < m->nentities; e++) {
+    const ddbst__entity *ent = &m->entities[e];
+    s[k].owner = ent;
+    s[k].key[KEY_PK] = &ent->key.pk;
+    s[k].key[KEY_SK] = m->sk_attr ? &ent->key.sk : NULL;
+    k++;
+    for (int u = 0; u < ent->nuniques; u++) {
+      s[k].owner = ent;
+      s[k].key[KEY_PK] = &ent->uniques[u].tmpl;
+      s[k].key[KEY_SK] = m->sk_attr ? &ent->uniques[u].tmpl : NULL;
+      k++;
+    }
+  }
+  *out = s;
+  *n = k;
+  return 0;
+}
+
+/* The first of: sort-key literal, sort key refined by its first facet,
+ * the same for the partition key, then both keys together, that no other
+ * item's key can match. 0 found, 1 none works. */
+static int choose_filter(const ddbst_model *m, int entity, const shape *shapes,
+                         size_t nshapes, filter_choice *fc) {
+  static const struct {
+    int sk_level, pk_level; /* -1: that key is not used */
+  } tries[] = {{0, -1}, {1, -1}, {-1, 0}, {-1, 1}, {0, 0}, {1, 1}};
+  const ddbst__entity *e = &m->entities[entity];
+  const shape *own = NULL;
+  for (size_t i = 0; i < nshapes; i++)
+    if (shapes[i].owner == e && shapes[i].key[KEY_PK] == &e->key.pk)
+      own = &shapes[i];
+  fc->clash = NULL;
+  for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+    const int levels[2] = {tries[t].sk_level, tries[t].pk_level};
+    int usable = 1;
+    for (int key = 0; key < 2; key++) {
+      if (levels[key] < 0) {
+        memset(&fc->sets[key], 0, offsetof(prefix_set, text));
+        continue;
+      }
+      build_prefixes(e, own->key[key], levels[key], &fc->sets[key]);
+      if (!fc->sets[key].usable) usable = 0;
+    }
+    if (!usable) continue;
+    const shape *clash = NULL;
+    for (size_t i = 0; i < nshapes && !clash; i++) {
+      if (&shapes[i] == own) continue;
+      int matches = 1;
+      for (int key = 0; key < 2 && matches; key++)
+        if (fc->sets[key].usable && !set_may_match(m, &shapes[i], key,
+                                                   &fc->sets[key]))
+          matches = 0;
+      if (matches) clash = &shapes[i];
+    }
+    if (!clash) return 0;
+    if (!fc->clash) fc->clash = clash;
+  }
+  return 1;
+}
+
+static void filter_key(jw *w, const char *attr, const prefix_set *ps) {
+  jw_key(w, attr);
+  jw_open(w, '{');
+  jw_key(w, "S");
+  jw_open(w, '[');
+  for (size_t i = 0; i < ps->n; i++) {
+    if (ps->exact) {
+      jw_strn(w, ps->text[i], ps->len[i]);
+      continue;
+    }
+    jw_open(w, '{');
+    jw_key(w, "prefix");
+    jw_strn(w, ps->text[i], ps->len[i]);
+    jw_close(w, '}');
+  }
+  jw_close(w, ']');
+  jw_close(w, '}');
+}
+
+static void filter_pattern(jw *w, const ddbst_model *m, int events,
+                           const filter_choice *fc) {
+  jw_open(w, '{');
+  jw_key(w, "eventName");
+  jw_open(w, '[');
+  if (events & EV_INSERT) jw_str(w, "INSERT");
+  if (events & EV_MODIFY) jw_str(w, "MODIFY");
+  if (events & EV_REMOVE) jw_str(w, "REMOVE");
+  jw_close(w, ']');
+  jw_key(w, "dynamodb");
+  jw_open(w, '{');
+  /* Keys are in every record, whatever the stream's view type. */
+  jw_key(w, "Keys");
+  jw_open(w, '{');
+  if (fc->sets[KEY_PK].usable) filter_key(w, m->pk_attr, &fc->sets[KEY_PK]);
+  if (fc->sets[KEY_SK].usable) filter_key(w, m->sk_attr, &fc->sets[KEY_SK]);
+  jw_close(w, '}');
+  jw_close(w, '}');
+  jw_close(w, '}');
+}
+
+static int write_stream_filters(jw *w, const ddbst_model *m,
+                          const char *const *specs, size_t nspecs,
+                          ddbst_error *err) {
+  if (nspecs == 0) return 0;
+  if (!specs)
+    return ddbst__fail(err, DDBST_EINVAL, "stream_filters",
+                       "stream_filters is NULL but nfilters is %zu", nspecs);
+  if (m->stream == DDBST__STREAM_NONE)
+    return ddbst__fail(err, DDBST_EINVAL, "table.stream",
+                       "stream filters need a stream: set table.stream in the "
+                       "model");
+  shape *shapes = NULL;
+  size_t nshapes = 0;
+  filter_choice *fc = ddbst__malloc(&m->alloc, sizeof *fc);
+  if (!fc || collect_shapes(m, &shapes, &nshapes)) {
+    ddbst__free(&m->alloc, fc);
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  }
+  int rc = 0;
+  /* Metadata is the part of a template CloudFormation keeps as given: the
+   * entries are for a function's filterPatterns, which the template cannot
+   * hold without naming the function. */
+  jw_key(w, "Metadata");
+  jw_open(w, '{');
+  jw_key(w, "ddbst");
+  jw_open(w, '{');
+  jw_key(w, "filterPatterns");
+  jw_open(w, '[');
+  for (size_t i = 0; i < nspecs && !rc; i++) {
+    int entity = -1, events = 0;
+    rc = parse_filter_spec(m, specs[i], i, &entity, &events, err);
+    if (rc) break;
+    if (choose_filter(m, entity, shapes, nshapes, fc)) {
+      char path[64];
+      snprintf(path, sizeof path, "stream_filters[%zu]", i);
+      const shape *c = fc->clash;
+      const ddbst__template *csk = c->key[KEY_SK];
+      rc = ddbst__fail(
+          err, DDBST_EMODEL, path,
+          "no key prefix tells %s's records apart from %s%s (%s = %s%s%s): "
+          "give %s's sort key a literal of its own",
+          m->entities[entity].name, c->owner->name,
+          c->key[KEY_PK] == &c->owner->key.pk ? "'s" : "'s uniqueness items",
+          m->pk_attr, c->key[KEY_PK]->source, csk ? ", SK = " : "",
+          csk ? csk->source : "", m->entities[entity].name);
+      break;
+    }
+    filter_pattern(w, m, events, fc);
+  }
+  jw_close(w, ']');
+  jw_close(w, '}');
+  jw_close(w, '}');
+  ddbst__free(&m->alloc, shapes);
+  ddbst__free(&m->alloc, fc);
+  return rc;
+}
+
+int ddbst_model_cloudformation(const ddbst_model *model,
+                               const char *const *stream_filters,
+                               size_t nfilters, ddbst_buf *out,
+                               ddbst_error *err) {
+  if (!model || !out)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
+  size_t start = out->len;
+  jw w = {out, 0, 0, 0, {0}};
+  jw_open(&w, '{');
+  jw_key(&w, "Resources");
+  jw_open(&w, '{');
+  table_resource(&w, model);
+  policy_resource(&w, model);
+  jw_close(&w, '}');
+  int rc = write_stream_filters(&w, model, stream_filters, nfilters, err);
+  jw_close(&w, '}');
+  if (!rc && w.rc) rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  if (rc) ddbst__buf_truncate(out, start);
+  return rc;
+}
