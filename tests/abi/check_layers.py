@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""The source tree keeps its layers: a file uses only its own layer and the
+layers below it, no two files of the library use each other (directly or
+round a longer cycle), and no source file grows past what one person can
+hold.
+
+Usage: check_layers.py SRC_DIR OBJECT_DIR
+
+SRC_DIR is src/; OBJECT_DIR holds the library's object files as CMake
+builds them (.../ddbst_objects.dir/src/<layer>/<file>.c.o). "Uses" is read
+twice: from the quoted #includes of every file under SRC_DIR, and from the
+objects' symbols (an undefined symbol of one object that another defines),
+which also catches a declaration written by hand instead of included.
+Layer order (lowest first) is LAYERS below; src/README.md explains it.
+"""
+import os
+import re
+import subprocess
+import sys
+
+LAYERS = ["base", "json", "model", "item", "cursor", "request", "response",
+          "evolve", "review", "ffi", "cli"]
+RANK = {name: i for i, name in enumerate(LAYERS)}
+MAX_LINES = 900
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(rel):
+    return rel.split("/", 1)[0] if "/" in rel else None
+
+
+def check_includes(src, problems):
+    for dirpath, _, files in os.walk(src):
+        for f in sorted(files):
+            if not f.endswith((".c", ".h")):
+                continue
+            path = os.path.join(dirpath, f)
+            rel = os.path.relpath(path, src)
+            layer = layer_of(rel)
+            if layer not in RANK:
+                problems.append(f"{rel}: not in a layer folder ({', '.join(LAYERS)})")
+                continue
+            text = open(path, encoding="utf-8").read()
+            lines = text.count("\n")
+            if lines > MAX_LINES:
+                problems.append(f"{rel}: {lines} lines; split it by concern "
+                                f"(at most {MAX_LINES})")
+            for inc in INCLUDE.findall(text):
+                if inc == "ddbst.h":
+                    continue
+                target = layer_of(inc)
+                if target is None:
+                    if layer == "cli" and os.path.exists(os.path.join(dirpath, inc)):
+                        continue  # the command's own headers
+                    problems.append(f'{rel}: #include "{inc}" names no layer '
+                                    f'(write "<layer>/{inc}")')
+                    continue
+                if target not in RANK:
+                    problems.append(f'{rel}: #include "{inc}": no layer {target}')
+                elif RANK[target] > RANK[layer]:
+                    problems.append(f'{rel} ({layer}) includes {inc}: {target} '
+                                    f'is a higher layer')
+
+
+def symbols(obj):
+    out = subprocess.run(["nm", "--defined-only", obj], capture_output=True,
+                         text=True, check=True).stdout
+    defined = {l.split()[2] for l in out.splitlines()
+               if len(l.split()) == 3 and l.split()[1] in "TDBRVW"}
+    out = subprocess.run(["nm", "--undefined-only", obj], capture_output=True,
+                         text=True, check=True).stdout
+    undefined = {l.split()[-1] for l in out.splitlines() if l.strip()}
+    return defined, undefined
+
+
+def check_symbols(objdir, problems):
+    objs = {}
+    for dirpath, _, files in os.walk(objdir):
+        for f in files:
+            if f.endswith(".c.o"):
+                path = os.path.join(dirpath, f)
+                rel = os.path.relpath(path, objdir)
+                rel = rel[rel.index("src/") + 4:] if "src/" in rel else rel
+                objs[rel[:-2]] = path  # src/item/keys.c.o -> item/keys.c
+    if not objs:
+        problems.append(f"no object files under {objdir}")
+        return
+    owner, uses = {}, {}
+    for rel, path in objs.items():
+        defined, undefined = symbols(path)
+        for s in defined:
+            owner[s] = rel
+        uses[rel] = undefined
+    edges = {rel: set() for rel in objs}
+    for rel, undefined in uses.items():
+        for s in undefined:
+            target = owner.get(s)
+            if not target or target == rel:
+                continue
+            edges[rel].add(target)
+            a, b = layer_of(rel), layer_of(target)
+            if a in RANK and b in RANK and RANK[b] > RANK[a]:
+                problems.append(f"{rel} ({a}) calls {s}, defined in {target} "
+                                f"({b}): a higher layer")
+    # Tarjan's strongly connected components: a component of more than one
+    # file is a cycle.
+    index, low, stack, on, comps = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            comps.append(comp)
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    for comp in comps:
+        if len(comp) > 1:
+            problems.append("files that use each other: " + " <-> ".join(sorted(comp)))
+    return len(objs)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: check_layers.py SRC_DIR OBJECT_DIR")
+    src, objdir = sys.argv[1], sys.argv[2]
+    problems = []
+    check_includes(src, problems)
+    n = check_symbols(objdir, problems)
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} problem(s) in the layers")
+        sys.exit(1)
+    print(f"{n} library objects: every use goes to its own layer or one "
+          f"below, no cycles, no file over {MAX_LINES} lines")
+
+
+if __name__ == "__main__":
+    main()
