@@ -4,54 +4,12 @@
 #include <string.h>
 
 #include "model/facet.h"
+#include "item/facet_key.h"
 #include "item/keys.h"
 #include "base/scan.h"
 
 static const ddbst__entity *entity_of(const ddbst_item *it) {
   return &it->m->entities[it->entity];
-}
-
-/* Percent-escaping for attributes that opt in: '%' and every byte of the
- * delimiter become %XX, so the facet can never hold the delimiter and the
- * original comes back exactly. */
-static int needs_escape(unsigned char c, const char *d, size_t dn) {
-  return c == '%' || memchr(d, c, dn) != NULL;
-}
-
-static int append_facet(ddbst_buf *out, const ddbst__attr *a,
-                        const ddbst__seg *s, const char *v, size_t n,
-                        const ddbst_model *m) {
-  static const char hex[] = "0123456789ABCDEF";
-  size_t start = out->len;
-  int rc;
-  if (a->type == DDBST__T_INTEGER) {
-    int64_t x;
-    char tmp[DDBST__INT_MAX_TEXT];
-    size_t tl;
-    /* The item holds validated decimal text; this cannot fail for values
-     * the item accepted, but a width refusal still reads as a value error. */
-    if (ddbst__int_parse(v, n, &x) ||
-        ddbst__int_key(x, a->width, a->sortable_negative, tmp, &tl))
-      return DDBST_EVALUE;
-    rc = ddbst__buf_append(out, tmp, tl);
-  } else if (a->escape) {
-    rc = ddbst__buf_reserve(out, n * 3);
-    if (rc) return rc;
-    for (size_t i = 0; i < n; i++) {
-      unsigned char c = (unsigned char)v[i];
-      if (needs_escape(c, m->delim, m->delim_len)) {
-        char e[3] = {'%', hex[c >> 4], hex[c & 15]};
-        ddbst__buf_append(out, e, 3);
-      } else {
-        ddbst__buf_putc(out, (char)c);
-      }
-    }
-    rc = 0;
-  } else {
-    rc = ddbst__buf_append(out, v, n);
-  }
-  if (rc == 0 && s->lower) ddbst__lower_ascii(out->data + start, out->len - start);
-  return rc;
 }
 
 /* "facet orgId": formatted only when an error needs it, never on the hot
@@ -164,13 +122,19 @@ DDBST__NOINLINE static int render_general(const ddbst_item *it,
       rc = delim_refused(it, s, err);
       goto refused;
     }
-    if (s->as_is) {
+    if (s->as_is) { /* the key form is the value (facet_key.h) */
       if (ddbst__buf_append(out, v, n)) goto nomem;
       continue;
     }
-    rc = append_facet(out, a, s, v, n, m);
-    if (rc == DDBST_ENOMEM) goto nomem;
-    if (rc) {
+    ddbst__fk_why why =
+        ddbst__facet_key(m, a, s->lower, 0, v, n, seen | DDBST__SCAN_KNOWN,
+                         out, NULL);
+    if (why == DDBST__FK_NOMEM) goto nomem;
+    if (why == DDBST__FK_DELIM) {
+      rc = delim_refused(it, s, err);
+      goto refused;
+    }
+    if (why != DDBST__FK_OK) {
       char path[DDBST_ERROR_PATH_MAX];
       const ddbst__entity *e = entity_of(it);
       rc = ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
@@ -552,77 +516,19 @@ int ddbst_item_keys_json(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
 
 /* ---- the reverse: key → entity and facets ---- */
 
-static int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/* Undoes append_facet's escaping into `out`; 0 when `s` is not something the
- * escaping could have produced. */
-static int unescape(const char *s, size_t n, const ddbst_model *m,
-                    ddbst_buf *out) {
-  /* The caller reserved room for n bytes: appends cannot fail. */
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] != '%') {
-      ddbst__buf_putc(out, s[i]);
-      continue;
-    }
-    if (n - i < 3) return 0;
-    int h = hexval(s[i + 1]), l = hexval(s[i + 2]);
-    if (h < 0 || l < 0) return 0;
-    unsigned char c = (unsigned char)(h * 16 + l);
-    if (!needs_escape(c, m->delim, m->delim_len)) return 0;
-    ddbst__buf_putc(out, (char)c);
-    i += 2;
-  }
-  return 1;
-}
-
 /* The facet value key text `s` stands for, stored into the item. Returns 0,
- * DDBST_EVALUE with `why` when `s` is not a canonical key form, or
+ * DDBST_EVALUE with `why` when `s` is no key form of a value, or
  * DDBST_ENOMEM. A facet seen twice (ORG#{orgId} in PK and SK) must agree. The
  * item's key buffer is the scratch space, so a warm item does not allocate. */
 static int take_facet(ddbst_item *it, const ddbst__seg *seg, const char *s,
                       size_t n, char *why, size_t cap) {
-  const ddbst_model *m = it->m;
   const ddbst__attr *a = &entity_of(it)->attrs[seg->attr];
   ddbst_buf *sc = &it->keytext;
   ddbst_buf_reset(sc);
-  /* Room for the unescaped text (never longer than n) and its canonical
-   * form (never longer than n or a timestamp), so nothing moves below. */
-  if (ddbst__buf_reserve(sc, 2 * n + DDBST__TS_MAX + 2)) return DDBST_ENOMEM;
-  const char *text = s;
-  size_t len = n;
-  char num[DDBST__INT_MAX_TEXT + 2];
-  if (a->type == DDBST__T_INTEGER) {
-    int64_t v;
-    const char *bad =
-        ddbst__int_from_key(s, n, a->width, a->sortable_negative, &v);
-    if (bad) {
-      snprintf(why, cap, "%s: %s", a->name, bad);
-      return DDBST_EVALUE;
-    }
-    len = (size_t)snprintf(num, sizeof num, "%lld", (long long)v);
-    text = num;
-  } else if (a->escape) {
-    if (!unescape(s, n, m, sc)) {
-      snprintf(why, cap, "%s: malformed %%-escape", a->name);
-      return DDBST_EVALUE;
-    }
-    text = sc->data;
-    len = sc->len;
-  }
-  size_t mark = sc->len;
-  char reason[128];
-  int rc = ddbst__value_canon(a, text, len, sc, reason, sizeof reason);
-  if (rc == DDBST_ENOMEM) return rc;
-  if (rc || sc->len - mark != len ||
-      memcmp(sc->data + mark, text, len) != 0) {
-    snprintf(why, cap, "%s: '%.*s' is not a canonical %s", a->name,
-             (int)(len > 64 ? 64 : len), text, ddbst__type_name(a->type));
-    return DDBST_EVALUE;
-  }
+  int rc = ddbst__facet_from_key(it->m, a, seg->lower, s, n, sc, why, cap);
+  if (rc) return rc;
+  const char *text = sc->data;
+  size_t len = sc->len;
   size_t have_len;
   const char *have = ddbst__item_text(it, seg->attr, &have_len);
   if (have) {

@@ -8,6 +8,7 @@
 #include "cursor/cursor.h"
 #include "request/expr.h"
 #include "model/facet.h"
+#include "item/facet_key.h"
 #include "item/keys.h"
 #include "request/request.h"
 
@@ -147,51 +148,34 @@ static int make_bound(sk_ctx *c, const char *text, size_t n, int succ,
 }
 
 /* Whether `s` could be a key of the entity: then an exclusive bound equal to
- * it cannot be used as an inclusive one. */
+ * it cannot be used as an inclusive one. Each facet must be the key form of
+ * some value (item/facet_key.h). */
 static int could_be_key(sk_ctx *c, const char *s, size_t n) {
+  const ddbst_model *m = c->it->m;
   size_t spans[2 * DDBST__MAX_FACETS];
-  if (!ddbst__template_split(&c->k->sk, s, n, c->it->m->delim,
-                             c->it->m->delim_len, spans))
+  /* `s` may be in keytext, which the checks below use as scratch */
+  char copy[DDBST__SK_MAX + 4];
+  if (n > sizeof copy) return 0;
+  memcpy(copy, s, n);
+  if (!ddbst__template_split(&c->k->sk, copy, n, m->delim, m->delim_len,
+                             spans))
     return 0;
-  /* it splits: check each facet is a canonical value of its type */
   const ddbst__entity *e = ddbst__entity_of(c->it);
-  int f = 0;
-  for (int i = 0; i < c->k->sk.nsegs; i++) {
+  ddbst_buf *kt = &c->it->keytext;
+  size_t mark = kt->len;
+  int f = 0, fits = 1;
+  for (int i = 0; fits && i < c->k->sk.nsegs; i++) {
     const ddbst__seg *seg = &c->k->sk.segs[i];
     if (seg->attr < 0) continue;
-    const ddbst__attr *a = &e->attrs[seg->attr];
-    const char *v = s + spans[2 * f];
-    size_t vn = spans[2 * f + 1];
+    char why[160];
+    /* out of memory: "could be", the answer that is always safe */
+    fits = ddbst__facet_from_key(m, &e->attrs[seg->attr], seg->lower,
+                                 copy + spans[2 * f], spans[2 * f + 1], kt,
+                                 why, sizeof why) != DDBST_EVALUE;
+    ddbst__buf_truncate(kt, mark);
     f++;
-    if (a->type == DDBST__T_STRING || a->escape) continue;
-    if (a->type == DDBST__T_INTEGER) {
-      int64_t x;
-      if (ddbst__int_from_key(v, vn, a->width, a->sortable_negative, &x))
-        return 0;
-      continue;
-    }
-    char tmp[DDBST__TS_MAX];
-    size_t tl = 0;
-    if (a->type == DDBST__T_TIMESTAMP &&
-        (ddbst__ts_canon(v, vn, a->precision, tmp, &tl) || tl != vn ||
-         memcmp(tmp, v, vn)))
-      return 0;
-    if (a->type == DDBST__T_ULID &&
-        (ddbst__ulid_canon(v, vn, tmp) || memcmp(tmp, v, vn)))
-      return 0;
-    if (a->type == DDBST__T_ENUM) {
-      int found = 0;
-      for (size_t j = 0; j < a->nvalues; j++)
-        if (strlen(a->values[j]) == vn && !memcmp(a->values[j], v, vn))
-          found = 1;
-      if (!found) return 0;
-    }
-    if (a->type == DDBST__T_BOOLEAN &&
-        !(vn == 4 && !memcmp(v, "true", 4)) &&
-        !(vn == 5 && !memcmp(v, "false", 5)))
-      return 0;
   }
-  return 1;
+  return fits;
 }
 
 /* An exclusive upper bound as an inclusive one: itself when no key of the
@@ -230,108 +214,124 @@ static const char *fpath(char *buf, size_t cap, const ddbst__attr *a) {
   return buf;
 }
 
-static int condition_value(sk_ctx *c, const ddbst__attr *a, const char *v,
-                           size_t n, uint32_t *off, uint32_t *len,
-                           int *partial, ddbst_error *err) {
-  const ddbst_model *m = c->it->m;
-  ddbst_buf *kt = &c->it->keytext;
+/* Canonical text of the condition's value in `buf`: complete (*partial 0),
+ * or a proper prefix of a canonical value (*partial 1: "2026-03", "01HZ",
+ * an enum value's start); strings are always complete. Returns the text, or
+ * NULL with `err` filled. */
+static const char *condition_canon(const ddbst__attr *a, const char *v,
+                                   size_t n, char *buf, size_t *len,
+                                   int *partial, ddbst_error *err) {
   char path[DDBST_ERROR_PATH_MAX];
-  const char *bad = ddbst__utf8_check(v, n);
-  if (bad) return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
-  if (n == 0)
-    return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
-                       "%s: a condition needs a value", a->name);
-  *off = (uint32_t)kt->len;
+  const char *bad;
   *partial = 0;
-  char tmp[DDBST__TS_MAX > DDBST__INT_MAX_TEXT ? DDBST__TS_MAX
-                                               : DDBST__INT_MAX_TEXT];
-  size_t tl = 0;
-  int rc = 0;
+  *len = n;
   switch (a->type) {
   case DDBST__T_TIMESTAMP:
-    if (!ddbst__ts_canon(v, n, a->precision, tmp, &tl)) {
-      rc = ddbst__buf_append(kt, tmp, tl);
-    } else if (ddbst__ts_is_prefix(v, n, a->precision)) {
+    if (!ddbst__ts_canon(v, n, a->precision, buf, len)) return buf;
+    if (ddbst__ts_is_prefix(v, n, a->precision)) {
       *partial = 1;
-      rc = ddbst__buf_append(kt, v, n);
-    } else {
-      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
-                         "%s: '%.*s' is neither a timestamp nor the start of "
-                         "one in UTC (2026, 2026-03, 2026-03-14T09, ...)",
-                         a->name, (int)(n > 64 ? 64 : n), v);
+      *len = n;
+      return v;
     }
-    break;
-  case DDBST__T_ULID:
-    if (n == DDBST__ULID_LEN) {
-      if ((bad = ddbst__ulid_canon(v, n, tmp)))
-        return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
-      rc = ddbst__buf_append(kt, tmp, n);
-    } else {
-      /* a prefix: canonicalise the characters it has */
-      char full[DDBST__ULID_LEN];
-      memset(full, '0', sizeof full);
-      if (n > DDBST__ULID_LEN)
-        return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: too long for a ULID",
-                           a->name);
-      memcpy(full, v, n);
-      if ((bad = ddbst__ulid_canon(full, sizeof full, tmp)))
-        return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
-      *partial = 1;
-      rc = ddbst__buf_append(kt, tmp, n);
+    ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                "%s: '%.*s' is neither a timestamp nor the start of "
+                "one in UTC (2026, 2026-03, 2026-03-14T09, ...)",
+                a->name, (int)(n > 64 ? 64 : n), v);
+    return NULL;
+  case DDBST__T_ULID: {
+    /* a prefix: its characters canonicalised as a whole ULID's would be */
+    char full[DDBST__ULID_LEN];
+    if (n > DDBST__ULID_LEN) {
+      ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                  "%s: too long for a ULID", a->name);
+      return NULL;
     }
-    break;
+    memset(full, '0', sizeof full);
+    memcpy(full, v, n);
+    if ((bad = ddbst__ulid_canon(full, sizeof full, buf))) {
+      ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s",
+                  a->name, bad);
+      return NULL;
+    }
+    *partial = n < DDBST__ULID_LEN;
+    return buf;
+  }
   case DDBST__T_INTEGER: {
     int64_t x;
-    if ((bad = ddbst__int_parse(v, n, &x)) ||
-        (bad = ddbst__int_key(x, a->width, a->sortable_negative, tmp, &tl)))
-      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s", a->name, bad);
-    rc = ddbst__buf_append(kt, tmp, tl);
-    break;
+    if ((bad = ddbst__int_parse(v, n, &x))) {
+      ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s",
+                  a->name, bad);
+      return NULL;
+    }
+    return v; /* ddbst__int_parse takes canonical decimal text only */
   }
   case DDBST__T_ENUM: {
     int exact = 0, prefix = 0;
     for (size_t i = 0; i < a->nvalues; i++) {
-      size_t l = strlen(a->values[i]);
+      size_t l = a->value_lens[i];
       if (l == n && !memcmp(a->values[i], v, n)) exact = 1;
       if (l > n && !memcmp(a->values[i], v, n)) prefix = 1;
     }
-    if (!exact && !prefix)
-      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
-                         "%s: '%.*s' is not one of the enum's values nor the "
-                         "start of one",
-                         a->name, (int)(n > 64 ? 64 : n), v);
+    if (!exact && !prefix) {
+      ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                  "%s: '%.*s' is not one of the enum's values nor the "
+                  "start of one",
+                  a->name, (int)(n > 64 ? 64 : n), v);
+      return NULL;
+    }
     *partial = !exact;
-    rc = ddbst__buf_append(kt, v, n);
-    break;
+    return v;
   }
   case DDBST__T_BOOLEAN:
-    if (!(n == 4 && !memcmp(v, "true", 4)) && !(n == 5 && !memcmp(v, "false", 5)))
-      return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: expected true or false",
-                         a->name);
-    rc = ddbst__buf_append(kt, v, n);
-    break;
-  default: /* strings: as given, escaped where the attribute opts in */
-    if (!a->escape) {
-      for (size_t i = 0; i + m->delim_len <= n; i++)
-        if (!memcmp(v + i, m->delim, m->delim_len))
-          return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
-                             "%s contains the key delimiter '%s'", a->name,
-                             m->delim);
-      rc = ddbst__buf_append(kt, v, n);
-    } else {
-      static const char hex[] = "0123456789ABCDEF";
-      for (size_t i = 0; !rc && i < n; i++) {
-        unsigned char ch = (unsigned char)v[i];
-        if (ch == '%' || memchr(m->delim, ch, m->delim_len)) {
-          char e3[3] = {'%', hex[ch >> 4], hex[ch & 15]};
-          rc = ddbst__buf_append(kt, e3, 3);
-        } else {
-          rc = ddbst__buf_putc(kt, (char)ch);
-        }
-      }
+    if (!(n == 4 && !memcmp(v, "true", 4)) &&
+        !(n == 5 && !memcmp(v, "false", 5))) {
+      ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                  "%s: expected true or false", a->name);
+      return NULL;
     }
+    return v;
+  default:
+    return v;
   }
-  if (rc) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+}
+
+/* The key text of value `v` for the condition's facet (segment `seg`),
+ * complete or partial (*partial), through the one facet renderer
+ * (item/facet_key.h): lower-cased, escaped or padded as the key holds it.
+ * Written into keytext at *off. */
+static int condition_value(sk_ctx *c, const ddbst__seg *seg,
+                           const ddbst__attr *a, const char *v, size_t n,
+                           uint32_t *off, uint32_t *len, int *partial,
+                           ddbst_error *err) {
+  const ddbst_model *m = c->it->m;
+  ddbst_buf *kt = &c->it->keytext;
+  char path[DDBST_ERROR_PATH_MAX];
+  const char *bad = ddbst__utf8_check(v, n);
+  if (bad)
+    return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                       "%s: %s", a->name, bad);
+  if (n == 0)
+    return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                       "%s: a condition needs a value", a->name);
+  char buf[DDBST__TS_MAX > DDBST__ULID_LEN ? DDBST__TS_MAX : DDBST__ULID_LEN];
+  size_t cn;
+  const char *cv = condition_canon(a, v, n, buf, &cn, partial, err);
+  if (!cv) return DDBST_EVALUE;
+  *off = (uint32_t)kt->len;
+  const char *why = NULL;
+  switch (ddbst__facet_key(m, a, seg->lower, *partial, cv, cn, 0, kt, &why)) {
+  case DDBST__FK_OK:
+    break;
+  case DDBST__FK_DELIM:
+    return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                       "%s contains the key delimiter '%s'", a->name,
+                       m->delim);
+  case DDBST__FK_NOMEM:
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  default: /* an integer its width cannot hold (never partial) */
+    return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                       "%s: %s", a->name, why ? why : "no key form");
+  }
   *len = (uint32_t)(kt->len - *off);
   if (*len + c->p_len > c->limit)
     return ddbst__fail(err, DDBST_ERANGE, fpath(path, sizeof path, a),
@@ -374,9 +374,12 @@ static int condition_bounds(sk_ctx *c, int cond, const ddbst__attr *a,
                             ddbst_error *err) {
   uint32_t v1o = 0, v1l = 0, v2o = 0, v2l = 0;
   int p1 = 0, p2 = 0;
-  int rc = condition_value(c, a, q->value, q->value_len, &v1o, &v1l, &p1, err);
+  const ddbst__seg *seg = &c->k->sk.segs[c->range_seg];
+  int rc = condition_value(c, seg, a, q->value, q->value_len, &v1o, &v1l, &p1,
+                           err);
   if (!rc && cond == DDBST_SK_BETWEEN)
-    rc = condition_value(c, a, q->value2, q->value2_len, &v2o, &v2l, &p2, err);
+    rc = condition_value(c, seg, a, q->value2, q->value2_len, &v2o, &v2l, &p2,
+                         err);
   if (rc) return rc;
   /* the values live in keytext, which grows below: copy them out */
   char v1[DDBST__SK_MAX + 1], v2[DDBST__SK_MAX + 1];
@@ -499,8 +502,8 @@ static int sort_condition(ddbst_item *it, const ddbst__pattern *p,
   if (cond == DDBST_SK_BEGINS) {
     uint32_t vo, vl;
     int partial;
-    int rc = condition_value(&c, a, q->value, q->value_len, &vo, &vl, &partial,
-                             err);
+    int rc = condition_value(&c, &t->segs[c.range_seg], a, q->value,
+                             q->value_len, &vo, &vl, &partial, err);
     if (rc) return rc;
     /* P is right before the value in keytext only if nothing came between:
      * build P + value afresh */

@@ -1,0 +1,172 @@
+/* The key form of one facet and its reverse (see facet_key.h): integers at
+ * their width, ASCII lower-casing, %-escaping, and the delimiter refused. */
+#include "item/facet_key.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "model/facet.h"
+
+static const char HEX[] = "0123456789ABCDEF";
+
+/* '%' and every byte of the delimiter: what %-escaping rewrites, so that an
+ * escaped facet never holds the delimiter and its value comes back. */
+static int escaped_byte(const ddbst_model *m, unsigned char c) {
+  return c == '%' || memchr(m->delim, c, m->delim_len) != NULL;
+}
+
+static unsigned char lower_byte(unsigned char c) {
+  return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m,
+                                     const ddbst__attr *a, int lower,
+                                     int partial, const char *v, size_t n,
+                                     ddbst_buf *out, const char **why) {
+  if (n == 0) return DDBST__FK_EMPTY;
+  if (a->type == DDBST__T_INTEGER) {
+    /* a prefix of "12" is no bound on 12's key form "012" */
+    if (partial) return DDBST__FK_PARTIAL;
+    int64_t x;
+    char tmp[DDBST__INT_MAX_TEXT];
+    size_t tl;
+    const char *bad = ddbst__int_parse(v, n, &x);
+    if (!bad) bad = ddbst__int_key(x, a->width, a->sortable_negative, tmp, &tl);
+    if (bad) {
+      if (why) *why = bad;
+      return DDBST__FK_WIDTH;
+    }
+    /* digits and '-': nothing to lower-case, escape or find a delimiter in
+     * (delimiters hold neither) */
+    return ddbst__buf_append(out, tmp, tl) ? DDBST__FK_NOMEM : DDBST__FK_OK;
+  }
+  if (!a->escape)
+    return ddbst__facet_key(m, a, lower, partial, v, n, 0, out, why);
+  /* lower-cased first, so the escapes' hex digits stay upper-case and the
+   * key reads back (facet_unescape takes upper-case only) */
+  if (ddbst__buf_reserve(out, 3 * n)) return DDBST__FK_NOMEM;
+  char *o = out->data + out->len;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)v[i];
+    if (lower) c = lower_byte(c);
+    if (escaped_byte(m, c)) {
+      *o++ = '%';
+      *o++ = HEX[c >> 4];
+      *o++ = HEX[c & 15];
+    } else {
+      *o++ = (char)c;
+    }
+  }
+  *o = '\0';
+  out->len = (size_t)(o - out->data);
+  return DDBST__FK_OK;
+}
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Undoes the %-escaping of k[0..kn) into dst (room for kn bytes) and
+ * returns the length; -1 when `k` is not text the escaping makes (a lone
+ * '%', lower-case hex, an escape of a byte that is never escaped). */
+static long facet_unescape(const ddbst_model *m, const char *k, size_t kn,
+                           char *dst) {
+  char *o = dst;
+  for (size_t i = 0; i < kn; i++) {
+    if (k[i] != '%') {
+      *o++ = k[i];
+      continue;
+    }
+    if (kn - i < 3) return -1;
+    int h = hexval(k[i + 1]), l = hexval(k[i + 2]);
+    if (h < 0 || l < 0) return -1;
+    unsigned char c = (unsigned char)(h * 16 + l);
+    if (!escaped_byte(m, c)) return -1;
+    *o++ = (char)c;
+    i += 2;
+  }
+  return (long)(o - dst);
+}
+
+/* Appends the canonical form of candidate c[0..cn) when its key form is
+ * exactly k[0..kn): 1; else 0 with `out` as it was; DDBST_ENOMEM. Neither
+ * `c` nor `k` points into `out`. */
+static int try_value(const ddbst_model *m, const ddbst__attr *a, int lower,
+                     const char *c, size_t cn, const char *k, size_t kn,
+                     ddbst_buf *out) {
+  size_t mark = out->len;
+  char reason[128];
+  int rc = ddbst__value_canon(a, c, cn, out, reason, sizeof reason);
+  if (rc) return rc == DDBST_ENOMEM ? rc : 0;
+  size_t vn = out->len - mark;
+  /* room for the key form (at most three bytes a byte, or an integer's
+   * text) before taking pointers into `out` */
+  if (ddbst__buf_reserve(out, 3 * vn + DDBST__INT_MAX_TEXT)) {
+    ddbst__buf_truncate(out, mark);
+    return DDBST_ENOMEM;
+  }
+  ddbst__fk_why w =
+      ddbst__facet_key(m, a, lower, 0, out->data + mark, vn, 0, out, NULL);
+  int same = w == DDBST__FK_OK && out->len - mark - vn == kn &&
+             memcmp(out->data + mark + vn, k, kn) == 0;
+  ddbst__buf_truncate(out, same ? mark + vn : mark);
+  return same;
+}
+
+int ddbst__facet_from_key(const ddbst_model *m, const ddbst__attr *a,
+                          int lower, const char *k, size_t kn, ddbst_buf *out,
+                          char *why, size_t why_cap) {
+  /* key facets are never longer than a partition key */
+  char text_buf[DDBST__PK_MAX + 1];
+  const char *text = k;
+  size_t len = kn;
+  if (kn > DDBST__PK_MAX) {
+    snprintf(why, why_cap, "%s: longer than any key", a->name);
+    return DDBST_EVALUE;
+  }
+  if (a->type == DDBST__T_INTEGER) {
+    int64_t v;
+    const char *bad =
+        ddbst__int_from_key(k, kn, a->width, a->sortable_negative, &v);
+    if (bad) {
+      snprintf(why, why_cap, "%s: %s", a->name, bad);
+      return DDBST_EVALUE;
+    }
+    len = (size_t)snprintf(text_buf, sizeof text_buf, "%lld", (long long)v);
+    text = text_buf;
+  } else if (a->escape) {
+    long ul = facet_unescape(m, k, kn, text_buf);
+    if (ul < 0) {
+      snprintf(why, why_cap, "%s: malformed %%-escape", a->name);
+      return DDBST_EVALUE;
+    }
+    len = (size_t)ul;
+    text = text_buf;
+  }
+  int r = 0;
+  if (a->type == DDBST__T_ENUM) {
+    /* the declared value whose key form it is: lower-casing may have
+     * folded its case */
+    for (size_t i = 0; !r && i < a->nvalues; i++)
+      r = try_value(m, a, lower, a->values[i], a->value_lens[i], k, kn, out);
+  } else {
+    r = try_value(m, a, lower, text, len, k, kn, out);
+    if (!r && lower) {
+      /* a timestamp's 'T' and 'Z', a ULID's letters: canonical upper-case */
+      char up[DDBST__PK_MAX + 1];
+      for (size_t i = 0; i < len; i++)
+        up[i] = text[i] >= 'a' && text[i] <= 'z' ? (char)(text[i] - 32)
+                                                 : text[i];
+      r = try_value(m, a, lower, up, len, k, kn, out);
+    }
+  }
+  if (r < 0) return DDBST_ENOMEM;
+  if (!r) {
+    snprintf(why, why_cap, "%s: '%.*s' is not a canonical %s", a->name,
+             (int)(len > 64 ? 64 : len), text, ddbst__type_name(a->type));
+    return DDBST_EVALUE;
+  }
+  return 0;
+}

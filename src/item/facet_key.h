@@ -1,0 +1,75 @@
+/* The key form of one facet: the only place that turns an attribute's value
+ * into the bytes a key holds, and reads those bytes back. Keys, sort-key
+ * bounds, cursors and unique guards all go through it; the fast paths that
+ * skip it (a facet copied as it is: ddbst__seg.as_is, decided at load) are
+ * fuzzed against it (tests/fuzz/fuzz_engine.c). */
+#ifndef DDBST_ITEM_FACET_KEY_H
+#define DDBST_ITEM_FACET_KEY_H
+
+#include "base/scan.h"
+#include "item/item.h"
+#include "model/facet.h"
+
+/* Why a value has no key form: callers word the error for their context
+ * ("a condition needs a value", "%s.%s is empty; a key facet needs a
+ * value"), so the reason is a code. */
+typedef enum {
+  DDBST__FK_OK,
+  DDBST__FK_EMPTY,   /* a key facet is never empty */
+  DDBST__FK_DELIM,   /* holds the delimiter: it would forge another key */
+  DDBST__FK_WIDTH,   /* an integer its width cannot hold (why: the reason) */
+  DDBST__FK_PARTIAL, /* a partial value of a type that has none (integers) */
+  DDBST__FK_NOMEM
+} ddbst__fk_why;
+
+/* Appends to `out` the key form of `v`, the canonical text of attribute `a`
+ * (what ddbst__value_canon makes), or with `partial` a proper prefix of one
+ * (a sort-key bound such as "2026-03"): an integer at its width, negatives
+ * as ten's complements where sortable; then ASCII lower-casing where the
+ * template says (`lower`); then %-escaping of '%' and the delimiter's bytes
+ * where the attribute opts in. Each step maps a prefix of a value to a
+ * prefix of its key form, so a partial value's key form starts every key
+ * its completions have. `scan` is what the item recorded of `v`
+ * (ddbst__val.scan, base/scan.h), or 0: with DDBST__SCAN_KNOWN and no
+ * DDBST__SCAN_DELIM0 the delimiter need not be looked for. Returns
+ * DDBST__FK_OK, or the reason with `out` as it was (for DDBST__FK_WIDTH,
+ * `*why`, when `why` is not NULL, is the integer's reason).
+ *
+ * Inline for the facets of most keys (text as it is, perhaps lower-cased);
+ * integers and escaped text take ddbst__facet_key_coded. */
+ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m,
+                                     const ddbst__attr *a, int lower,
+                                     int partial, const char *v, size_t n,
+                                     ddbst_buf *out, const char **why);
+
+static inline ddbst__fk_why ddbst__facet_key(const ddbst_model *m,
+                                             const ddbst__attr *a, int lower,
+                                             int partial, const char *v,
+                                             size_t n, unsigned scan,
+                                             ddbst_buf *out,
+                                             const char **why) {
+  if (a->type == DDBST__T_INTEGER || a->escape || n == 0)
+    return ddbst__facet_key_coded(m, a, lower, partial, v, n, out, why);
+  /* lower-casing cannot make the delimiter: it holds no letter
+   * (model/model_load.c, load_delimiter) */
+  if ((!(scan & DDBST__SCAN_KNOWN) || (scan & DDBST__SCAN_DELIM0)) &&
+      ddbst__find_delim(v, n, m->delim, m->delim_len))
+    return DDBST__FK_DELIM;
+  size_t start = out->len;
+  if (ddbst__buf_append(out, v, n)) return DDBST__FK_NOMEM;
+  if (lower) ddbst__lower_ascii(out->data + start, n);
+  return DDBST__FK_OK;
+}
+
+/* The reverse: appends to `out` a canonical value of `a` whose key form is
+ * exactly k[0..kn) (for a lower-cased facet, one of the values that share
+ * it: the text as the key holds it when that is a value, else the value
+ * with ASCII upper-cased, the form timestamps and enums are declared in).
+ * Returns 0, DDBST_EVALUE with `why` (a reason naming the attribute) when
+ * no value has this key form, or DDBST_ENOMEM; `out` is as it was on
+ * error. */
+int ddbst__facet_from_key(const ddbst_model *m, const ddbst__attr *a,
+                          int lower, const char *k, size_t kn, ddbst_buf *out,
+                          char *why, size_t why_cap);
+
+#endif
