@@ -354,31 +354,22 @@ static void next_page_body(char *out, size_t cap, const char *first,
   memcpy(out + len, "}}", 3);
 }
 
-/* Sends `operation` with `body` and every following page, keeping each
- * page's tree; returns their Items as one array. */
-static yajl_val all_pages(itest_fixture *f, const char *operation,
-                          const char *body) {
-  release_pages(f);
-  static char next[16384]; /* static: too big for the stack of a test */
-  const char *current = body;
-  size_t total = 0;
-  for (;;) {
-    if (send_raw(f, operation, current) != 200)
-      fail_msg("%s: HTTP %ld: %s\nrequest: %s", operation, f->status,
-               itest_client_body(f->client), current);
-    yajl_val items = at(f->response, "Items", NULL, NULL);
-    if (!YAJL_IS_ARRAY(items))
-      fail_msg("no Items array in %s", itest_client_body(f->client));
-    if (f->npages == sizeof f->pages / sizeof f->pages[0])
-      fail_msg("%s", "more pages than the test data can fill");
-    f->pages[f->npages++] = f->response;
-    f->response = NULL; /* the page owns it now */
-    total += items->u.array.len;
-    yajl_val key = at(f->pages[f->npages - 1], "LastEvaluatedKey", NULL, NULL);
-    if (!key) break;
-    next_page_body(next, sizeof next, body, key);
-    current = next;
-  }
+/* Keeps the last answer as a page of the current read; its Items count. */
+static size_t keep_page(itest_fixture *f, const char *operation,
+                        const char *body) {
+  yajl_val items = at(f->response, "Items", NULL, NULL);
+  if (!YAJL_IS_ARRAY(items))
+    fail_msg("%s: no Items array in %s\nrequest: %s", operation,
+             itest_client_body(f->client), body);
+  if (f->npages == sizeof f->pages / sizeof f->pages[0])
+    fail_msg("%s", "more pages than the test data can fill");
+  f->pages[f->npages++] = f->response;
+  f->response = NULL; /* the page owns it now */
+  return items->u.array.len;
+}
+
+/* The Items of every kept page as one array (f->items). */
+static yajl_val join_pages(itest_fixture *f, size_t total) {
   f->items = calloc(1, sizeof *f->items);
   yajl_val *values = calloc(total ? total : 1, sizeof *values);
   if (!f->items || !values) {
@@ -393,6 +384,114 @@ static yajl_val all_pages(itest_fixture *f, const char *operation,
       values[f->items->u.array.len++] = items->u.array.values[i];
   }
   return f->items;
+}
+
+/* Sends `operation` with `body` and every following page, keeping each
+ * page's tree; returns their Items as one array. */
+static yajl_val all_pages(itest_fixture *f, const char *operation,
+                          const char *body) {
+  release_pages(f);
+  static char next[16384]; /* static: too big for the stack of a test */
+  const char *current = body;
+  size_t total = 0;
+  for (;;) {
+    if (send_raw(f, operation, current) != 200)
+      fail_msg("%s: HTTP %ld: %s\nrequest: %s", operation, f->status,
+               itest_client_body(f->client), current);
+    total += keep_page(f, operation, current);
+    yajl_val key = at(f->pages[f->npages - 1], "LastEvaluatedKey", NULL, NULL);
+    if (!key) break;
+    next_page_body(next, sizeof next, body, key);
+    current = next;
+  }
+  return join_pages(f, total);
+}
+
+/* A key map ({"PK":{"S":"a"},...}) as sorted "name=type:value" lines, so
+ * that two maps compare whatever their members' order. */
+static void key_lines(yajl_val key, char *out, size_t cap) {
+  const char *lines[8];
+  char buf[8][1200];
+  size_t n = 0;
+  for (size_t i = 0; YAJL_IS_OBJECT(key) && i < key->u.object.len && n < 8;
+       i++, n++) {
+    yajl_val v = key->u.object.values[i];
+    const char *type = YAJL_IS_OBJECT(v) && v->u.object.len == 1
+                           ? v->u.object.keys[0]
+                           : "?";
+    const char *text = YAJL_IS_OBJECT(v) && v->u.object.len == 1
+                           ? YAJL_GET_STRING(v->u.object.values[0])
+                           : NULL;
+    snprintf(buf[n], sizeof buf[n], "%s=%s:%s", key->u.object.keys[i], type,
+             text ? text : "?");
+    lines[n] = buf[n];
+  }
+  for (size_t i = 1; i < n; i++) /* insertion sort: at most a few keys */
+    for (size_t j = i; j > 0 && strcmp(lines[j - 1], lines[j]) > 0; j--) {
+      const char *t = lines[j];
+      lines[j] = lines[j - 1];
+      lines[j - 1] = t;
+    }
+  size_t len = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < n && len < cap; i++)
+    len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? "\n" : "",
+                            lines[i]);
+}
+
+yajl_val itest_query_cursors(itest_fixture *f, const char *pattern,
+                             const ddbst_query *q,
+                             const ddbst_cursor_keys *keys) {
+  int p = ddbst_model_pattern(f->model, pattern);
+  if (p < 0) fail_msg("no pattern %s in the model", pattern);
+  release_pages(f);
+  ddbst_query next = *q;
+  ddbst_page *pg = ddbst_page_new(f->model);
+  ddbst_buf *cursor = ddbst_buf_new(NULL);
+  if (!pg || !cursor) fail_msg("%s", "out of memory");
+  static char last_key[8192], start_key[8192];
+  size_t total = 0;
+  for (;;) {
+    next.cursor_keys = keys;
+    int op = ddbst_query_request(f->item, p, &next, itest_body(f), &f->err);
+    if (op < 0)
+      fail_msg("%s page %zu: the request was not built: %s: %s (%s)", pattern,
+               f->npages + 1, ddbst_strerror(op), f->err.message, f->err.path);
+    if (f->npages) {
+      yajl_val body = yajl_tree_parse(ddbst_buf_data(f->body), NULL, 0);
+      key_lines(at(body, "ExclusiveStartKey", NULL, NULL), start_key,
+                sizeof start_key);
+      yajl_tree_free(body);
+      if (strcmp(start_key, last_key))
+        fail_msg("%s page %zu: the cursor did not give back the "
+                 "LastEvaluatedKey\n  LastEvaluatedKey:\n%s\n  "
+                 "ExclusiveStartKey:\n%s",
+                 pattern, f->npages + 1, last_key, start_key);
+    }
+    if (send_raw(f, ddbst_operation_name(op), ddbst_buf_data(f->body)) != 200)
+      fail_msg("%s: HTTP %ld: %s\nrequest: %s", pattern, f->status,
+               itest_client_body(f->client), ddbst_buf_data(f->body));
+    ddbst_error err;
+    if (ddbst_page_parse(pg, op, itest_client_body(f->client),
+                         itest_client_body_len(f->client), &err) < 0)
+      fail_msg("%s: ddbst_page_parse: %s (%s)\nanswer: %s", pattern,
+               err.message, err.path, itest_client_body(f->client));
+    total += keep_page(f, pattern, ddbst_buf_data(f->body));
+    yajl_val lek = at(f->pages[f->npages - 1], "LastEvaluatedKey", NULL, NULL);
+    if (!lek) break;
+    key_lines(lek, last_key, sizeof last_key);
+    ddbst_buf_reset(cursor);
+    if (ddbst_page_cursor(pg, keys, f->item, p, 0, cursor, &err))
+      fail_msg("%s page %zu: ddbst_page_cursor: %s (%s)\nanswer: %s", pattern,
+               f->npages, err.message, err.path, itest_client_body(f->client));
+    next.cursor = ddbst_buf_data(cursor);
+    next.cursor_len = ddbst_buf_len(cursor);
+  }
+  ddbst_page_free(pg);
+  /* the body of the last request stays in f->body, for messages; the
+   * cursor it points to is no longer needed */
+  ddbst_buf_free(cursor);
+  return join_pages(f, total);
 }
 
 yajl_val itest_query(itest_fixture *f, const char *pattern,

@@ -129,6 +129,15 @@ yajl_val itest_get(itest_fixture *f);
 yajl_val itest_query(itest_fixture *f, const char *pattern,
                      const ddbst_query *q);
 
+/* itest_query that asks for each next page with the cursor ddbst made from
+ * the page before (ddbst_page_cursor, sealed with `keys`; NULL for a model
+ * with unsealed cursors), checking that each request's ExclusiveStartKey is
+ * exactly the LastEvaluatedKey before it. Returns the Items of every page in
+ * order, as itest_query does. */
+yajl_val itest_query_cursors(itest_fixture *f, const char *pattern,
+                             const ddbst_query *q,
+                             const ddbst_cursor_keys *keys);
+
 /* Every item of a secondary index: the one way to prove an item is absent
  * from a sparse index. A Scan is hand-written here on purpose: ddbst has no
  * Scan builder, as no access pattern may need one. Returns Items, as
