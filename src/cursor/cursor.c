@@ -12,12 +12,11 @@
 #include <sodium.h>
 
 #include "cursor/cursor.h"
-#include "request/expr.h"
 #include "base/b64url.h"
 #include "model/facet.h"
 #include "base/forksafe.h"
 #include "item/keys.h"
-#include "request/request.h"
+#include "item/attribute_value.h"
 
 /* ---- the envelope ---- */
 

@@ -87,6 +87,11 @@ struct ddbst_item {
 int ddbst__value_canon(const ddbst__attr *a, const char *in, size_t n,
                        ddbst_buf *out, char *why, size_t why_cap);
 
+/* The entity the item holds values of. */
+static inline const ddbst__entity *ddbst__entity_of(const ddbst_item *it) {
+  return &it->m->entities[it->entity];
+}
+
 /* The value of attribute `attr` of the item (NULL when unset). */
 static inline const char *ddbst__item_text(const ddbst_item *it, int attr,
                                            size_t *len) {

@@ -8,10 +8,6 @@
 #include "item/keys.h"
 #include "base/scan.h"
 
-static const ddbst__entity *entity_of(const ddbst_item *it) {
-  return &it->m->entities[it->entity];
-}
-
 /* "facet orgId": formatted only when an error needs it, never on the hot
  * path. */
 static const char *facet_path(char *buf, size_t cap, const ddbst__attr *a) {
@@ -24,7 +20,7 @@ static const char *facet_path(char *buf, size_t cap, const ddbst__attr *a) {
 static int facet_refused(const ddbst_item *it, const ddbst__template *t,
                          const ddbst__seg *s, const char *key_attr,
                          ddbst_error *err) {
-  const ddbst__entity *e = entity_of(it);
+  const ddbst__entity *e = ddbst__entity_of(it);
   const ddbst__attr *a = &e->attrs[s->attr];
   const ddbst__val *val = &it->vals[s->attr];
   char path[DDBST_ERROR_PATH_MAX];
@@ -54,7 +50,7 @@ DDBST__NOINLINE static int holds_delim(const ddbst_model *m, const char *v,
 
 static int delim_refused(const ddbst_item *it, const ddbst__seg *s,
                          ddbst_error *err) {
-  const ddbst__entity *e = entity_of(it);
+  const ddbst__entity *e = ddbst__entity_of(it);
   const ddbst__attr *a = &e->attrs[s->attr];
   char path[DDBST_ERROR_PATH_MAX];
   return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
@@ -116,7 +112,7 @@ DDBST__NOINLINE static int render_general(const ddbst_item *it,
                               : ddbst__scan(v, n, (unsigned char)m->delim[0]);
     found |= seen;
     /* an escaped facet cannot hold the delimiter: it is %-escaped */
-    const ddbst__attr *a = s->as_is ? NULL : &entity_of(it)->attrs[s->attr];
+    const ddbst__attr *a = s->as_is ? NULL : &ddbst__entity_of(it)->attrs[s->attr];
     if ((seen & DDBST__SCAN_DELIM0) && !(a && a->escape) &&
         holds_delim(m, v, n)) {
       rc = delim_refused(it, s, err);
@@ -136,7 +132,7 @@ DDBST__NOINLINE static int render_general(const ddbst_item *it,
     }
     if (why != DDBST__FK_OK) {
       char path[DDBST_ERROR_PATH_MAX];
-      const ddbst__entity *e = entity_of(it);
+      const ddbst__entity *e = ddbst__entity_of(it);
       rc = ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
                        "%s.%s does not fit its key width", e->name, a->name);
       goto refused;
@@ -185,6 +181,34 @@ int ddbst__render_key(const ddbst_item *it, const ddbst__template *t,
   return ddbst__render(it, t, key_attr, limit, out, NULL, err);
 }
 
+/* ---- a key into the item's key text, for the request builders ---- */
+
+int ddbst__render_into(ddbst_item *it, const ddbst__template *t,
+                       const char *name, size_t limit, uint32_t *off,
+                       uint32_t *len, ddbst_error *err) {
+  size_t start = it->keytext.len;
+  int rc = ddbst__render_key(it, t, name, limit, &it->keytext, err);
+  if (rc) return rc;
+  *off = (uint32_t)start;
+  *len = (uint32_t)(it->keytext.len - start);
+  return 0;
+}
+
+int ddbst__render_primary(ddbst_item *it, uint32_t *po, uint32_t *pl,
+                          uint32_t *so, uint32_t *sl, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  ddbst_buf_reset(&it->keytext);
+  it->nkeys = 0;
+  *so = *sl = 0;
+  int rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, po,
+                              pl, err);
+  if (!rc && m->sk_attr)
+    rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, so, sl,
+                            err);
+  return rc;
+}
+
 int ddbst__cond_holds(const ddbst_item *it, const ddbst__cond *c) {
   size_t n = 0;
   const char *v = ddbst__item_text(it, c->attr, &n);
@@ -197,7 +221,7 @@ int ddbst__cond_holds(const ddbst_item *it, const ddbst__cond *c) {
 /* Lists the unset facets of `t` into `out` ("a, b"), skipping duplicates. */
 static void list_missing(const ddbst_item *it, const ddbst__template *t,
                          char *out, size_t cap, size_t *used) {
-  const ddbst__entity *e = entity_of(it);
+  const ddbst__entity *e = ddbst__entity_of(it);
   for (int i = 0; i < t->nsegs; i++) {
     int a = t->segs[i].attr;
     if (a < 0 || it->vals[a].set) continue;
@@ -215,7 +239,7 @@ static void list_missing(const ddbst_item *it, const ddbst__template *t,
 }
 
 static int count_own_present(const ddbst_item *it, const ddbst__template *t) {
-  const ddbst__entity *e = entity_of(it);
+  const ddbst__entity *e = ddbst__entity_of(it);
   int n = 0;
   for (int i = 0; i < t->nsegs; i++) {
     int a = t->segs[i].attr;
@@ -244,7 +268,7 @@ int ddbst__index_applies(const ddbst_item *it, const ddbst__ekey *k,
   missing[0] = '\0';
   list_missing(it, &k->pk, missing, sizeof missing, &used);
   list_missing(it, &k->sk, missing, sizeof missing, &used);
-  const ddbst__entity *e = entity_of(it);
+  const ddbst__entity *e = ddbst__entity_of(it);
   const char *index = it->m->indexes[k->index].name;
   char path[DDBST_ERROR_PATH_MAX];
   snprintf(path, sizeof path, "%s.indexes.%s", e->name, index);
@@ -333,7 +357,7 @@ static inline int add_index_simple(ddbst_item *it, const ddbst__ekey *k) {
 int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
   if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
   const ddbst_model *m = it->m;
-  const ddbst__entity *e = entity_of(it);
+  const ddbst__entity *e = ddbst__entity_of(it);
   it->nkeys = 0;
   ddbst_buf_reset(&it->keytext);
   /* Room for every key the entity may have, made once: its literals and
@@ -435,7 +459,7 @@ static int index_left_out(const ddbst_item *it, const ddbst__ekey *k) {
  * build it, or DDBST_ENOMEM. */
 static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
   const ddbst_model *m = it->m;
-  const ddbst__entity *e = entity_of(it);
+  const ddbst__entity *e = ddbst__entity_of(it);
   if (!e->keys_simple) return 0;
   /* room: every key name there is, and keys no longer than build_keys's
    * bound for them */
@@ -522,7 +546,7 @@ int ddbst_item_keys_json(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
  * item's key buffer is the scratch space, so a warm item does not allocate. */
 static int take_facet(ddbst_item *it, const ddbst__seg *seg, const char *s,
                       size_t n, char *why, size_t cap) {
-  const ddbst__attr *a = &entity_of(it)->attrs[seg->attr];
+  const ddbst__attr *a = &ddbst__entity_of(it)->attrs[seg->attr];
   ddbst_buf *sc = &it->keytext;
   ddbst_buf_reset(sc);
   int rc = ddbst__facet_from_key(it->m, a, seg->lower, s, n, sc, why, cap);

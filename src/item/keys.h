@@ -30,4 +30,14 @@ int ddbst__cond_holds(const ddbst_item *it, const ddbst__cond *c);
 int ddbst__index_applies(const ddbst_item *it, const ddbst__ekey *k,
                          ddbst_error *err);
 
+/* Renders template `t` into the item's keytext; *off and *len say where. */
+int ddbst__render_into(ddbst_item *it, const ddbst__template *t,
+                       const char *name, size_t limit, uint32_t *off,
+                       uint32_t *len, ddbst_error *err);
+
+/* The item's primary key rendered into its (reset) keytext: PK at *po, *pl
+ * bytes, SK at *so, *sl (0 when the table has none). */
+int ddbst__render_primary(ddbst_item *it, uint32_t *po, uint32_t *pl,
+                          uint32_t *so, uint32_t *sl, ddbst_error *err);
+
 #endif

@@ -28,38 +28,8 @@ const char *ddbst_operation_name(int op) {
   }
 }
 
-const ddbst__entity *ddbst__entity_of(const ddbst_item *it) {
-  return &it->m->entities[it->entity];
-}
-
 int ddbst__begin(ddbst_buf *out, const ddbst_model *m) {
   return ddbst__buf_append(out, m->begin.p, m->begin.n);
-}
-
-int ddbst__render_into(ddbst_item *it, const ddbst__template *t,
-                       const char *name, size_t limit, uint32_t *off,
-                       uint32_t *len, ddbst_error *err) {
-  size_t start = it->keytext.len;
-  int rc = ddbst__render_key(it, t, name, limit, &it->keytext, err);
-  if (rc) return rc;
-  *off = (uint32_t)start;
-  *len = (uint32_t)(it->keytext.len - start);
-  return 0;
-}
-
-int ddbst__render_primary(ddbst_item *it, uint32_t *po, uint32_t *pl,
-                          uint32_t *so, uint32_t *sl, ddbst_error *err) {
-  const ddbst_model *m = it->m;
-  const ddbst__entity *e = ddbst__entity_of(it);
-  ddbst_buf_reset(&it->keytext);
-  it->nkeys = 0;
-  *so = *sl = 0;
-  int rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, po,
-                              pl, err);
-  if (!rc && m->sk_attr)
-    rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, so, sl,
-                            err);
-  return rc;
 }
 
 int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {

@@ -2,22 +2,11 @@
 #ifndef DDBST_REQUEST_H
 #define DDBST_REQUEST_H
 
-#include "item/item.h"
+#include "item/keys.h"
 
-const ddbst__entity *ddbst__entity_of(const ddbst_item *it);
 
 /* {"TableName":"..." — the start of every body. */
 int ddbst__begin(ddbst_buf *out, const ddbst_model *m);
-
-/* Renders template `t` into the item's keytext; *off and *len say where. */
-int ddbst__render_into(ddbst_item *it, const ddbst__template *t,
-                       const char *name, size_t limit, uint32_t *off,
-                       uint32_t *len, ddbst_error *err);
-
-/* The item's primary key rendered into its (reset) keytext: PK at *po, *pl
- * bytes, SK at *so, *sl (0 when the table has none). */
-int ddbst__render_primary(ddbst_item *it, uint32_t *po, uint32_t *pl,
-                          uint32_t *so, uint32_t *sl, ddbst_error *err);
 
 /* {"PK":{"S":...},"SK":{"S":...}} of the item's primary key. */
 int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err);
