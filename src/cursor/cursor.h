@@ -1,6 +1,7 @@
-/* Pagination cursors (cursor.c): a page's LastEvaluatedKey sealed into an
- * opaque base64url string, and opened back into the ExclusiveStartKey of the
- * next request. docs/cursor.md specifies the bytes. */
+/* Pagination cursors (src/cursor/seal.c, open.c): a page's LastEvaluatedKey
+ * sealed into an opaque base64url string, and opened back into the
+ * ExclusiveStartKey of the next request. docs/cursor.md specifies the
+ * bytes. */
 #ifndef DDBST_CURSOR_H
 #define DDBST_CURSOR_H
 

@@ -19,36 +19,38 @@ static unsigned char lower_byte(unsigned char c) {
   return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
 }
 
-ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m,
-                                     const ddbst__attr *a, int lower,
-                                     int partial, const char *v, size_t n,
-                                     ddbst_buf *out, const char **why) {
-  if (n == 0) return DDBST__FK_EMPTY;
+ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m, const ddbst__attr *a,
+                                     int lower, int partial, const char *v,
+                                     size_t n, char *dst, size_t *len,
+                                     const char **why) {
+  if (n == 0)
+    return DDBST__FK_EMPTY;
   if (a->type == DDBST__T_INTEGER) {
     /* a prefix of "12" is no bound on 12's key form "012" */
-    if (partial) return DDBST__FK_PARTIAL;
+    if (partial)
+      return DDBST__FK_PARTIAL;
     int64_t x;
-    char tmp[DDBST__INT_MAX_TEXT];
-    size_t tl;
     const char *bad = ddbst__int_parse(v, n, &x);
-    if (!bad) bad = ddbst__int_key(x, a->width, a->sortable_negative, tmp, &tl);
+    if (!bad)
+      bad = ddbst__int_key(x, a->width, a->sortable_negative, dst, len);
     if (bad) {
-      if (why) *why = bad;
+      if (why)
+        *why = bad;
       return DDBST__FK_WIDTH;
     }
     /* digits and '-': nothing to lower-case, escape or find a delimiter in
      * (delimiters hold neither) */
-    return ddbst__buf_append(out, tmp, tl) ? DDBST__FK_NOMEM : DDBST__FK_OK;
+    return DDBST__FK_OK;
   }
   if (!a->escape)
-    return ddbst__facet_key(m, a, lower, partial, v, n, 0, out, why);
+    return ddbst__facet_key_at(m, a, lower, partial, v, n, 0, dst, len, why);
   /* lower-cased first, so the escapes' hex digits stay upper-case and the
    * key reads back (facet_unescape takes upper-case only) */
-  if (ddbst__buf_reserve(out, 3 * n)) return DDBST__FK_NOMEM;
-  char *o = out->data + out->len;
+  char *o = dst;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)v[i];
-    if (lower) c = lower_byte(c);
+    if (lower)
+      c = lower_byte(c);
     if (escaped_byte(m, c)) {
       *o++ = '%';
       *o++ = HEX[c >> 4];
@@ -57,14 +59,15 @@ ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m,
       *o++ = (char)c;
     }
   }
-  *o = '\0';
-  out->len = (size_t)(o - out->data);
+  *len = (size_t)(o - dst);
   return DDBST__FK_OK;
 }
 
 static int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
   return -1;
 }
 
@@ -79,11 +82,14 @@ static long facet_unescape(const ddbst_model *m, const char *k, size_t kn,
       *o++ = k[i];
       continue;
     }
-    if (kn - i < 3) return -1;
+    if (kn - i < 3)
+      return -1;
     int h = hexval(k[i + 1]), l = hexval(k[i + 2]);
-    if (h < 0 || l < 0) return -1;
+    if (h < 0 || l < 0)
+      return -1;
     unsigned char c = (unsigned char)(h * 16 + l);
-    if (!escaped_byte(m, c)) return -1;
+    if (!escaped_byte(m, c))
+      return -1;
     *o++ = (char)c;
     i += 2;
   }
@@ -99,7 +105,8 @@ static int try_value(const ddbst_model *m, const ddbst__attr *a, int lower,
   size_t mark = out->len;
   char reason[128];
   int rc = ddbst__value_canon(a, c, cn, out, reason, sizeof reason);
-  if (rc) return rc == DDBST_ENOMEM ? rc : 0;
+  if (rc)
+    return rc == DDBST_ENOMEM ? rc : 0;
   size_t vn = out->len - mark;
   /* room for the key form (at most three bytes a byte, or an integer's
    * text) before taking pointers into `out` */
@@ -115,9 +122,9 @@ static int try_value(const ddbst_model *m, const ddbst__attr *a, int lower,
   return same;
 }
 
-int ddbst__facet_from_key(const ddbst_model *m, const ddbst__attr *a,
-                          int lower, const char *k, size_t kn, ddbst_buf *out,
-                          char *why, size_t why_cap) {
+int ddbst__facet_from_key(const ddbst_model *m, const ddbst__attr *a, int lower,
+                          const char *k, size_t kn, ddbst_buf *out, char *why,
+                          size_t why_cap) {
   /* key facets are never longer than a partition key */
   char text_buf[DDBST__PK_MAX + 1];
   const char *text = k;
@@ -157,12 +164,13 @@ int ddbst__facet_from_key(const ddbst_model *m, const ddbst__attr *a,
       /* a timestamp's 'T' and 'Z', a ULID's letters: canonical upper-case */
       char up[DDBST__PK_MAX + 1];
       for (size_t i = 0; i < len; i++)
-        up[i] = text[i] >= 'a' && text[i] <= 'z' ? (char)(text[i] - 32)
-                                                 : text[i];
+        up[i] =
+            text[i] >= 'a' && text[i] <= 'z' ? (char)(text[i] - 32) : text[i];
       r = try_value(m, a, lower, up, len, k, kn, out);
     }
   }
-  if (r < 0) return DDBST_ENOMEM;
+  if (r < 0)
+    return DDBST_ENOMEM;
   if (!r) {
     snprintf(why, why_cap, "%s: '%.*s' is not a canonical %s", a->name,
              (int)(len > 64 ? 64 : len), text, ddbst__type_name(a->type));

@@ -22,43 +22,65 @@ typedef enum {
   DDBST__FK_NOMEM
 } ddbst__fk_why;
 
-/* Appends to `out` the key form of `v`, the canonical text of attribute `a`
- * (what ddbst__value_canon makes), or with `partial` a proper prefix of one
- * (a sort-key bound such as "2026-03"): an integer at its width, negatives
- * as ten's complements where sortable; then ASCII lower-casing where the
+/* The key form of `v`, the canonical text of attribute `a` (what
+ * ddbst__value_canon makes), or with `partial` a proper prefix of one (a
+ * sort-key bound such as "2026-03"): an integer at its width, negatives as
+ * ten's complements where sortable; then ASCII lower-casing where the
  * template says (`lower`); then %-escaping of '%' and the delimiter's bytes
  * where the attribute opts in. Each step maps a prefix of a value to a
  * prefix of its key form, so a partial value's key form starts every key
- * its completions have. `scan` is what the item recorded of `v`
- * (ddbst__val.scan, base/scan.h), or 0: with DDBST__SCAN_KNOWN and no
- * DDBST__SCAN_DELIM0 the delimiter need not be looked for. Returns
- * DDBST__FK_OK, or the reason with `out` as it was (for DDBST__FK_WIDTH,
- * `*why`, when `why` is not NULL, is the integer's reason).
+ * its completions have. `scan` is what is known of `v` (ddbst__val.scan,
+ * base/scan.h), or 0: with DDBST__SCAN_KNOWN and no DDBST__SCAN_DELIM0 the
+ * delimiter need not be looked for.
  *
+ * Written at `dst`, which has room for ddbst__facet_key_room(a, n) bytes;
+ * *len is its length. Returns DDBST__FK_OK, or the reason (for
+ * DDBST__FK_WIDTH `*why`, when `why` is not NULL, is the integer's reason).
  * Inline for the facets of most keys (text as it is, perhaps lower-cased);
  * integers and escaped text take ddbst__facet_key_coded. */
-ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m,
-                                     const ddbst__attr *a, int lower,
-                                     int partial, const char *v, size_t n,
-                                     ddbst_buf *out, const char **why);
+ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m, const ddbst__attr *a,
+                                     int lower, int partial, const char *v,
+                                     size_t n, char *dst, size_t *len,
+                                     const char **why);
 
-static inline ddbst__fk_why ddbst__facet_key(const ddbst_model *m,
-                                             const ddbst__attr *a, int lower,
-                                             int partial, const char *v,
-                                             size_t n, unsigned scan,
-                                             ddbst_buf *out,
-                                             const char **why) {
+static inline size_t ddbst__facet_key_room(const ddbst__attr *a, size_t n) {
+  return a->escape ? 3 * n : n > DDBST__INT_MAX_TEXT ? n : DDBST__INT_MAX_TEXT;
+}
+
+static inline ddbst__fk_why
+ddbst__facet_key_at(const ddbst_model *m, const ddbst__attr *a, int lower,
+                    int partial, const char *v, size_t n, unsigned scan,
+                    char *dst, size_t *len, const char **why) {
   if (a->type == DDBST__T_INTEGER || a->escape || n == 0)
-    return ddbst__facet_key_coded(m, a, lower, partial, v, n, out, why);
+    return ddbst__facet_key_coded(m, a, lower, partial, v, n, dst, len, why);
   /* lower-casing cannot make the delimiter: it holds no letter
    * (model/model_load.c, load_delimiter) */
   if ((!(scan & DDBST__SCAN_KNOWN) || (scan & DDBST__SCAN_DELIM0)) &&
       ddbst__find_delim(v, n, m->delim, m->delim_len))
     return DDBST__FK_DELIM;
-  size_t start = out->len;
-  if (ddbst__buf_append(out, v, n)) return DDBST__FK_NOMEM;
-  if (lower) ddbst__lower_ascii(out->data + start, n);
+  ddbst__copy(dst, v, n);
+  if (lower)
+    ddbst__lower_ascii(dst, n);
+  *len = n;
   return DDBST__FK_OK;
+}
+
+/* ddbst__facet_key_at appended to `out` (and a NUL after it); `out` is as
+ * it was unless DDBST__FK_OK. */
+static inline ddbst__fk_why ddbst__facet_key(const ddbst_model *m,
+                                             const ddbst__attr *a, int lower,
+                                             int partial, const char *v,
+                                             size_t n, unsigned scan,
+                                             ddbst_buf *out, const char **why) {
+  if (ddbst__buf_reserve(out, ddbst__facet_key_room(a, n)))
+    return DDBST__FK_NOMEM;
+  size_t len = 0;
+  ddbst__fk_why w = ddbst__facet_key_at(m, a, lower, partial, v, n, scan,
+                                        out->data + out->len, &len, why);
+  if (w == DDBST__FK_OK)
+    out->len += len;
+  out->data[out->len] = '\0';
+  return w;
 }
 
 /* The reverse: appends to `out` a canonical value of `a` whose key form is
@@ -68,8 +90,8 @@ static inline ddbst__fk_why ddbst__facet_key(const ddbst_model *m,
  * Returns 0, DDBST_EVALUE with `why` (a reason naming the attribute) when
  * no value has this key form, or DDBST_ENOMEM; `out` is as it was on
  * error. */
-int ddbst__facet_from_key(const ddbst_model *m, const ddbst__attr *a,
-                          int lower, const char *k, size_t kn, ddbst_buf *out,
-                          char *why, size_t why_cap);
+int ddbst__facet_from_key(const ddbst_model *m, const ddbst__attr *a, int lower,
+                          const char *k, size_t kn, ddbst_buf *out, char *why,
+                          size_t why_cap);
 
 #endif

@@ -1,0 +1,94 @@
+/* What a pattern's cursor holds and how: the key attributes of its
+ * LastEvaluatedKey (the shape), how one entity's keys split into the facets
+ * the query fixes and those the cursor carries (the layout), the carried
+ * facets' compact forms, and the keys rebuilt from them. Every facet's key
+ * text goes through the one facet renderer (item/facet_key.h). Internal to
+ * src/cursor/. */
+#ifndef DDBST_CURSOR_LAYOUT_H
+#define DDBST_CURSOR_LAYOUT_H
+
+#include "cursor/envelope.h"
+
+typedef struct view {
+  const char *p;
+  size_t n;
+} view;
+
+static inline int view_eq(view a, view b) {
+  return a.n == b.n && (a.n == 0 || !memcmp(a.p, b.p, a.n));
+}
+
+/* A query's LastEvaluatedKey holds the key attributes of the last item it
+ * read: the table's partition and sort key, and for an index query the
+ * index's too. The first is the partition the query fixes. */
+enum { ROLE_IX_PK, ROLE_IX_SK, ROLE_PK, ROLE_SK };
+
+typedef struct shape {
+  const ddbst_model *m;
+  const ddbst__pattern *p;
+  const char *name[4];
+  const ddbst__jtext *jname[4]; /* "PK": */
+  int role[4];
+  size_t limit[4];
+  int n;
+} shape;
+
+/* A facet as a key holds it: the attribute, and whether the template
+ * lower-cases it (the same attribute may appear both ways). */
+typedef struct fkey {
+  int attr, lower;
+} fkey;
+
+/* How one entity's keys become cursor values: the facets of the partition
+ * template are fixed by the query; every other facet of the remaining
+ * templates is carried once, in order of first appearance. */
+typedef struct layout {
+  const ddbst__entity *e;
+  const ddbst__template *t[4];
+  fkey fixed[DDBST__MAX_FACETS];
+  int nfixed;
+  fkey carried[MAX_VALUES];
+  int ncarried;
+  /* Where facet f of template t[a] (a >= 1) comes from: carried value k
+   * (slot k), or fixed facet k (slot -1 - k). Found here once, so building
+   * and splitting keys never searches the lists again. */
+  signed char slot[4][DDBST__MAX_FACETS];
+} layout;
+
+_Static_assert(MAX_VALUES <= 127 && DDBST__MAX_FACETS <= 128,
+               "layout slots fit a signed char");
+
+/* The key attributes of pattern `p`'s LastEvaluatedKey, the query's
+ * partition first. */
+void ddbst__cursor_shape(const ddbst_model *m, const ddbst__pattern *p,
+                         shape *s);
+
+/* The template entity `e` writes key attribute `role` with, or NULL. */
+const ddbst__template *ddbst__cursor_template(const ddbst__entity *e, int index,
+                                              int role);
+
+/* Entity `entity`'s layout for shape `s`: 0, or -1 when the entity has no
+ * key in the index the pattern reads. */
+int ddbst__cursor_layout(const shape *s, int entity, layout *L);
+
+/* The facet texts of the partition value `part`, in template order: 1, or
+ * 0 when it is no partition of the layout's entity. */
+int ddbst__cursor_partition_facets(const shape *s, const layout *L, view part,
+                                   view *fixed);
+
+/* Whether the keys vals[1..] are keys of the layout's entity in the
+ * partition vals[0] (they split along its templates, and a facet written
+ * twice agrees); fills the carried facets' texts. Opening checks each
+ * carried text again (ddbst__cursor_facet_text). */
+int ddbst__cursor_entity_fits(const shape *s, const layout *L, const view *vals,
+                              view *carried);
+
+/* Whether `v` is a key some entity of the model (or a unique guard) could
+ * have written as key attribute `role`. */
+int ddbst__cursor_model_fits(const ddbst_model *m, int index, int role, view v);
+
+/* A carried facet's compact form: a timestamp, integer or ULID whose key
+ * text is a value's key form as a number or 16 bytes, else the text. */
+void ddbst__cursor_put_facet(cw *w, const ddbst__attr *a, int lower, view v);
+
+#endif

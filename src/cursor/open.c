@@ -1,0 +1,416 @@
+/* Opening a cursor into the next query's ExclusiveStartKey: every byte
+ * checked (base64url, format, seal or checksum against this query's
+ * context, age, payload) and the keys rebuilt through the pattern's
+ * layout. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/b64url.h"
+#include "cursor/keyring.h"
+#include "cursor/layout.h"
+#include "item/attribute_value.h"
+#include "item/facet_key.h"
+#include "model/facet.h"
+
+static int64_t ipow10(int k) {
+  static const int64_t small[7] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+  if (k >= 0 && k < 7)
+    return small[k];
+  int64_t x = 1;
+  while (k-- > 0)
+    x *= 10;
+  return x;
+}
+
+/* The key text of a typed cursor value: its canonical value (a timestamp
+ * from units since the epoch, an integer's decimal text, a ULID from its
+ * 16 bytes) rendered by the facet renderer into scratch[*used..]. */
+static int typed_text(const ddbst_model *m, const ddbst__attr *a, int lower,
+                      const citem *c, char *scratch, size_t *used, view *out,
+                      ddbst_error *err) {
+  char canon[DDBST__TS_MAX > DDBST__INT_MAX_TEXT ? DDBST__TS_MAX
+                                                 : DDBST__INT_MAX_TEXT];
+  size_t n = 0;
+  const char *bad;
+  int typed_int = a->type == DDBST__T_TIMESTAMP || a->type == DDBST__T_INTEGER;
+  /* typed forms are only made where the key holds the value as it is */
+  if (a->escape || lower) {
+    n = 0;
+  } else if ((c->kind == K_UINT || c->kind == K_NEGINT) && typed_int) {
+    if (c->u > (uint64_t)INT64_MAX)
+      return ddbst__cursor_refuse(err, "the cursor's %s is out of range",
+                                  a->name);
+    int64_t x = c->kind == K_UINT ? (int64_t)c->u : -1 - (int64_t)c->u;
+    if (a->type == DDBST__T_TIMESTAMP) {
+      int64_t unit = ipow10(6 - a->precision);
+      if (x > INT64_MAX / unit || x < INT64_MIN / unit)
+        return ddbst__cursor_refuse(err, "the cursor's %s is out of range",
+                                    a->name);
+      if ((bad = ddbst__ts_from_unix_us(x * unit, a->precision, canon, &n)))
+        return ddbst__cursor_refuse(err, "the cursor's %s: %s", a->name, bad);
+    } else {
+      n = (size_t)snprintf(canon, sizeof canon, "%lld", (long long)x);
+    }
+  } else if (c->kind == K_BYTES && a->type == DDBST__T_ULID && c->n == 16) {
+    uint64_t ms = 0;
+    for (int k = 0; k < 6; k++)
+      ms = ms << 8 | c->p[k];
+    ddbst__ulid_encode(ms, c->p + 6, canon);
+    n = DDBST__ULID_LEN;
+  }
+  if (n == 0)
+    return ddbst__cursor_refuse(
+        err, "the cursor's value for %s is of the wrong type", a->name);
+  /* canonical timestamps and ULIDs hold no delimiter (their alphabets
+   * are fixed: ddbst_model.ts_scan, ulid_scan) */
+  unsigned scan = a->type == DDBST__T_TIMESTAMP ? m->ts_scan
+                  : a->type == DDBST__T_ULID    ? m->ulid_scan
+                                                : 0;
+  char *dst = scratch + *used;
+  size_t kn = 0;
+  const char *why = NULL;
+  ddbst__fk_why w =
+      ddbst__facet_key_at(m, a, lower, 0, canon, n, scan, dst, &kn, &why);
+  if (w != DDBST__FK_OK)
+    return ddbst__cursor_refuse(err, "the cursor's %s: %s", a->name,
+                                why ? why : "no key form");
+  *out = (view){dst, kn};
+  *used += kn;
+  return 0;
+}
+
+static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
+                      const citem *c, char *scratch, size_t *used, view *out,
+                      int *clean, ddbst_error *err) {
+  if (c->kind != K_TEXT) {
+    int rc = typed_text(m, a, lower, c, scratch, used, out, err);
+    if (rc)
+      return rc;
+    /* a typed form's alphabet may hold the delimiter ('-', ':', a digit) */
+    *clean =
+        out->n > 0 && m->delim_len == 1 && !memchr(out->p, m->delim[0], out->n);
+    return 0;
+  }
+  view v = {(const char *)c->p, c->n};
+  *out = v;
+  /* Key text as the LastEvaluatedKey held it, not a value: it goes back as
+   * it came, so keys written before ddbst or by hand (not the key form of
+   * any value) still page on; it must only keep the key splitting back
+   * into the same facets and within the template's key space. */
+  if (v.n == 0)
+    return ddbst__cursor_refuse(err, "the cursor's %s is empty", a->name);
+  if (ddbst__utf8_check(v.p, v.n))
+    return ddbst__cursor_refuse(err, "the cursor's %s %s", a->name,
+                                memchr(v.p, '\0', v.n) ? "contains a NUL byte"
+                                                       : "is not valid UTF-8");
+  if (ddbst__find_delim(v.p, v.n, m->delim, m->delim_len))
+    return ddbst__cursor_refuse(
+        err, "the cursor's %s contains the key delimiter", a->name);
+  for (size_t i = 0; lower && i < v.n; i++)
+    if (v.p[i] >= 'A' && v.p[i] <= 'Z')
+      return ddbst__cursor_refuse(
+          err, "the cursor's %s is not lower-case, as its key holds it",
+          a->name);
+  *clean = 1; /* non-empty, and no delimiter in it */
+  return 0;
+}
+
+/* Appends `{` (first) or `,`, then "name":{"S":"v"}. Text that needs no
+ * JSON escape (nearly every key) goes in with one reservation. */
+static int write_key(ddbst_buf *out, int first, const ddbst__jtext *name,
+                     view v) {
+  if (ddbst__json_plain_len(v.p, v.n) == v.n) {
+    if (ddbst__buf_reserve(out, 1 + (size_t)name->n + v.n + 8))
+      return DDBST_ENOMEM;
+    char *o = out->data + out->len;
+    *o++ = first ? '{' : ',';
+    ddbst__copy(o, name->p, name->n);
+    out->len = (size_t)(ddbst__put_s(o + name->n, v.p, v.n) - out->data);
+    return 0;
+  }
+  int rc = ddbst__buf_putc(out, first ? '{' : ',');
+  rc = rc ? rc : ddbst__buf_append(out, name->p, name->n);
+  return rc ? rc : ddbst__write_s(out, v.p, v.n);
+}
+
+/* Builds key attribute `a` from its template, the partition's facets and
+ * the carried ones, into kbuf; checks it splits back.
+ *
+ * With a one-byte delimiter, a key whose every facet is non-empty and free
+ * of the delimiter splits back by construction: literals match where they
+ * were written, a facet's run ends where the next literal (which starts
+ * with the delimiter: ddbst__template_compile) begins, or at the end. The
+ * partition's facets are such (ddbst__template_split cut them at the
+ * delimiter), and so are carried values whose bit in `unclean` is clear;
+ * only other keys are split again. (A longer delimiter could straddle a
+ * facet's end and the literal after it, so those keys are always split.) */
+static int build_key(const shape *s, const layout *L, int a, const view *fixed,
+                     const view *carried, uint64_t unclean, char *kbuf,
+                     view *key, ddbst_error *err) {
+  const ddbst__template *t = L->t[a];
+  size_t n = 0, limit = s->limit[a];
+  int f = 0, clean = s->m->delim_len == 1;
+  for (int i = 0; i < t->nsegs; i++) {
+    const ddbst__seg *seg = &t->segs[i];
+    view part;
+    if (seg->attr < 0) {
+      part = (view){seg->text, seg->len};
+    } else {
+      int k = L->slot[a][f++];
+      if (k < 0) {
+        part = fixed[-1 - k];
+      } else {
+        part = carried[k];
+        clean &= !(unclean >> k & 1);
+      }
+    }
+    if (part.n > limit - n)
+      return ddbst__cursor_refuse(
+          err, "the cursor would make %s longer than %zu bytes", s->name[a],
+          s->limit[a]);
+    ddbst__copy(kbuf + n, part.p, part.n);
+    n += part.n;
+  }
+  *key = (view){kbuf, n};
+  size_t spans[2 * DDBST__MAX_FACETS];
+  if (!clean && !ddbst__template_split(t, key->p, key->n, s->m->delim,
+                                       s->m->delim_len, spans))
+    return ddbst__cursor_refuse(
+        err, "the cursor's %s is outside entity %s's key space (%s)",
+        s->name[a], L->e->name, t->source);
+  return 0;
+}
+
+static int refuse_count(ddbst_error *err, int got, const char *pattern,
+                        int want) {
+  return ddbst__cursor_refuse(
+      err,
+      "the cursor holds %d value%s, where pattern %s's cursor "
+      "holds %d",
+      got, got == 1 ? "" : "s", pattern, want);
+}
+
+int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
+                       int pattern, const char *partition, size_t partition_len,
+                       const char *cursor, size_t len, int64_t now_us,
+                       ddbst_buf *out, ddbst_error *err) {
+  if (!m || !out || !partition || (!cursor && len))
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "an argument is NULL");
+  if (pattern < 0 || pattern >= m->npatterns)
+    return ddbst__fail(err, DDBST_EINVAL, "pattern",
+                       "pattern index %d is out of range", pattern);
+  const ddbst__pattern *p = &m->patterns[pattern];
+  int rc = ddbst__cursor_need_keys(m, p, keys, err);
+  if (rc)
+    return rc;
+  if (len == 0)
+    return ddbst__cursor_refuse(err, "the cursor is empty");
+  if (len > DDBST__CURSOR_MAX_CHARS)
+    return ddbst__cursor_refuse(
+        err,
+        "the cursor is %zu characters long; a cursor has at "
+        "most %d",
+        len, DDBST__CURSOR_MAX_CHARS);
+
+  uint8_t env[ENV_MAX + DDBST__B64URL_SLACK];
+  size_t elen = 0, bad = 0;
+  int b64 = ddbst__b64url_decode(cursor, len, env, &elen, &bad);
+  if (b64 == 1) {
+    rc = ddbst__cursor_refuse(
+        err,
+        "the cursor is not base64url: character %zu is not one "
+        "of A-Z a-z 0-9 - _ (no padding, no spaces)",
+        bad + 1);
+    if (err)
+      err->offset = bad;
+    return rc;
+  }
+  if (b64)
+    return ddbst__cursor_refuse(
+        err, "the cursor is not base64url: it does not end on a "
+             "whole byte (cut short, or its last character "
+             "altered)");
+
+  uint8_t h = env[0];
+  if (h >> 4 != FORMAT)
+    return ddbst__cursor_refuse(
+        err,
+        "the cursor's format is %u; this library reads format "
+        "%d",
+        (unsigned)(h >> 4), FORMAT);
+  if (h & F_RESERVED)
+    return ddbst__cursor_refuse(
+        err, "the cursor sets a flag this library does not know");
+  int unsealed = h & F_UNSEALED;
+  if (unsealed && keys)
+    return ddbst__cursor_refuse(err,
+                                "the cursor is unsealed, but cursor keys are "
+                                "configured: only sealed cursors are accepted");
+  if (!unsealed && !keys)
+    return ddbst__cursor_refuse(err,
+                                "the cursor is sealed, but no cursor keys are "
+                                "configured to open it");
+
+  view part = {partition, partition_len};
+  if (partition_len > DDBST__PK_MAX)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "the partition is too long");
+  uint8_t ad[AD_MAX]; /* first byte, key id, context */
+  uint8_t *ctx = ad + 1 + KEY_ID_BYTES;
+  size_t ctx_len = ddbst__cursor_context(m, p, part.p, part.n, ctx);
+  uint8_t plain[ENV_MAX];
+  size_t plen = 0;
+  if (!unsealed) {
+    size_t least = SEALED_HEAD + 1 + TAG_BYTES;
+    if (elen < least)
+      return ddbst__cursor_refuse(
+          err,
+          "the cursor is truncated: %zu bytes, where a sealed "
+          "cursor has at least %zu",
+          elen, least);
+    memcpy(ad, env, 1 + KEY_ID_BYTES);
+    int known = 0, opened = 0;
+    for (int i = 0; i < keys->n && !opened; i++) {
+      if (memcmp(keys->k[i].id, env + 1, KEY_ID_BYTES))
+        continue;
+      known = 1;
+      unsigned long long ml = 0;
+      opened = ddbst__cursor_open_aead(
+                   keys, i, plain, &ml, env + SEALED_HEAD, elen - SEALED_HEAD,
+                   ad, 1 + KEY_ID_BYTES + ctx_len, env + 1 + KEY_ID_BYTES) == 0;
+      plen = (size_t)ml;
+    }
+    if (!known)
+      return ddbst__cursor_refuse(
+          err,
+          "the cursor was sealed with a key that is not in the "
+          "keyring (key id %02x%02x%02x%02x)",
+          env[1], env[2], env[3], env[4]);
+    if (!opened)
+      return ddbst__cursor_refuse(
+          err, "the cursor does not open: it was made for another "
+               "pattern, index, sort order or partition, or it was "
+               "altered");
+  } else {
+    size_t least = 1 + 1 + CHECK_BYTES;
+    if (elen < least)
+      return ddbst__cursor_refuse(
+          err,
+          "the cursor is truncated: %zu bytes, where an "
+          "unsealed cursor has at least %zu",
+          elen, least);
+    uint8_t check[CHECK_BYTES];
+    ddbst__cursor_check(ctx, ctx_len, env, elen - CHECK_BYTES, check);
+    if (memcmp(check, env + elen - CHECK_BYTES, CHECK_BYTES))
+      return ddbst__cursor_refuse(
+          err, "the unsealed cursor does not fit this query: it was "
+               "made for another pattern, index, sort order or "
+               "partition, or it was altered");
+    plen = elen - 1 - CHECK_BYTES;
+    memcpy(plain, env + 1, plen);
+  }
+
+  dec d;
+  rc = ddbst__cursor_decode(plain, plen, &d, err);
+  if (rc)
+    return rc;
+  int at = 0;
+  if (h & F_TIME) {
+    if (d.n == 0 || d.it[0].kind != K_UINT)
+      return ddbst__cursor_refuse(
+          err, "the cursor's contents are malformed: no issue time");
+    at++;
+  }
+  if (keys && keys->max_age > 0) {
+    if (!(h & F_TIME))
+      return ddbst__cursor_refuse(
+          err,
+          "the cursor carries no issue time, and cursors older "
+          "than %lld s are refused",
+          (long long)keys->max_age);
+    int64_t now = ddbst__cursor_now_s(now_us);
+    uint64_t issued = d.it[0].u;
+    if (issued > (uint64_t)now + FUTURE_SKEW_S)
+      return ddbst__cursor_refuse(err,
+                                  "the cursor was issued %llu s in the future",
+                                  (unsigned long long)(issued - (uint64_t)now));
+    if (now - (int64_t)issued > keys->max_age)
+      return ddbst__cursor_refuse(
+          err,
+          "the cursor expired: issued %lld s ago, and cursors "
+          "older than %lld s are refused",
+          (long long)(now - (int64_t)issued), (long long)keys->max_age);
+  }
+
+  shape s;
+  ddbst__cursor_shape(m, p, &s);
+  if (write_key(out, 1, s.jname[0], part))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  char kbuf[DDBST__PK_MAX];
+  if (h & F_RAW) {
+    if (!p->type_filter)
+      return ddbst__cursor_refuse(
+          err,
+          "the cursor holds whole keys, which pattern %s never "
+          "makes: no other items share its key range",
+          p->name);
+    if (d.n - at != s.n - 1)
+      return refuse_count(err, d.n - at, p->name, s.n - 1);
+    for (int a = 1; a < s.n; a++) {
+      const citem *c = &d.it[at + a - 1];
+      view v = {(const char *)c->p, c->n};
+      if (c->kind != K_TEXT || c->n == 0 || c->n > s.limit[a] ||
+          ddbst__utf8_check(v.p, v.n))
+        return ddbst__cursor_refuse(
+            err,
+            "the cursor's %s is no key value (a non-empty "
+            "UTF-8 string of at most %zu bytes)",
+            s.name[a], s.limit[a]);
+      if (!ddbst__cursor_model_fits(m, p->index, s.role[a], v))
+        return ddbst__cursor_refuse(
+            err, "the cursor's %s is no key of the model", s.name[a]);
+      if (write_key(out, 0, s.jname[a], v))
+        return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+    }
+  } else {
+    int pos = 0;
+    if (p->nentities > 1) {
+      if (at >= d.n || d.it[at].kind != K_UINT ||
+          d.it[at].u >= (uint64_t)p->nentities)
+        return ddbst__cursor_refuse(
+            err, "the cursor names no entity of pattern %s", p->name);
+      pos = (int)d.it[at++].u;
+    }
+    layout L;
+    view fixed[DDBST__MAX_FACETS], carried[MAX_VALUES];
+    if (ddbst__cursor_layout(&s, p->entities[pos], &L) ||
+        !ddbst__cursor_partition_facets(&s, &L, part, fixed))
+      return ddbst__cursor_refuse(
+          err, "the cursor's entity does not fit this query's "
+               "partition");
+    if (d.n - at != L.ncarried)
+      return refuse_count(err, d.n - at, p->name, L.ncarried);
+    char scratch[MAX_VALUES * DDBST__TS_MAX];
+    size_t used = 0;
+    uint64_t unclean = 0; /* bit i: carried[i] may hold the delimiter */
+    for (int i = 0; i < L.ncarried; i++) {
+      int clean = 0;
+      rc = facet_text(m, &L.e->attrs[L.carried[i].attr], L.carried[i].lower,
+                      &d.it[at + i], scratch, &used, &carried[i], &clean, err);
+      if (rc)
+        return rc;
+      if (!clean)
+        unclean |= UINT64_C(1) << i;
+    }
+    for (int a = 1; a < s.n; a++) {
+      view key;
+      rc = build_key(&s, &L, a, fixed, carried, unclean, kbuf, &key, err);
+      if (rc)
+        return rc;
+      if (write_key(out, 0, s.jname[a], key))
+        return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+    }
+  }
+  if (ddbst__buf_putc(out, '}'))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  return 0;
+}

@@ -1,0 +1,181 @@
+/* Sealing a page's LastEvaluatedKey into a cursor: checked against the
+ * pattern's shape, the facets carried in their compact forms, the envelope
+ * sealed (or checksummed) and written as base64url. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/b64url.h"
+#include "cursor/keyring.h"
+#include "cursor/layout.h"
+#include "item/keys.h"
+#include "model/facet.h"
+
+static int lek_fail(ddbst_error *err, const char *attr, const char *fmt, ...)
+    DDBST__PRINTF(3, 4);
+static int lek_fail(ddbst_error *err, const char *attr, const char *fmt, ...) {
+  char path[DDBST_ERROR_PATH_MAX];
+  if (attr)
+    snprintf(path, sizeof path, "LastEvaluatedKey.%s", attr);
+  else
+    snprintf(path, sizeof path, "LastEvaluatedKey");
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = ddbst__vfail(err, DDBST_EVALUE, path, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
+                       int pattern, const char *const *names,
+                       const char *const *vals, const size_t *lens, int n,
+                       int64_t now_us, ddbst_buf *out, ddbst_error *err) {
+  if (!it || !out || n < 0 || (n > 0 && (!names || !vals || !lens)))
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "values, buffer or LastEvaluatedKey is NULL");
+  const ddbst_model *m = it->m;
+  if (pattern < 0 || pattern >= m->npatterns)
+    return ddbst__fail(err, DDBST_EINVAL, "pattern",
+                       "pattern index %d is out of range", pattern);
+  const ddbst__pattern *p = &m->patterns[pattern];
+  int reads = 0;
+  for (int i = 0; i < p->nentities; i++)
+    reads |= p->entities[i] == it->entity;
+  if (p->op != DDBST__OP_QUERY || !reads)
+    return ddbst__fail(err, DDBST_EINVAL, "pattern",
+                       "%s is not a query of entity %s", p->name,
+                       ddbst__entity_of(it)->name);
+  int rc = ddbst__cursor_need_keys(m, p, keys, err);
+  if (rc)
+    return rc;
+
+  shape s;
+  ddbst__cursor_shape(m, p, &s);
+  const ddbst__template *pt =
+      ddbst__cursor_template(ddbst__entity_of(it), p->index, s.role[0]);
+  if (!pt)
+    return ddbst__fail(err, DDBST_EINVAL, "pattern",
+                       "entity %s has no key in the index pattern %s reads",
+                       ddbst__entity_of(it)->name, p->name);
+  ddbst_buf_reset(&it->keytext);
+  it->nkeys = 0;
+  uint32_t po, pl;
+  rc = ddbst__render_into(it, pt, s.name[0], DDBST__PK_MAX, &po, &pl, err);
+  if (rc)
+    return rc;
+  view part = {it->keytext.data + po, pl};
+
+  /* the LastEvaluatedKey: exactly the pattern's key attributes */
+  view v[4];
+  int seen[4] = {0};
+  for (int i = 0; i < n; i++) {
+    int a = 0;
+    while (a < s.n &&
+           (names[i][0] != s.name[a][0] || strcmp(names[i], s.name[a])))
+      a++;
+    if (a == s.n)
+      return lek_fail(err, names[i],
+                      "%s is not a key attribute of pattern %s's "
+                      "LastEvaluatedKey",
+                      names[i], p->name);
+    if (seen[a])
+      return lek_fail(err, names[i], "%s appears twice", names[i]);
+    seen[a] = 1;
+    v[a] = (view){vals[i], lens[i]};
+    if (!vals[i] || lens[i] == 0 || lens[i] > s.limit[a] ||
+        ddbst__utf8_check(vals[i], lens[i]))
+      return lek_fail(err, names[i],
+                      "%s is not a key value DynamoDB could return (empty, "
+                      "too long or not UTF-8)",
+                      names[i]);
+  }
+  for (int a = 0; a < s.n; a++)
+    if (!seen[a])
+      return lek_fail(err, s.name[a], "%s is missing (pattern %s)", s.name[a],
+                      p->name);
+  if (!view_eq(v[0], part))
+    return lek_fail(err, s.name[0],
+                    "%s is not the partition this query read (pattern %s)",
+                    s.name[0], p->name);
+
+  /* entity form when the keys are an entity's of the pattern, else whole
+   * keys for a pattern whose range other items can fall into */
+  int flags = 0, pos = -1;
+  layout L;
+  L.ncarried = 0;
+  view carried[MAX_VALUES];
+  for (int j = 0; j < p->nentities && pos < 0; j++)
+    if (ddbst__cursor_layout(&s, p->entities[j], &L) == 0 &&
+        ddbst__cursor_entity_fits(&s, &L, v, carried))
+      pos = j;
+  if (pos < 0) {
+    int known = p->type_filter;
+    for (int a = 1; known && a < s.n; a++)
+      known = ddbst__cursor_model_fits(m, p->index, s.role[a], v[a]);
+    if (!known)
+      return lek_fail(err, NULL,
+                      "the LastEvaluatedKey is no key of pattern %s's "
+                      "entities%s",
+                      p->name,
+                      p->type_filter ? " nor of any entity of the model" : "");
+    flags |= F_RAW;
+  }
+  int64_t issued = -1;
+  if (keys && keys->max_age > 0) {
+    issued = ddbst__cursor_now_s(now_us);
+    if (issued < 0)
+      return ddbst__fail(err, DDBST_EINVAL, "now_unix_us",
+                         "the issue time is before 1970");
+    flags |= F_TIME;
+  }
+
+  uint8_t env[ENV_MAX];
+  size_t head = keys ? SEALED_HEAD : 1;
+  cw w = {env + head, 0, ENV_MAX - head - (keys ? TAG_BYTES : CHECK_BYTES), 0};
+  int with_entity = pos >= 0 && p->nentities > 1;
+  size_t count = (issued >= 0) + (size_t)with_entity +
+                 (size_t)(pos >= 0 ? L.ncarried : s.n - 1);
+  cw_array(&w, count);
+  if (issued >= 0)
+    cw_uint(&w, (uint64_t)issued);
+  if (with_entity)
+    cw_uint(&w, (uint64_t)pos);
+  if (pos >= 0) {
+    for (int i = 0; i < L.ncarried; i++)
+      ddbst__cursor_put_facet(&w, &L.e->attrs[L.carried[i].attr],
+                              L.carried[i].lower, carried[i]);
+  } else {
+    for (int a = 1; a < s.n; a++)
+      cw_text(&w, v[a].p, v[a].n);
+  }
+  if (w.full)
+    return ddbst__fail(err, DDBST_ERANGE, "LastEvaluatedKey",
+                       "the cursor would pass %d characters",
+                       DDBST__CURSOR_MAX_CHARS);
+
+  uint8_t ad[AD_MAX]; /* first byte, key id, context */
+  uint8_t *ctx = ad + 1 + KEY_ID_BYTES;
+  size_t ctx_len = ddbst__cursor_context(m, p, part.p, part.n, ctx);
+  size_t total;
+  env[0] = (uint8_t)(FORMAT << 4 | flags | (keys ? 0 : F_UNSEALED));
+  if (keys) {
+    memcpy(env + 1, keys->k[0].id, KEY_ID_BYTES);
+    uint8_t *nonce = env + 1 + KEY_ID_BYTES;
+    uint8_t subkey[crypto_core_hchacha20_OUTPUTBYTES];
+    ddbst__cursor_next_nonce((ddbst_cursor_keys *)keys, nonce, subkey);
+    memcpy(ad, env, 1 + KEY_ID_BYTES);
+    unsigned long long clen =
+        ddbst__cursor_seal_aead(env + SEALED_HEAD, env + SEALED_HEAD, w.len, ad,
+                                1 + KEY_ID_BYTES + ctx_len, nonce, subkey);
+    sodium_memzero(subkey, sizeof subkey);
+    total = SEALED_HEAD + (size_t)clen;
+  } else {
+    total = 1 + w.len;
+    ddbst__cursor_check(ctx, ctx_len, env, total, env + total);
+    total += CHECK_BYTES;
+  }
+
+  if (ddbst__buf_reserve(out, total / 3 * 4 + 4))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  out->len += ddbst__b64url_encode(env, total, out->data + out->len);
+  return 0;
+}
