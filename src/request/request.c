@@ -1,7 +1,8 @@
 /* Request bodies for single items (GetItem, PutItem, UpdateItem, DeleteItem)
- * and the table (CreateTable), in DynamoDB's JSON protocol. Each builder
- * appends one complete body or nothing; a warm item and buffer do not
- * allocate. */
+ * and the table (CreateTable), in DynamoDB's JSON protocol: the bodies the
+ * single requests (item_request.c) and transactions (transact.c) are made
+ * of. Each appends one complete body or nothing; a warm item and buffer do
+ * not allocate. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,26 +12,6 @@
 #include "item/keys.h"
 #include "request/request.h"
 #include "base/scan.h"
-
-const char *ddbst_operation_name(int op) {
-  switch (op) {
-  case DDBST_OP_GET_ITEM: return "GetItem";
-  case DDBST_OP_PUT_ITEM: return "PutItem";
-  case DDBST_OP_UPDATE_ITEM: return "UpdateItem";
-  case DDBST_OP_DELETE_ITEM: return "DeleteItem";
-  case DDBST_OP_QUERY: return "Query";
-  case DDBST_OP_BATCH_GET_ITEM: return "BatchGetItem";
-  case DDBST_OP_BATCH_WRITE_ITEM: return "BatchWriteItem";
-  case DDBST_OP_TRANSACT_WRITE_ITEMS: return "TransactWriteItems";
-  case DDBST_OP_TRANSACT_GET_ITEMS: return "TransactGetItems";
-  case DDBST_OP_CREATE_TABLE: return "CreateTable";
-  default: return NULL;
-  }
-}
-
-int ddbst__begin(ddbst_buf *out, const ddbst_model *m) {
-  return ddbst__buf_append(out, m->begin.p, m->begin.n);
-}
 
 int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   const ddbst_model *m = it->m;
@@ -61,12 +42,6 @@ int ddbst__abandon(ddbst_buf *out, size_t start, int rc, ddbst_error *err) {
   if (rc == DDBST_ERANGE && err && err->code != DDBST_ERANGE)
     return ddbst__fail(err, rc, NULL, "too many expression placeholders");
   return rc;
-}
-
-static int check_args(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
-  if (!it || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
-  return 0;
 }
 
 /* ---- GetItem ---- */
@@ -108,15 +83,6 @@ int ddbst__get_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
     rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc;
-}
-
-int ddbst_get_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
-                      ddbst_error *err) {
-  int rc = check_args(it, out, err);
-  if (rc) return rc;
-  size_t start = out->len;
-  rc = ddbst__get_body(it, flags, out, err);
-  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_GET_ITEM;
 }
 
 /* ---- PutItem ---- */
@@ -249,17 +215,6 @@ int ddbst__put_body(ddbst_item *it, uint32_t flags, int64_t now_us,
   return rc;
 }
 
-int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
-                      ddbst_buf *out, ddbst_error *err) {
-  int rc = check_args(it, out, err);
-  if (rc) return rc;
-  if (ddbst__entity_of(it)->nuniques)
-    return ddbst__unique_write(it, DDBST__W_PUT, flags, now_us, out, err);
-  size_t start = out->len;
-  rc = ddbst__put_body(it, flags, now_us, out, err);
-  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_PUT_ITEM;
-}
-
 /* ---- DeleteItem ---- */
 
 int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
@@ -306,17 +261,6 @@ int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc;
-}
-
-int ddbst_delete_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
-                         ddbst_error *err) {
-  int rc = check_args(it, out, err);
-  if (rc) return rc;
-  if (ddbst__entity_of(it)->nuniques)
-    return ddbst__unique_write(it, DDBST__W_DELETE, flags, 0, out, err);
-  size_t start = out->len;
-  rc = ddbst__delete_body(it, flags, out, err);
-  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_DELETE_ITEM;
 }
 
 /* ---- UpdateItem ---- */
@@ -614,17 +558,6 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc;
-}
-
-int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
-                         ddbst_buf *out, ddbst_error *err) {
-  int rc = check_args(it, out, err);
-  if (rc) return rc;
-  if (ddbst__unique_conditions_needed(it))
-    return ddbst__unique_write(it, DDBST__W_UPDATE, flags, now_us, out, err);
-  size_t start = out->len;
-  rc = ddbst__update_body(it, flags, now_us, out, err);
-  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_UPDATE_ITEM;
 }
 
 /* ---- CreateTable ---- */

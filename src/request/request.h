@@ -6,7 +6,9 @@
 
 
 /* {"TableName":"..." — the start of every body. */
-int ddbst__begin(ddbst_buf *out, const ddbst_model *m);
+static inline int ddbst__begin(ddbst_buf *out, const ddbst_model *m) {
+  return ddbst__buf_append(out, m->begin.p, m->begin.n);
+}
 
 /* {"PK":{"S":...},"SK":{"S":...}} of the item's primary key. */
 int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err);

@@ -1,0 +1,166 @@
+/* Unique constraints: a unique attribute is kept unique by a guard item
+ * whose key is the attribute's value ("EMAIL#ann@example.com"), written and
+ * removed in the same TransactWriteItems as the item (transact.c), each
+ * conditional. Here: the guard's key, its entry, and the conditions an
+ * update that moves a guard adds to the item's own entry. */
+#include <stdio.h>
+#include <string.h>
+
+#include "request/guard.h"
+
+static int facet_changed(const ddbst_item *it, int a) {
+  const ddbst__val *v = &it->vals[a];
+  return (v->set && v->upd == DDBST__UPD_SET) || v->upd == DDBST__UPD_REMOVE;
+}
+
+/* Whether unique `u` moves in this update: a facet that is not part of the
+ * primary key is set or removed. */
+int ddbst__unique_moves(const ddbst_item *it, const ddbst__unique *u) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  for (int i = 0; i < u->tmpl.nsegs; i++) {
+    int a = u->tmpl.segs[i].attr;
+    if (a >= 0 && !e->attrs[a].primary_facet && facet_changed(it, a))
+      return 1;
+  }
+  return 0;
+}
+
+int ddbst__unique_removed(const ddbst_item *it, const ddbst__unique *u) {
+  for (int i = 0; i < u->tmpl.nsegs; i++) {
+    int a = u->tmpl.segs[i].attr;
+    if (a >= 0 && it->vals[a].upd == DDBST__UPD_REMOVE)
+      return 1;
+  }
+  return 0;
+}
+
+int ddbst__unique_conditions_needed(const ddbst_item *it) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  for (int i = 0; i < e->nuniques; i++)
+    if (ddbst__unique_moves(it, &e->uniques[i]))
+      return 1;
+  return 0;
+}
+
+int ddbst__unique_conditions(ddbst_item *it, int and, ddbst_buf *out) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  int rc = 0;
+  for (int i = 0; !rc && i < e->nuniques; i++) {
+    const ddbst__unique *u = &e->uniques[i];
+    if (!ddbst__unique_moves(it, u))
+      continue;
+    for (int s = 0; !rc && s < u->tmpl.nsegs; s++) {
+      int a = u->tmpl.segs[s].attr;
+      if (a < 0 || e->attrs[a].primary_facet || !it->prev[a].set)
+        continue;
+      if (and)
+        rc = ddbst__buf_puts(out, " AND ");
+      and = 1;
+      rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
+      rc = rc ? rc : ddbst__buf_puts(out, " = ");
+      ddbst__vref r = {DDBST__REF_PREV, a, 0, 0, NULL};
+      rc = rc ? rc : ddbst__expr_value(it, r, out);
+    }
+  }
+  return rc;
+}
+
+/* Renders unique `u`'s guard key into keytext: from the values the item
+ * will hold (`old` 0) or held before the update (`old` 1). A facet the
+ * update leaves alone reads the same either way: its value, else its
+ * previous value. */
+int ddbst__guard_key(ddbst_item *it, const ddbst__unique *u, int old,
+                     uint32_t *off, uint32_t *len, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  ddbst__val saved[DDBST__MAX_FACETS];
+  int attrs[DDBST__MAX_FACETS];
+  int n = 0, rc = 0;
+  char path[DDBST_ERROR_PATH_MAX];
+  for (int i = 0; i < u->tmpl.nsegs; i++) {
+    int a = u->tmpl.segs[i].attr;
+    if (a >= 0 && !e->attrs[a].primary_facet) {
+      attrs[n] = a;
+      saved[n++] = it->vals[a];
+    }
+  }
+  for (int i = 0; i < n && !rc; i++) {
+    int a = attrs[i];
+    int changed = facet_changed(it, a);
+    int use_prev = old ? changed || !it->vals[a].set : !it->vals[a].set;
+    if (!use_prev)
+      continue;
+    if (!it->prev[a].set) {
+      snprintf(path, sizeof path, "%s.%s", e->name, e->attrs[a].name);
+      rc = changed ? ddbst__fail(err, DDBST_EMISSING, path,
+                                 "changing %s.%s moves its unique guard %s: "
+                                 "give the previous value too "
+                                 "(ddbst_item_set_previous)",
+                                 e->name, e->attrs[a].name, u->name)
+                   : ddbst__fail(err, DDBST_EMISSING, path,
+                                 "the unique guard %s of %s needs %s", u->name,
+                                 e->name, e->attrs[a].name);
+      break;
+    }
+    it->vals[a] = it->prev[a];
+    it->vals[a].upd = DDBST__UPD_SET;
+  }
+  if (!rc) {
+    size_t limit = m->sk_attr ? DDBST__SK_MAX : DDBST__PK_MAX;
+    /* errors name the guard by its constraint ("email") */
+    rc = ddbst__render_into(it, &u->tmpl, u->name, limit, off, len, err);
+  }
+  for (int i = 0; i < n; i++)
+    it->vals[attrs[i]] = saved[i];
+  return rc;
+}
+
+static int key_map(const ddbst_model *m, const char *g, size_t n,
+                   ddbst_buf *out) {
+  int rc = ddbst__buf_putc(out, '{');
+  rc = rc ? rc : ddbst__buf_append(out, m->pk_jname.p, m->pk_jname.n);
+  rc = rc ? rc : ddbst__write_s(out, g, n);
+  if (!rc && m->sk_attr) {
+    rc = ddbst__buf_putc(out, ',');
+    rc = rc ? rc : ddbst__buf_append(out, m->sk_jname.p, m->sk_jname.n);
+    rc = rc ? rc : ddbst__write_s(out, g, n);
+  }
+  return rc;
+}
+
+/* {"Put":{...guard item...}} conditional on no such guard, or
+ * {"Delete":{...}} of the guard. */
+int ddbst__guard_entry(ddbst_item *it, const ddbst__unique *u, int put, int old,
+                       ddbst_buf *out, ident_fn ident, void *user,
+                       ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  uint32_t off, len;
+  int rc = ddbst__guard_key(it, u, old, &off, &len, err);
+  if (rc)
+    return rc;
+  /* copy: keytext grows while the entry is written */
+  char g[DDBST__PK_MAX + 1];
+  memcpy(g, it->keytext.data + off, len);
+  if (ident && (rc = ident(user, g, len, m->sk_attr ? g : NULL, len, err)))
+    return rc;
+  ddbst__expr_reset(it);
+  rc = ddbst__buf_puts(out, put ? "{\"Put\":" : "{\"Delete\":");
+  rc = rc ? rc : ddbst__begin(out, m);
+  rc = rc ? rc : ddbst__buf_puts(out, put ? ",\"Item\":" : ",\"Key\":");
+  rc = rc ? rc : key_map(m, g, len, out);
+  if (!rc && put && m->entity_attr) {
+    /* the guard says whose it is: "User.email" */
+    rc = ddbst__buf_putc(out, ',');
+    rc = rc ? rc : ddbst__buf_append(out, m->entity_jname.p, m->entity_jname.n);
+    rc = rc ? rc : ddbst__buf_append(out, u->owner.p, u->owner.n);
+  }
+  rc = rc ? rc : ddbst__buf_putc(out, '}');
+  if (!rc && put) {
+    rc = ddbst__buf_puts(out,
+                         ",\"ConditionExpression\":\"attribute_not_exists(");
+    rc = rc ? rc : ddbst__expr_name(it, m->pk_attr, out);
+    rc = rc ? rc : ddbst__buf_puts(out, ")\"");
+    rc = rc ? rc : ddbst__expr_emit(it, out);
+  }
+  return rc ? rc : ddbst__buf_puts(out, "}}");
+}

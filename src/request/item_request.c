@@ -1,0 +1,83 @@
+/* The single-item requests of the public API: GetItem, PutItem, UpdateItem
+ * and DeleteItem bodies, or, for an entity with unique attributes, the
+ * TransactWriteItems that keeps their guards true (transact.c). */
+#include "request/request.h"
+
+const char *ddbst_operation_name(int op) {
+  switch (op) {
+  case DDBST_OP_GET_ITEM:
+    return "GetItem";
+  case DDBST_OP_PUT_ITEM:
+    return "PutItem";
+  case DDBST_OP_UPDATE_ITEM:
+    return "UpdateItem";
+  case DDBST_OP_DELETE_ITEM:
+    return "DeleteItem";
+  case DDBST_OP_QUERY:
+    return "Query";
+  case DDBST_OP_BATCH_GET_ITEM:
+    return "BatchGetItem";
+  case DDBST_OP_BATCH_WRITE_ITEM:
+    return "BatchWriteItem";
+  case DDBST_OP_TRANSACT_WRITE_ITEMS:
+    return "TransactWriteItems";
+  case DDBST_OP_TRANSACT_GET_ITEMS:
+    return "TransactGetItems";
+  case DDBST_OP_CREATE_TABLE:
+    return "CreateTable";
+  default:
+    return NULL;
+  }
+}
+
+static int check_args(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  if (!it || !out)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
+  return 0;
+}
+
+int ddbst_get_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                      ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc)
+    return rc;
+  size_t start = out->len;
+  rc = ddbst__get_body(it, flags, out, err);
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_GET_ITEM;
+}
+
+int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
+                      ddbst_buf *out, ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc)
+    return rc;
+  if (ddbst__entity_of(it)->nuniques)
+    return ddbst__unique_write(it, DDBST__W_PUT, flags, now_us, out, err);
+  size_t start = out->len;
+  rc = ddbst__put_body(it, flags, now_us, out, err);
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_PUT_ITEM;
+}
+
+int ddbst_delete_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
+                         ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc)
+    return rc;
+  if (ddbst__entity_of(it)->nuniques)
+    return ddbst__unique_write(it, DDBST__W_DELETE, flags, 0, out, err);
+  size_t start = out->len;
+  rc = ddbst__delete_body(it, flags, out, err);
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_DELETE_ITEM;
+}
+
+int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
+                         ddbst_buf *out, ddbst_error *err) {
+  int rc = check_args(it, out, err);
+  if (rc)
+    return rc;
+  if (ddbst__unique_conditions_needed(it))
+    return ddbst__unique_write(it, DDBST__W_UPDATE, flags, now_us, out, err);
+  size_t start = out->len;
+  rc = ddbst__update_body(it, flags, now_us, out, err);
+  return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_UPDATE_ITEM;
+}
