@@ -17,6 +17,8 @@ typedef enum {
   DDBST__FK_OK,
   DDBST__FK_EMPTY,   /* a key facet is never empty */
   DDBST__FK_DELIM,   /* holds the delimiter: it would forge another key */
+  DDBST__FK_DELIM_END, /* ends with the start of a longer delimiter, so the
+                          delimiter after it would be found early */
   DDBST__FK_WIDTH,   /* an integer its width cannot hold (why: the reason) */
   DDBST__FK_PARTIAL, /* a partial value of a type that has none (integers) */
   DDBST__FK_NOMEM
@@ -43,6 +45,22 @@ ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m, const ddbst__attr *a,
                                      size_t n, char *dst, size_t *len,
                                      const char **why);
 
+/* Whether text v[0..n), followed in a key by the delimiter, keeps the key
+ * splitting back at that delimiter: DDBST__FK_DELIM when it holds the
+ * delimiter, DDBST__FK_DELIM_END when it ends with the delimiter's first k
+ * bytes and the delimiter repeats itself after k bytes ("a$" before "$$"
+ * reads "a$$$": the delimiter one byte early), else DDBST__FK_OK. */
+static inline ddbst__fk_why ddbst__facet_delim(const ddbst_model *m,
+                                               const char *v, size_t n) {
+  const char *d = m->delim;
+  size_t dn = m->delim_len;
+  if (ddbst__find_delim(v, n, d, dn)) return DDBST__FK_DELIM;
+  for (size_t k = 1; k < dn && k <= n; k++)
+    if (memcmp(v + n - k, d, k) == 0 && memcmp(d + k, d, dn - k) == 0)
+      return DDBST__FK_DELIM_END;
+  return DDBST__FK_OK;
+}
+
 static inline size_t ddbst__facet_key_room(const ddbst__attr *a, size_t n) {
   return a->escape ? 3 * n : n > DDBST__INT_MAX_TEXT ? n : DDBST__INT_MAX_TEXT;
 }
@@ -55,9 +73,10 @@ ddbst__facet_key_at(const ddbst_model *m, const ddbst__attr *a, int lower,
     return ddbst__facet_key_coded(m, a, lower, partial, v, n, dst, len, why);
   /* lower-casing cannot make the delimiter: it holds no letter
    * (model/model_load.c, load_delimiter) */
-  if ((!(scan & DDBST__SCAN_KNOWN) || (scan & DDBST__SCAN_DELIM0)) &&
-      ddbst__find_delim(v, n, m->delim, m->delim_len))
-    return DDBST__FK_DELIM;
+  if (!(scan & DDBST__SCAN_KNOWN) || (scan & DDBST__SCAN_DELIM0)) {
+    ddbst__fk_why w = ddbst__facet_delim(m, v, n);
+    if (w != DDBST__FK_OK) return w;
+  }
   ddbst__copy(dst, v, n);
   if (lower)
     ddbst__lower_ascii(dst, n);

@@ -42,19 +42,25 @@ static int facet_refused(const ddbst_item *it, const ddbst__template *t,
   return 0;
 }
 
-/* Whether v, whose bytes include the delimiter's first, holds all of it.
- * Rare (a facet holding the delimiter's first byte): kept out of render. */
-DDBST__NOINLINE static int holds_delim(const ddbst_model *m, const char *v,
-                                       size_t n) {
-  return m->delim_len == 1 ||
-         ddbst__find_delim(v, n, m->delim, m->delim_len) != NULL;
+/* Why v, whose bytes include the delimiter's first, cannot be a facet
+ * (facet_key.h, ddbst__facet_delim), or DDBST__FK_OK. Rare (a facet
+ * holding the delimiter's first byte): kept out of render. */
+DDBST__NOINLINE static ddbst__fk_why holds_delim(const ddbst_model *m,
+                                                 const char *v, size_t n) {
+  return m->delim_len == 1 ? DDBST__FK_DELIM : ddbst__facet_delim(m, v, n);
 }
 
 static int delim_refused(const ddbst_item *it, const ddbst__seg *s,
-                         ddbst_error *err) {
+                         ddbst__fk_why why, ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
   const ddbst__attr *a = &e->attrs[s->attr];
   char path[DDBST_ERROR_PATH_MAX];
+  if (why == DDBST__FK_DELIM_END)
+    return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
+                       "%s.%s ends with the start of the key delimiter '%s', "
+                       "which would join the delimiter after it and forge "
+                       "another key",
+                       e->name, a->name, it->m->delim);
   return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
                      "%s.%s contains the key delimiter '%s', which would "
                      "forge another key",
@@ -114,10 +120,12 @@ DDBST__NOINLINE static int render_general(const ddbst_item *it,
                               : ddbst__scan(v, n, (unsigned char)m->delim[0]);
     found |= seen;
     /* an escaped facet cannot hold the delimiter: it is %-escaped */
-    const ddbst__attr *a = s->as_is ? NULL : &ddbst__entity_of(it)->attrs[s->attr];
+    const ddbst__attr *a =
+        s->as_is ? NULL : &ddbst__entity_of(it)->attrs[s->attr];
+    ddbst__fk_why dw = DDBST__FK_OK;
     if ((seen & DDBST__SCAN_DELIM0) && !(a && a->escape) &&
-        holds_delim(m, v, n)) {
-      rc = delim_refused(it, s, err);
+        (dw = holds_delim(m, v, n)) != DDBST__FK_OK) {
+      rc = delim_refused(it, s, dw, err);
       goto refused;
     }
     if (s->as_is) { /* the key form is the value (facet_key.h) */
@@ -128,8 +136,8 @@ DDBST__NOINLINE static int render_general(const ddbst_item *it,
         ddbst__facet_key(m, a, s->lower, 0, v, n, seen | DDBST__SCAN_KNOWN,
                          out, NULL);
     if (why == DDBST__FK_NOMEM) goto nomem;
-    if (why == DDBST__FK_DELIM) {
-      rc = delim_refused(it, s, err);
+    if (why == DDBST__FK_DELIM || why == DDBST__FK_DELIM_END) {
+      rc = delim_refused(it, s, why, err);
       goto refused;
     }
     if (why != DDBST__FK_OK) {

@@ -363,6 +363,10 @@ static int condition_value(sk_ctx *c, const ddbst__seg *seg,
   case DDBST__FK_DELIM:
     return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
                        "%s contains the key delimiter '%s'", a->name, m->delim);
+  case DDBST__FK_DELIM_END:
+    return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a),
+                       "%s ends with the start of the key delimiter '%s'",
+                       a->name, m->delim);
   case DDBST__FK_NOMEM:
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   default: /* an integer its width cannot hold (never partial) */
