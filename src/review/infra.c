@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json/jw.h"
+#include "request/table.h"
 #include "review/review.h"
 
 /* Logical IDs: fixed, because renaming a logical ID replaces the resource
@@ -25,93 +26,6 @@ static void table_arn(ddbst__jw *w) {
 
 /* ---- the table ---- */
 
-static void key_schema(ddbst__jw *w, const char *pk, const char *sk) {
-  ddbst__jw_key(w, "KeySchema");
-  ddbst__jw_open(w, '[');
-  ddbst__jw_open(w, '{');
-  ddbst__jw_pair(w, "AttributeName", pk);
-  ddbst__jw_pair(w, "KeyType", "HASH");
-  ddbst__jw_close(w, '}');
-  if (sk) {
-    ddbst__jw_open(w, '{');
-    ddbst__jw_pair(w, "AttributeName", sk);
-    ddbst__jw_pair(w, "KeyType", "RANGE");
-    ddbst__jw_close(w, '}');
-  }
-  ddbst__jw_close(w, ']');
-}
-
-/* Every key attribute once, in the order the table and its indexes name
- * them: CloudFormation refuses definitions no key uses, and duplicates. */
-static void attribute_definitions(ddbst__jw *w, const ddbst_model *m) {
-  const char *names[2 + 2 * 20];
-  int n = 0;
-  names[n++] = m->pk_attr;
-  if (m->sk_attr) names[n++] = m->sk_attr;
-  for (int i = 0; i < m->nindexes && i < 20; i++) {
-    names[n++] = m->indexes[i].pk_attr;
-    if (m->indexes[i].sk_attr) names[n++] = m->indexes[i].sk_attr;
-  }
-  ddbst__jw_key(w, "AttributeDefinitions");
-  ddbst__jw_open(w, '[');
-  for (int i = 0; i < n; i++) {
-    int seen = 0;
-    for (int j = 0; j < i; j++)
-      if (strcmp(names[i], names[j]) == 0) seen = 1;
-    if (seen) continue;
-    ddbst__jw_open(w, '{');
-    ddbst__jw_pair(w, "AttributeName", names[i]);
-    /* ddbst renders every key as text. */
-    ddbst__jw_pair(w, "AttributeType", "S");
-    ddbst__jw_close(w, '}');
-  }
-  ddbst__jw_close(w, ']');
-}
-
-static const char *projection_name(ddbst__projection p) {
-  switch (p) {
-  case DDBST__PROJ_KEYS_ONLY: return "KEYS_ONLY";
-  case DDBST__PROJ_INCLUDE: return "INCLUDE";
-  case DDBST__PROJ_ALL: break;
-  }
-  return "ALL";
-}
-
-static const char *stream_view_name(ddbst__stream s) {
-  switch (s) {
-  case DDBST__STREAM_KEYS_ONLY: return "KEYS_ONLY";
-  case DDBST__STREAM_NEW_IMAGE: return "NEW_IMAGE";
-  case DDBST__STREAM_OLD_IMAGE: return "OLD_IMAGE";
-  case DDBST__STREAM_NEW_AND_OLD_IMAGES: return "NEW_AND_OLD_IMAGES";
-  case DDBST__STREAM_NONE: break;
-  }
-  return NULL;
-}
-
-static void global_secondary_indexes(ddbst__jw *w, const ddbst_model *m) {
-  if (m->nindexes == 0) return;
-  ddbst__jw_key(w, "GlobalSecondaryIndexes");
-  ddbst__jw_open(w, '[');
-  for (int i = 0; i < m->nindexes; i++) {
-    const ddbst__index *ix = &m->indexes[i];
-    ddbst__jw_open(w, '{');
-    ddbst__jw_pair(w, "IndexName", ix->name);
-    key_schema(w, ix->pk_attr, ix->sk_attr);
-    ddbst__jw_key(w, "Projection");
-    ddbst__jw_open(w, '{');
-    ddbst__jw_pair(w, "ProjectionType", projection_name(ix->projection));
-    if (ix->projection == DDBST__PROJ_INCLUDE) {
-      ddbst__jw_key(w, "NonKeyAttributes");
-      ddbst__jw_open(w, '[');
-      for (size_t j = 0; j < ix->ninclude; j++) ddbst__jw_str(w, ix->include[j]);
-      ddbst__jw_close(w, ']');
-    }
-    ddbst__jw_close(w, '}');
-    ddbst__jw_close(w, '}');
-  }
-  ddbst__jw_close(w, ']');
-}
-
 static void table_resource(ddbst__jw *w, const ddbst_model *m) {
   ddbst__jw_key(w, TABLE_ID);
   ddbst__jw_open(w, '{');
@@ -125,17 +39,11 @@ static void table_resource(ddbst__jw *w, const ddbst_model *m) {
   /* Named, so that a change forcing replacement fails loudly instead of
    * creating a new empty table. */
   ddbst__jw_pair(w, "TableName", m->table_name);
-  ddbst__jw_pair(w, "BillingMode", "PAY_PER_REQUEST");
-  attribute_definitions(w, m);
-  key_schema(w, m->pk_attr, m->sk_attr);
-  global_secondary_indexes(w, m);
-  const char *view = stream_view_name(m->stream);
-  if (view) {
-    ddbst__jw_key(w, "StreamSpecification");
-    ddbst__jw_open(w, '{');
-    ddbst__jw_pair(w, "StreamViewType", view);
-    ddbst__jw_close(w, '}');
-  }
+  ddbst__table_billing_mode(w);
+  ddbst__table_attribute_definitions(w, m);
+  ddbst__table_key_schema(w, m->pk_attr, m->sk_attr);
+  ddbst__table_global_secondary_indexes(w, m);
+  ddbst__table_stream_specification(w, m, 0);
   ddbst__jw_key(w, "PointInTimeRecoverySpecification");
   ddbst__jw_open(w, '{');
   ddbst__jw_key(w, "PointInTimeRecoveryEnabled");
@@ -146,14 +54,7 @@ static void table_resource(ddbst__jw *w, const ddbst_model *m) {
   ddbst__jw_key(w, "SSEEnabled");
   ddbst__jw_bool(w, 1);
   ddbst__jw_close(w, '}');
-  if (m->ttl_attr) {
-    ddbst__jw_key(w, "TimeToLiveSpecification");
-    ddbst__jw_open(w, '{');
-    ddbst__jw_pair(w, "AttributeName", m->ttl_attr);
-    ddbst__jw_key(w, "Enabled");
-    ddbst__jw_bool(w, 1);
-    ddbst__jw_close(w, '}');
-  }
+  ddbst__table_ttl_specification(w, m);
   ddbst__jw_close(w, '}');
   ddbst__jw_close(w, '}');
 }
