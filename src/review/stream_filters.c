@@ -1,144 +1,10 @@
-/* The model as infrastructure: the table's CloudFormation resource, an IAM
- * policy with exactly the actions the model needs, and Lambda stream filters
- * that let through one entity's records. */
+/* Lambda stream filters that let through one entity's records: the key
+ * prefixes that no other item of the table (another entity, a uniqueness
+ * item) can have, written as the template's Metadata. */
 #include <stdio.h>
 #include <string.h>
 
-#include "json/jw.h"
-#include "request/table.h"
-#include "review/review.h"
-
-/* Logical IDs: fixed, because renaming a logical ID replaces the resource
- * (and with an explicit table name, makes the deploy fail). */
-#define TABLE_ID "AppTable"
-#define POLICY_ID "AppTableAccess"
-
-/* {"Fn::GetAtt": ["AppTable", "Arn"]} */
-static void table_arn(ddbst__jw *w) {
-  ddbst__jw_open(w, '{');
-  ddbst__jw_key(w, "Fn::GetAtt");
-  ddbst__jw_open(w, '[');
-  ddbst__jw_str(w, TABLE_ID);
-  ddbst__jw_str(w, "Arn");
-  ddbst__jw_close(w, ']');
-  ddbst__jw_close(w, '}');
-}
-
-/* ---- the table ---- */
-
-static void table_resource(ddbst__jw *w, const ddbst_model *m) {
-  ddbst__jw_key(w, TABLE_ID);
-  ddbst__jw_open(w, '{');
-  ddbst__jw_pair(w, "Type", "AWS::DynamoDB::Table");
-  /* The data outlives a `serverless remove` and a rollback that would
-   * replace the table. */
-  ddbst__jw_pair(w, "DeletionPolicy", "Retain");
-  ddbst__jw_pair(w, "UpdateReplacePolicy", "Retain");
-  ddbst__jw_key(w, "Properties");
-  ddbst__jw_open(w, '{');
-  /* Named, so that a change forcing replacement fails loudly instead of
-   * creating a new empty table. */
-  ddbst__jw_pair(w, "TableName", m->table_name);
-  ddbst__table_billing_mode(w);
-  ddbst__table_attribute_definitions(w, m);
-  ddbst__table_key_schema(w, m->pk_attr, m->sk_attr);
-  ddbst__table_global_secondary_indexes(w, m);
-  ddbst__table_stream_specification(w, m, 0);
-  ddbst__jw_key(w, "PointInTimeRecoverySpecification");
-  ddbst__jw_open(w, '{');
-  ddbst__jw_key(w, "PointInTimeRecoveryEnabled");
-  ddbst__jw_bool(w, 1);
-  ddbst__jw_close(w, '}');
-  ddbst__jw_key(w, "SSESpecification");
-  ddbst__jw_open(w, '{');
-  ddbst__jw_key(w, "SSEEnabled");
-  ddbst__jw_bool(w, 1);
-  ddbst__jw_close(w, '}');
-  ddbst__table_ttl_specification(w, m);
-  ddbst__jw_close(w, '}');
-  ddbst__jw_close(w, '}');
-}
-
-/* ---- IAM ---- */
-
-/* The actions, in the order the first seed lists them. Transactions have no
- * action of their own: IAM authorises each Put, Update and Delete inside one
- * by that action. */
-static void policy_actions(ddbst__jw *w, const ddbst_model *m) {
-  int get = 0, query = 0, scan = 0, batch_get = 0;
-  for (int i = 0; i < m->npatterns; i++) {
-    const ddbst__pattern *p = &m->patterns[i];
-    if (p->op == DDBST__OP_GET) get = 1;
-    if (p->op == DDBST__OP_QUERY) query = 1;
-    if (p->op == DDBST__OP_SCAN) scan = 1;
-    /* An index that does not project the whole item answers with keys; the
-     * items themselves are then read from the table by key. */
-    if (p->op != DDBST__OP_GET && p->index >= 0 &&
-        m->indexes[p->index].projection != DDBST__PROJ_ALL) {
-      if (p->limit_max == 1)
-        get = 1;
-      else
-        batch_get = 1;
-    }
-  }
-  ddbst__jw_key(w, "Action");
-  ddbst__jw_open(w, '[');
-  if (get) ddbst__jw_str(w, "dynamodb:GetItem");
-  ddbst__jw_str(w, "dynamodb:PutItem");
-  ddbst__jw_str(w, "dynamodb:UpdateItem");
-  ddbst__jw_str(w, "dynamodb:DeleteItem");
-  if (query) ddbst__jw_str(w, "dynamodb:Query");
-  if (scan) ddbst__jw_str(w, "dynamodb:Scan");
-  if (batch_get) ddbst__jw_str(w, "dynamodb:BatchGetItem");
-  ddbst__jw_close(w, ']');
-}
-
-static void policy_resource(ddbst__jw *w, const ddbst_model *m) {
-  char desc[400];
-  snprintf(desc, sizeof desc,
-           "What the ddbst model of %.255s needs: its access patterns and "
-           "writes, on the table and its indexes only",
-           m->table_name);
-  ddbst__jw_key(w, POLICY_ID);
-  ddbst__jw_open(w, '{');
-  ddbst__jw_pair(w, "Type", "AWS::IAM::ManagedPolicy");
-  ddbst__jw_key(w, "Properties");
-  ddbst__jw_open(w, '{');
-  ddbst__jw_pair(w, "Description", desc);
-  ddbst__jw_key(w, "PolicyDocument");
-  ddbst__jw_open(w, '{');
-  ddbst__jw_pair(w, "Version", "2012-10-17");
-  ddbst__jw_key(w, "Statement");
-  ddbst__jw_open(w, '[');
-  ddbst__jw_open(w, '{');
-  ddbst__jw_pair(w, "Effect", "Allow");
-  policy_actions(w, m);
-  ddbst__jw_key(w, "Resource");
-  ddbst__jw_open(w, '[');
-  table_arn(w);
-  if (m->nindexes) {
-    /* Fn::Join rather than Fn::Sub: "${...}" would be read as a Serverless
-     * variable when the YAML form is pasted into serverless.yml. */
-    ddbst__jw_open(w, '{');
-    ddbst__jw_key(w, "Fn::Join");
-    ddbst__jw_open(w, '[');
-    ddbst__jw_str(w, "");
-    ddbst__jw_open(w, '[');
-    table_arn(w);
-    ddbst__jw_str(w, "/index/*");
-    ddbst__jw_close(w, ']');
-    ddbst__jw_close(w, ']');
-    ddbst__jw_close(w, '}');
-  }
-  ddbst__jw_close(w, ']');
-  ddbst__jw_close(w, '}');
-  ddbst__jw_close(w, ']');
-  ddbst__jw_close(w, '}');
-  ddbst__jw_close(w, '}');
-  ddbst__jw_close(w, '}');
-}
-
-/* ---- stream filters ---- */
+#include "review/cloudformation.h"
 
 enum { EV_INSERT = 1, EV_MODIFY = 2, EV_REMOVE = 4 };
 
@@ -455,9 +321,9 @@ static void filter_pattern(ddbst__jw *w, const ddbst_model *m, int events,
   ddbst__jw_close(w, '}');
 }
 
-static int write_stream_filters(ddbst__jw *w, const ddbst_model *m,
-                          const char *const *specs, size_t nspecs,
-                          ddbst_error *err) {
+int ddbst__cfn_stream_filters(ddbst__jw *w, const ddbst_model *m,
+                              const char *const *specs, size_t nspecs,
+                              ddbst_error *err) {
   if (nspecs == 0) return 0;
   if (!specs)
     return ddbst__fail(err, DDBST_EINVAL, "stream_filters",
@@ -509,27 +375,5 @@ static int write_stream_filters(ddbst__jw *w, const ddbst_model *m,
   ddbst__jw_close(w, '}');
   ddbst__free(&m->alloc, shapes);
   ddbst__free(&m->alloc, fc);
-  return rc;
-}
-
-int ddbst_model_cloudformation(const ddbst_model *model,
-                               const char *const *stream_filters,
-                               size_t nfilters, ddbst_buf *out,
-                               ddbst_error *err) {
-  if (!model || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
-  size_t start = out->len;
-  ddbst__jw w;
-  ddbst__jw_init(&w, out);
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_key(&w, "Resources");
-  ddbst__jw_open(&w, '{');
-  table_resource(&w, model);
-  policy_resource(&w, model);
-  ddbst__jw_close(&w, '}');
-  int rc = write_stream_filters(&w, model, stream_filters, nfilters, err);
-  ddbst__jw_close(&w, '}');
-  if (!rc && w.rc) rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  if (rc) ddbst__buf_truncate(out, start);
   return rc;
 }
