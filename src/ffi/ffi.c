@@ -10,6 +10,7 @@
 #include <sodium.h>
 
 #include "base/internal.h"
+#include "json/jw.h"
 #include "json/tree.h"
 
 struct ddbst_json {
@@ -37,13 +38,15 @@ static char nosession_answer[] =
     "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":\"session\","
     "\"message\":\"no session: open one with ddbst_json_open\"}}";
 
-/* One call: the request tree, the answer being written, scratch text. */
+/* One call: the request tree, the answer being written (through `w`, the
+ * sticky writer on `out`), scratch text. */
 typedef struct call {
   const ddbst_allocator *alloc;
   const ddbst_model *m;
   const ddbst_cursor_keys *keys;
   ddbst__arena ar;
   ddbst_buf out;
+  ddbst__jw w;
   ddbst_buf tmp;
   ddbst_error err;
 } call;
@@ -89,23 +92,22 @@ static int prefix_path(call *c, const char *prefix) {
   return c->err.code;
 }
 
-static int put_error(ddbst_buf *b, const ddbst_error *e) {
-  char num[96];
-  int rc = ddbst__buf_puts(b, "{\"code\":");
-  snprintf(num, sizeof num, "%d", (int)e->code);
-  rc = rc ? rc : ddbst__buf_puts(b, num);
-  rc = rc ? rc : ddbst__buf_puts(b, ",\"name\":\"");
-  rc = rc ? rc : ddbst__buf_puts(b, code_name(e->code));
-  rc = rc ? rc : ddbst__buf_puts(b, "\",\"path\":");
-  rc = rc ? rc : ddbst__json_string(b, e->path, strlen(e->path));
-  rc = rc ? rc : ddbst__buf_puts(b, ",\"message\":");
-  rc = rc ? rc : ddbst__json_string(b, e->message, strlen(e->message));
-  if (!rc && e->line) {
-    snprintf(num, sizeof num, ",\"offset\":%llu,\"line\":%u,\"column\":%u",
-             (unsigned long long)e->offset, e->line, e->column);
-    rc = ddbst__buf_puts(b, num);
+static void put_error(ddbst__jw *w, const ddbst_error *e) {
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "code");
+  ddbst__jw_int(w, e->code);
+  ddbst__jw_pair(w, "name", code_name(e->code));
+  ddbst__jw_pair(w, "path", e->path);
+  ddbst__jw_pair(w, "message", e->message);
+  if (e->line) {
+    ddbst__jw_key(w, "offset");
+    ddbst__jw_int(w, (long long)e->offset);
+    ddbst__jw_key(w, "line");
+    ddbst__jw_int(w, e->line);
+    ddbst__jw_key(w, "column");
+    ddbst__jw_int(w, e->column);
   }
-  return rc ? rc : ddbst__buf_putc(b, '}');
+  ddbst__jw_close(w, '}');
 }
 
 /* ---- answers ---- */
@@ -200,27 +202,24 @@ static int get_int(call *c, const ddbst__jnode *obj, const char *key,
 }
 
 /* A JSON value back to text, for list, map and set attributes. */
-static int write_json(ddbst_buf *b, const ddbst__jnode *v) {
-  int rc = 0;
+static void write_json(ddbst__jw *w, const ddbst__jnode *v) {
   switch (v->type) {
-  case DDBST__J_NULL: return ddbst__buf_puts(b, "null");
-  case DDBST__J_BOOL: return ddbst__buf_puts(b, v->boolean ? "true" : "false");
-  case DDBST__J_NUMBER: return ddbst__buf_append(b, v->text, v->len);
-  case DDBST__J_STRING: return ddbst__json_string(b, v->text, v->len);
+  case DDBST__J_NULL: ddbst__jw_null(w); return;
+  case DDBST__J_BOOL: ddbst__jw_bool(w, v->boolean); return;
+  case DDBST__J_NUMBER: ddbst__jw_json(w, v->text, v->len); return;
+  case DDBST__J_STRING: ddbst__jw_strn(w, v->text, v->len); return;
   case DDBST__J_ARRAY:
   case DDBST__J_OBJECT:
-    rc = ddbst__buf_putc(b, v->type == DDBST__J_ARRAY ? '[' : '{');
-    for (size_t i = 0; i < v->count && !rc; i++) {
-      if (i) rc = ddbst__buf_putc(b, ',');
-      if (!rc && v->type == DDBST__J_OBJECT) {
-        rc = ddbst__json_string(b, v->keys[i], v->key_lens[i]);
-        rc = rc ? rc : ddbst__buf_putc(b, ':');
-      }
-      if (!rc) rc = write_json(b, v->items[i]);
+    ddbst__jw_open(w, v->type == DDBST__J_ARRAY ? '[' : '{');
+    for (size_t i = 0; i < v->count; i++) {
+      if (v->type == DDBST__J_OBJECT)
+        ddbst__jw_keyn(w, v->keys[i], v->key_lens[i]);
+      write_json(w, v->items[i]);
     }
-    return rc ? rc : ddbst__buf_putc(b, v->type == DDBST__J_ARRAY ? ']' : '}');
+    ddbst__jw_close(w, v->type == DDBST__J_ARRAY ? ']' : '}');
+    return;
   }
-  return DDBST_EINVAL;
+  ddbst__jw_status(w, DDBST_EINVAL);
 }
 
 /* Types whose values the item holds as DynamoDB JSON ({"M":...}). */
@@ -288,8 +287,11 @@ static int apply(call *c, ddbst_item *it, const ddbst__jnode *req,
       text = v->boolean ? "true" : "false";
       n = strlen(text);
     } else if (v->type == DDBST__J_ARRAY || v->type == DDBST__J_OBJECT) {
+      ddbst__jw json;
       ddbst_buf_reset(&c->tmp);
-      if (write_json(&c->tmp, v)) return fail(c, DDBST_ENOMEM, "", NULL);
+      ddbst__jw_init(&json, &c->tmp);
+      write_json(&json, v);
+      if (json.rc) return fail(c, DDBST_ENOMEM, "", NULL);
       text = c->tmp.data;
       n = c->tmp.len;
     }
@@ -368,95 +370,83 @@ static int64_t now_of(call *c, const ddbst__jnode *req, int *rc) {
 
 /* ---- writing answers ---- */
 
-static int put_str(call *c, const char *s) {
-  return ddbst__json_string(&c->out, s, strlen(s));
-}
-
-static int put(call *c, const char *s) { return ddbst__buf_puts(&c->out, s); }
-
-static int put_int(call *c, long long x) {
-  char num[32];
-  snprintf(num, sizeof num, "%lld", x);
-  return put(c, num);
-}
-
 /* DynamoDB JSON (as ddbst_item_get gives lists, maps and sets) as plain
  * JSON: {"L":[{"N":"1"}]} → [1]. */
-static int write_plain(ddbst_buf *b, const ddbst__jnode *av) {
-  if (av->type != DDBST__J_OBJECT || av->count != 1) return DDBST_EINVAL;
+static void write_plain(ddbst__jw *w, const ddbst__jnode *av) {
+  if (av->type != DDBST__J_OBJECT || av->count != 1) {
+    ddbst__jw_status(w, DDBST_EINVAL);
+    return;
+  }
   const char *t = av->keys[0];
   const ddbst__jnode *v = av->items[0];
-  int rc = 0;
-  if (!strcmp(t, "N")) return ddbst__json_number(b, v->text, v->len);
-  if (!strcmp(t, "S") || !strcmp(t, "B"))
-    return ddbst__json_string(b, v->text, v->len);
-  if (!strcmp(t, "BOOL")) return write_json(b, v);
-  if (!strcmp(t, "NULL")) return ddbst__buf_puts(b, "null");
-  if (!strcmp(t, "SS") || !strcmp(t, "NS") || !strcmp(t, "BS")) {
-    rc = ddbst__buf_putc(b, '[');
-    for (size_t i = 0; i < v->count && !rc; i++) {
-      if (i) rc = ddbst__buf_putc(b, ',');
-      rc = rc ? rc
-              : t[0] == 'N'
-                  ? ddbst__json_number(b, v->items[i]->text, v->items[i]->len)
-                  : ddbst__json_string(b, v->items[i]->text, v->items[i]->len);
+  if (!strcmp(t, "N")) {
+    ddbst__jw_number(w, v->text, v->len);
+  } else if (!strcmp(t, "S") || !strcmp(t, "B")) {
+    ddbst__jw_strn(w, v->text, v->len);
+  } else if (!strcmp(t, "BOOL")) {
+    write_json(w, v);
+  } else if (!strcmp(t, "NULL")) {
+    ddbst__jw_null(w);
+  } else if (!strcmp(t, "SS") || !strcmp(t, "NS") || !strcmp(t, "BS")) {
+    ddbst__jw_open(w, '[');
+    for (size_t i = 0; i < v->count; i++) {
+      if (t[0] == 'N')
+        ddbst__jw_number(w, v->items[i]->text, v->items[i]->len);
+      else
+        ddbst__jw_strn(w, v->items[i]->text, v->items[i]->len);
     }
-    return rc ? rc : ddbst__buf_putc(b, ']');
-  }
-  int is_map = !strcmp(t, "M");
-  rc = ddbst__buf_putc(b, is_map ? '{' : '[');
-  for (size_t i = 0; i < v->count && !rc; i++) {
-    if (i) rc = ddbst__buf_putc(b, ',');
-    if (!rc && is_map) {
-      rc = ddbst__json_string(b, v->keys[i], v->key_lens[i]);
-      rc = rc ? rc : ddbst__buf_putc(b, ':');
+    ddbst__jw_close(w, ']');
+  } else {
+    int is_map = !strcmp(t, "M");
+    ddbst__jw_open(w, is_map ? '{' : '[');
+    for (size_t i = 0; i < v->count; i++) {
+      if (is_map) ddbst__jw_keyn(w, v->keys[i], v->key_lens[i]);
+      write_plain(w, v->items[i]);
     }
-    if (!rc) rc = write_plain(b, v->items[i]);
+    ddbst__jw_close(w, is_map ? '}' : ']');
   }
-  return rc ? rc : ddbst__buf_putc(b, is_map ? '}' : ']');
 }
 
 /* The item's values as a JSON object typed by the model: numbers and
  * booleans bare, lists, maps and sets as plain JSON, the rest strings. */
-static int put_values(call *c, const ddbst_item *it) {
+static void put_values(call *c, const ddbst_item *it) {
+  ddbst__jw *w = &c->w;
   int entity = ddbst_item_entity(it);
-  int rc = put(c, "{");
-  int first = 1;
-  for (int a = 0; a < ddbst_model_attribute_count(c->m, entity) && !rc; a++) {
+  ddbst__jw_open(w, '{');
+  for (int a = 0; a < ddbst_model_attribute_count(c->m, entity) && !w->rc;
+       a++) {
     const char *v, *type = ddbst_model_attribute_type(c->m, entity, a);
     size_t n;
     if (ddbst_item_get(it, a, &v, &n) != 1) continue;
-    if (!first) rc = put(c, ",");
-    first = 0;
-    rc = rc ? rc : put_str(c, ddbst_model_attribute_name(c->m, entity, a));
-    rc = rc ? rc : put(c, ":");
-    if (rc) break;
+    ddbst__jw_key(w, ddbst_model_attribute_name(c->m, entity, a));
     if (is_numeric(type)) {
-      rc = ddbst__json_number(&c->out, v, n);
+      ddbst__jw_number(w, v, n);
     } else if (!strcmp(type, "boolean")) {
-      rc = ddbst__buf_append(&c->out, v, n);
+      ddbst__jw_json(w, v, n);
     } else if (is_document(type)) { /* held as DynamoDB JSON */
       ddbst__jnode *av;
-      rc = ddbst__jtree_parse(&c->ar, v, n, &av, &c->err);
-      rc = rc ? rc : write_plain(&c->out, av);
+      if (!ddbst__jw_status(w, ddbst__jtree_parse(&c->ar, v, n, &av, &c->err)))
+        write_plain(w, av);
     } else {
-      rc = ddbst__json_string(&c->out, v, n);
+      ddbst__jw_strn(w, v, n);
     }
   }
-  return rc ? rc : put(c, "}");
+  ddbst__jw_close(w, '}');
 }
 
-/* {"operation":"PutItem","target":"DynamoDB_20120810.PutItem","body":...}
- * with the body in c->tmp. */
-static int put_request(call *c, int op) {
+/* {"operation":"PutItem","target":"DynamoDB_20120810.PutItem","body":...
+ * with the body in c->tmp; the object stays open for the caller's members
+ * and its '}'. */
+static void open_request(call *c, int op) {
+  ddbst__jw *w = &c->w;
   const char *name = ddbst_operation_name(op);
-  int rc = put(c, "{\"operation\":\"");
-  rc = rc ? rc : put(c, name);
-  rc = rc ? rc : put(c, "\",\"target\":\"DynamoDB_20120810.");
-  rc = rc ? rc : put(c, name);
-  rc = rc ? rc : put(c, "\",\"body\":");
-  rc = rc ? rc : ddbst__buf_append(&c->out, c->tmp.data, c->tmp.len);
-  return rc;
+  char target[64];
+  snprintf(target, sizeof target, "DynamoDB_20120810.%s", name);
+  ddbst__jw_open(w, '{');
+  ddbst__jw_pair(w, "operation", name);
+  ddbst__jw_pair(w, "target", target);
+  ddbst__jw_key(w, "body");
+  ddbst__jw_json(w, c->tmp.data, c->tmp.len);
 }
 
 /* ---- operations on the model ---- */
@@ -464,21 +454,29 @@ static int put_request(call *c, int op) {
 static int op_check(call *c, const ddbst__jnode *req) {
   static const char *const f[] = {"op", NULL};
   if (only(c, req, "check", f)) return c->err.code;
-  int rc = put(c, "{\"ok\":true,\"table\":");
-  rc = rc ? rc : put_str(c, ddbst_model_table_name(c->m));
-  rc = rc ? rc : put(c, ",\"entities\":");
-  rc = rc ? rc : put_int(c, ddbst_model_entity_count(c->m));
-  rc = rc ? rc : put(c, ",\"patterns\":");
-  rc = rc ? rc : put_int(c, ddbst_model_pattern_count(c->m));
-  return rc ? rc : put(c, "}");
+  ddbst__jw *w = &c->w;
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "ok");
+  ddbst__jw_bool(w, 1);
+  ddbst__jw_pair(w, "table", ddbst_model_table_name(c->m));
+  ddbst__jw_key(w, "entities");
+  ddbst__jw_int(w, ddbst_model_entity_count(c->m));
+  ddbst__jw_key(w, "patterns");
+  ddbst__jw_int(w, ddbst_model_pattern_count(c->m));
+  ddbst__jw_close(w, '}');
+  return w->rc;
 }
 
 static int op_patterns(call *c, const ddbst__jnode *req) {
   static const char *const f[] = {"op", NULL};
   if (only(c, req, "patterns", f)) return c->err.code;
-  int rc = put(c, "{\"patterns\":");
-  rc = rc ? rc : ddbst_model_patterns_json(c->m, &c->out, &c->err);
-  return rc ? rc : put(c, "}");
+  ddbst__jw *w = &c->w;
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "patterns");
+  if (ddbst__jw_value(w))
+    ddbst__jw_status(w, ddbst_model_patterns_json(c->m, w->b, &c->err));
+  ddbst__jw_close(w, '}');
+  return w->rc;
 }
 
 static int op_create_table(call *c, const ddbst__jnode *req) {
@@ -486,8 +484,9 @@ static int op_create_table(call *c, const ddbst__jnode *req) {
   if (only(c, req, "createTable", f)) return c->err.code;
   int op = ddbst_create_table_request(c->m, &c->tmp, &c->err);
   if (op < 0) return op;
-  int rc = put_request(c, op);
-  return rc ? rc : put(c, "}");
+  open_request(c, op);
+  ddbst__jw_close(&c->w, '}');
+  return c->w.rc;
 }
 
 static int op_cloudformation(call *c, const ddbst__jnode *req) {
@@ -509,61 +508,62 @@ static int op_cloudformation(call *c, const ddbst__jnode *req) {
     }
     filters[i] = arr->items[i]->text;
   }
-  int rc = put(c, "{\"template\":");
-  if (!rc) {
-    rc = ddbst_model_cloudformation(c->m, filters, n, &c->out, &c->err);
+  ddbst__jw *w = &c->w;
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "template");
+  if (ddbst__jw_value(w)) {
+    int rc = ddbst_model_cloudformation(c->m, filters, n, w->b, &c->err);
     if (rc && !strncmp(c->err.path, "stream_filters", 14)) {
       /* the C API's argument is this request's streamFilters */
       char path[DDBST_ERROR_PATH_MAX];
       snprintf(path, sizeof path, "streamFilters%s", c->err.path + 14);
       memcpy(c->err.path, path, sizeof path);
     }
+    ddbst__jw_status(w, rc);
   }
-  return rc ? rc : put(c, "}");
+  ddbst__jw_close(w, '}');
+  return w->rc;
 }
 
-typedef struct lint_sink {
-  call *c;
-  int rc;
-  int n;
-} lint_sink;
-
+/* Each finding as an element of the open "findings" array. */
 static void on_finding(void *user, int32_t severity, const char *rule,
                        const char *path, const char *message) {
-  lint_sink *s = user;
-  call *c = s->c;
-  if (s->rc) return;
-  int rc = put(c, s->n++ ? ",{\"severity\":\"" : "{\"severity\":\"");
-  rc = rc ? rc : put(c, ddbst_lint_severity_name(severity));
-  rc = rc ? rc : put(c, "\",\"rule\":");
-  rc = rc ? rc : put_str(c, rule);
-  rc = rc ? rc : put(c, ",\"path\":");
-  rc = rc ? rc : put_str(c, path);
-  rc = rc ? rc : put(c, ",\"message\":");
-  rc = rc ? rc : put_str(c, message);
-  s->rc = rc ? rc : put(c, "}");
+  ddbst__jw *w = user;
+  ddbst__jw_open(w, '{');
+  ddbst__jw_pair(w, "severity", ddbst_lint_severity_name(severity));
+  ddbst__jw_pair(w, "rule", rule);
+  ddbst__jw_pair(w, "path", path);
+  ddbst__jw_pair(w, "message", message);
+  ddbst__jw_close(w, '}');
 }
 
 static int op_lint(call *c, const ddbst__jnode *req) {
   static const char *const f[] = {"op", NULL};
   if (only(c, req, "lint", f)) return c->err.code;
-  lint_sink s = {c, 0, 0};
-  int rc = put(c, "{\"findings\":[");
-  int errors = rc ? rc : ddbst_model_lint(c->m, on_finding, &s, &c->err);
+  ddbst__jw *w = &c->w;
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "findings");
+  ddbst__jw_open(w, '[');
+  int errors = w->rc ? w->rc : ddbst_model_lint(c->m, on_finding, w, &c->err);
   if (errors < 0) return errors;
-  if (s.rc) return fail(c, DDBST_ENOMEM, "", NULL);
-  rc = put(c, "],\"errors\":");
-  rc = rc ? rc : put_int(c, errors);
-  return rc ? rc : put(c, "}");
+  ddbst__jw_close(w, ']');
+  ddbst__jw_key(w, "errors");
+  ddbst__jw_int(w, errors);
+  ddbst__jw_close(w, '}');
+  return w->rc;
 }
 
 static int op_doc(call *c, const ddbst__jnode *req) {
   static const char *const f[] = {"op", NULL};
   if (only(c, req, "doc", f)) return c->err.code;
   int rc = ddbst_model_doc(c->m, &c->tmp, &c->err);
-  rc = rc ? rc : put(c, "{\"markdown\":");
-  rc = rc ? rc : ddbst__json_string(&c->out, c->tmp.data, c->tmp.len);
-  return rc ? rc : put(c, "}");
+  if (rc) return rc;
+  ddbst__jw *w = &c->w;
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "markdown");
+  ddbst__jw_strn(w, c->tmp.data, c->tmp.len);
+  ddbst__jw_close(w, '}');
+  return w->rc;
 }
 
 /* ---- keys and items ---- */
@@ -579,11 +579,17 @@ static int op_keys(call *c, const ddbst__jnode *req) {
   int64_t now = now_of(c, req, &rc);
   /* keys as the item would be written: defaults (now, ULIDs) filled first */
   rc = rc ? rc : ddbst_item_apply_defaults(it, now, &c->err);
-  rc = rc ? rc : put(c, "{\"keys\":");
-  rc = rc ? rc : ddbst_item_keys_json(it, &c->out, &c->err);
-  rc = rc ? rc : put(c, ",\"item\":");
-  rc = rc ? rc : put_values(c, it);
-  rc = rc ? rc : put(c, "}");
+  if (!rc) {
+    ddbst__jw *w = &c->w;
+    ddbst__jw_open(w, '{');
+    ddbst__jw_key(w, "keys");
+    if (ddbst__jw_value(w))
+      ddbst__jw_status(w, ddbst_item_keys_json(it, w->b, &c->err));
+    ddbst__jw_key(w, "item");
+    put_values(c, it);
+    ddbst__jw_close(w, '}');
+    rc = w->rc;
+  }
   ddbst_item_free(it);
   return rc;
 }
@@ -596,11 +602,18 @@ static int op_item_size(call *c, const ddbst__jnode *req) {
   int64_t now = now_of(c, req, &rc);
   rc = rc ? rc : ddbst_item_apply_defaults(it, now, &c->err);
   int bytes = rc ? rc : ddbst_item_size(it, &c->err);
-  rc = bytes < 0 ? bytes : put(c, "{\"bytes\":");
-  rc = rc ? rc : put_int(c, bytes);
-  rc = rc ? rc : put(c, ",\"limit\":409600}");
+  if (bytes >= 0) {
+    ddbst__jw *w = &c->w;
+    ddbst__jw_open(w, '{');
+    ddbst__jw_key(w, "bytes");
+    ddbst__jw_int(w, bytes);
+    ddbst__jw_key(w, "limit");
+    ddbst__jw_int(w, 409600);
+    ddbst__jw_close(w, '}');
+    bytes = w->rc;
+  }
   ddbst_item_free(it);
-  return rc;
+  return bytes < 0 ? bytes : 0;
 }
 
 static int op_parse(call *c, const ddbst__jnode *req) {
@@ -615,13 +628,17 @@ static int op_parse(call *c, const ddbst__jnode *req) {
   ddbst_item *it = ddbst_item_new(c->m, 0);
   if (!it) return fail(c, DDBST_ENOMEM, "", NULL);
   int entity = ddbst_item_from_key(it, index, pk, pk_len, sk, sk_len, &c->err);
-  int rc = entity < 0 ? entity : put(c, "{\"entity\":");
-  rc = rc ? rc : put_str(c, ddbst_model_entity_name(c->m, entity));
-  rc = rc ? rc : put(c, ",\"values\":");
-  rc = rc ? rc : put_values(c, it);
-  rc = rc ? rc : put(c, "}");
+  if (entity >= 0) {
+    ddbst__jw *w = &c->w;
+    ddbst__jw_open(w, '{');
+    ddbst__jw_pair(w, "entity", ddbst_model_entity_name(c->m, entity));
+    ddbst__jw_key(w, "values");
+    put_values(c, it);
+    ddbst__jw_close(w, '}');
+    entity = w->rc;
+  }
   ddbst_item_free(it);
-  return rc;
+  return entity < 0 ? entity : 0;
 }
 
 /* ---- single-item requests ---- */
@@ -703,15 +720,18 @@ static int op_item(call *c, const ddbst__jnode *req, item_kind k,
   ddbst_item *it = NULL;
   rc = rc ? rc : read_item(c, req, &it);
   int op = rc ? rc : build_item(c, it, k, flags, now);
-  rc = op < 0 ? op : put_request(c, op);
-  if (!rc && (k == K_PUT || k == K_CREATE)) {
-    /* what the write stores, generated ids and timestamps included */
-    rc = put(c, ",\"item\":");
-    rc = rc ? rc : put_values(c, it);
+  if (op >= 0) {
+    open_request(c, op);
+    if (k == K_PUT || k == K_CREATE) {
+      /* what the write stores, generated ids and timestamps included */
+      ddbst__jw_key(&c->w, "item");
+      put_values(c, it);
+    }
+    ddbst__jw_close(&c->w, '}');
+    op = c->w.rc;
   }
-  rc = rc ? rc : put(c, "}");
   ddbst_item_free(it);
-  return rc;
+  return op < 0 ? op : 0;
 }
 
 /* ---- queries ---- */
@@ -832,11 +852,15 @@ static int op_query(call *c, const ddbst__jnode *req) {
   q.flags = consistent ? DDBST_CONSISTENT_READ : 0;
   q.cursor_keys = c->keys;
   int op = rc ? rc : ddbst_query_request(values, pattern, &q, &c->tmp, &c->err);
-  if (op < 0) keys_path(c);
-  rc = op < 0 ? op : put_request(c, op);
-  rc = rc ? rc : put(c, "}");
+  if (op < 0) {
+    keys_path(c);
+  } else {
+    open_request(c, op);
+    ddbst__jw_close(&c->w, '}');
+    op = c->w.rc;
+  }
   ddbst_item_free(values);
-  return rc;
+  return op < 0 ? op : 0;
 }
 
 /* ---- batches and transactions ---- */
@@ -905,18 +929,24 @@ static int op_batch(call *c, const ddbst__jnode *req, int reads) {
   if (!b) return fail(c, DDBST_ENOMEM, "", NULL);
   batch_target t = {b, reads};
   rc = each_item(c, req, &t, add_to_batch, now);
-  int n = ddbst_batch_request_count(b);
-  rc = rc ? rc : put(c, "{\"requests\":[");
-  for (int i = 0; i < n && !rc; i++) {
-    ddbst_buf_reset(&c->tmp);
-    int op = ddbst_batch_request(b, i, consistent ? DDBST_CONSISTENT_READ : 0,
-                                 &c->tmp, &c->err);
-    if (op < 0) rc = op;
-    if (!rc && i) rc = put(c, ",");
-    rc = rc ? rc : put_request(c, op);
-    rc = rc ? rc : put(c, "}");
+  if (!rc) {
+    ddbst__jw *w = &c->w;
+    int n = ddbst_batch_request_count(b);
+    ddbst__jw_open(w, '{');
+    ddbst__jw_key(w, "requests");
+    ddbst__jw_open(w, '[');
+    for (int i = 0; i < n && !w->rc; i++) {
+      ddbst_buf_reset(&c->tmp);
+      int op = ddbst_batch_request(b, i, consistent ? DDBST_CONSISTENT_READ : 0,
+                                   &c->tmp, &c->err);
+      if (ddbst__jw_status(w, op < 0 ? op : 0)) break;
+      open_request(c, op);
+      ddbst__jw_close(w, '}');
+    }
+    ddbst__jw_close(w, ']');
+    ddbst__jw_close(w, '}');
+    rc = w->rc;
   }
-  rc = rc ? rc : put(c, "]}");
   ddbst_batch_free(b);
   return rc;
 }
@@ -962,10 +992,13 @@ static int op_transact(call *c, const ddbst__jnode *req) {
   int rc = build_txn(c, req, &t);
   rc = rc ? rc : get_string(c, req, "token", 0, &token, NULL);
   int op = rc ? rc : ddbst_txn_request(t, token, &c->tmp, &c->err);
-  rc = op < 0 ? op : put_request(c, op);
-  rc = rc ? rc : put(c, "}");
+  if (op >= 0) {
+    open_request(c, op);
+    ddbst__jw_close(&c->w, '}');
+    op = c->w.rc;
+  }
   ddbst_txn_free(t);
-  return rc;
+  return op < 0 ? op : 0;
 }
 
 /* ---- answers from DynamoDB ---- */
@@ -991,29 +1024,30 @@ static const char *fail_kind_name(int kind) {
              : "other";
 }
 
-/* "dynamodb": what the error answer in the page says. */
-static int put_dynamodb_error(call *c, const ddbst_page *pg) {
-  int rc = put(c, "\"dynamodb\":{\"type\":");
-  rc = rc ? rc : put_str(c, ddbst_page_error_type(pg));
-  rc = rc ? rc : put(c, ",\"kind\":\"");
-  rc = rc ? rc : put(c, ddb_kind_name(ddbst_page_error_kind(pg)));
-  rc = rc ? rc : put(c, "\",\"message\":");
-  rc = rc ? rc : put_str(c, ddbst_page_error_message(pg));
-  rc = rc ? rc : put(c, ",\"retryable\":");
-  rc = rc ? rc : put(c, ddbst_page_error_retryable(pg) ? "true" : "false");
-  rc = rc ? rc : put(c, ",\"reasons\":[");
-  for (int i = 0; i < ddbst_page_reason_count(pg) && !rc; i++) {
+/* "dynamodb": what the error answer in the page says, as a member of the
+ * open object. */
+static void put_dynamodb_error(call *c, const ddbst_page *pg) {
+  ddbst__jw *w = &c->w;
+  ddbst__jw_key(w, "dynamodb");
+  ddbst__jw_open(w, '{');
+  ddbst__jw_pair(w, "type", ddbst_page_error_type(pg));
+  ddbst__jw_pair(w, "kind", ddb_kind_name(ddbst_page_error_kind(pg)));
+  ddbst__jw_pair(w, "message", ddbst_page_error_message(pg));
+  ddbst__jw_key(w, "retryable");
+  ddbst__jw_bool(w, ddbst_page_error_retryable(pg));
+  ddbst__jw_key(w, "reasons");
+  ddbst__jw_open(w, '[');
+  for (int i = 0; i < ddbst_page_reason_count(pg) && !w->rc; i++) {
     const char *code, *message;
     int kind = ddbst_page_reason(pg, i, &code, &message);
-    rc = put(c, i ? ",{\"code\":" : "{\"code\":");
-    rc = rc ? rc : put_str(c, code);
-    rc = rc ? rc : put(c, ",\"kind\":\"");
-    rc = rc ? rc : put(c, ddb_kind_name(kind));
-    rc = rc ? rc : put(c, "\",\"message\":");
-    rc = rc ? rc : put_str(c, message);
-    rc = rc ? rc : put(c, "}");
+    ddbst__jw_open(w, '{');
+    ddbst__jw_pair(w, "code", code);
+    ddbst__jw_pair(w, "kind", ddb_kind_name(kind));
+    ddbst__jw_pair(w, "message", message);
+    ddbst__jw_close(w, '}');
   }
-  return rc ? rc : put(c, "]}");
+  ddbst__jw_close(w, ']');
+  ddbst__jw_close(w, '}');
 }
 
 static const struct {
@@ -1056,47 +1090,54 @@ static int op_page(call *c, const ddbst__jnode *req) {
   int rc = pg ? 0 : fail(c, DDBST_ENOMEM, "", NULL);
   if (!rc && pattern >= 0) rc = pattern_values(c, req, pattern, &values);
   int n = rc ? rc : ddbst_page_parse(pg, op, body, len, &c->err);
-  if (n == DDBST_EDYNAMODB) {
-    rc = n; /* the answer says what DynamoDB said, besides the error */
+  ddbst__jw *w = &c->w;
+  if (n < 0) {
+    rc = n; /* DDBST_EDYNAMODB: the answer says what DynamoDB said too */
   } else {
-    rc = n < 0 ? n : put(c, "{\"items\":[");
-    for (int i = 0; i < n && !rc; i++) {
-      if (i) rc = put(c, ",");
-      rc = rc ? rc : ddbst_page_item_json(pg, i, &c->out, &c->err);
-    }
-    rc = rc ? rc : put(c, "],\"count\":");
-    rc = rc ? rc : put_int(c, n);
-    rc = rc ? rc : put(c, ",\"hasMore\":");
-    rc = rc ? rc : put(c, ddbst_page_has_more(pg) ? "true" : "false");
-    if (!rc && ddbst_page_has_more(pg) && values) {
+    ddbst__jw_open(w, '{');
+    ddbst__jw_key(w, "items");
+    ddbst__jw_open(w, '[');
+    for (int i = 0; i < n; i++)
+      if (ddbst__jw_value(w))
+        ddbst__jw_status(w, ddbst_page_item_json(pg, i, w->b, &c->err));
+    ddbst__jw_close(w, ']');
+    ddbst__jw_key(w, "count");
+    ddbst__jw_int(w, n);
+    ddbst__jw_key(w, "hasMore");
+    ddbst__jw_bool(w, ddbst_page_has_more(pg));
+    if (!w->rc && ddbst_page_has_more(pg) && values) {
       ddbst_buf_reset(&c->tmp);
-      rc = ddbst_page_cursor(pg, c->keys, values, pattern,
-                             given ? now : ddbst_now_unix_us(), &c->tmp,
-                             &c->err);
-      if (rc) keys_path(c);
-      rc = rc ? rc : put(c, ",\"cursor\":");
-      rc = rc ? rc : ddbst__json_string(&c->out, c->tmp.data, c->tmp.len);
+      int bad = ddbst_page_cursor(pg, c->keys, values, pattern,
+                                  given ? now : ddbst_now_unix_us(), &c->tmp,
+                                  &c->err);
+      if (bad) keys_path(c);
+      ddbst__jw_status(w, bad);
+      ddbst__jw_key(w, "cursor");
+      ddbst__jw_strn(w, c->tmp.data, c->tmp.len);
     }
-    if (!rc) {
+    if (!w->rc) {
       ddbst_buf_reset(&c->tmp);
       int fop = ddbst_page_followup_request(pg, &c->tmp, &c->err);
-      if (fop < 0) rc = fop;
+      ddbst__jw_status(w, fop < 0 ? fop : 0);
       if (fop > 0) {
-        rc = put(c, ",\"followup\":");
-        rc = rc ? rc : put_request(c, fop);
-        rc = rc ? rc : put(c, "}");
+        ddbst__jw_key(w, "followup");
+        open_request(c, fop);
+        ddbst__jw_close(w, '}');
       }
     }
-    rc = rc ? rc : put(c, "}");
+    ddbst__jw_close(w, '}');
+    rc = w->rc;
   }
   if (rc == DDBST_EDYNAMODB) {
     /* {"error":{...},"dynamodb":{...}}: written here, the error first */
     ddbst_buf_reset(&c->out);
-    rc = put(c, "{\"error\":");
-    rc = rc ? rc : put_error(&c->out, &c->err);
-    rc = rc ? rc : put(c, ",");
-    rc = rc ? rc : put_dynamodb_error(c, pg);
-    rc = rc ? rc : put(c, "}");
+    ddbst__jw_init(w, &c->out);
+    ddbst__jw_open(w, '{');
+    ddbst__jw_key(w, "error");
+    put_error(w, &c->err);
+    put_dynamodb_error(c, pg);
+    ddbst__jw_close(w, '}');
+    rc = w->rc;
     if (rc) fail(c, DDBST_ENOMEM, "", NULL);
   }
   ddbst_item_free(values);
@@ -1118,16 +1159,21 @@ static int op_explain(call *c, const ddbst__jnode *req) {
   if (orig && orig->type == DDBST__J_NULL) orig = NULL;
   ddbst_page *pg = ddbst_page_new(c->m);
   if (!pg) return fail(c, DDBST_ENOMEM, "", NULL);
-  int rc = ddbst_page_parse_error(pg, body, len, &c->err);
-  rc = rc < 0 ? rc : put(c, "{");
-  rc = rc ? rc : put_dynamodb_error(c, pg);
+  int parsed = ddbst_page_parse_error(pg, body, len, &c->err);
+  if (parsed < 0) {
+    ddbst_page_free(pg);
+    return parsed;
+  }
+  ddbst__jw *w = &c->w;
+  ddbst__jw_open(w, '{');
+  put_dynamodb_error(c, pg);
   const char *op = NULL;
-  if (!rc && orig && get_string(c, orig, "op", 1, &op, NULL))
-    rc = prefix_path(c, "request");
-  if (!rc && op) {
+  if (!w->rc && orig && get_string(c, orig, "op", 1, &op, NULL))
+    ddbst__jw_status(w, prefix_path(c, "request"));
+  if (!w->rc && op) {
     ddbst_txn *t = NULL;
     ddbst_item *it = NULL;
-    int k = item_kind_of(op), kind = 0;
+    int k = item_kind_of(op), kind = 0, rc = 0;
     ddbst_buf_reset(&c->tmp);
     if (!strcmp(op, "transact")) {
       rc = build_txn(c, orig, &t);
@@ -1147,39 +1193,45 @@ static int op_explain(call *c, const ddbst__jnode *req) {
                   "transact");
     }
     if (kind < 0) {
-      rc = prefix_path(c, "request");
+      ddbst__jw_status(w, prefix_path(c, "request"));
     } else {
-      rc = put(c, ",\"kind\":\"");
-      rc = rc ? rc : put(c, fail_kind_name(kind));
-      rc = rc ? rc : put(c, "\",\"explanation\":");
-      rc = rc ? rc : ddbst__json_string(&c->out, c->tmp.data, c->tmp.len);
+      ddbst__jw_pair(w, "kind", fail_kind_name(kind));
+      ddbst__jw_key(w, "explanation");
+      ddbst__jw_strn(w, c->tmp.data, c->tmp.len);
     }
-    if (!rc && t) {
-      rc = put(c, ",\"failures\":[");
+    if (!w->rc && t) {
+      ddbst__jw_key(w, "failures");
+      ddbst__jw_open(w, '[');
       int index, entity;
       const char *unique;
-      for (int i = 0; !rc && (kind = ddbst_txn_failure(t, pg, i, &index, &entity,
-                                                       &unique)) > 0;
+      for (int i = 0; !w->rc && (kind = ddbst_txn_failure(t, pg, i, &index,
+                                                          &entity, &unique)) > 0;
            i++) {
-        rc = put(c, i ? ",{\"kind\":\"" : "{\"kind\":\"");
-        rc = rc ? rc : put(c, fail_kind_name(kind));
-        rc = rc ? rc : put(c, "\",\"index\":");
-        rc = rc ? rc : put_int(c, index);
-        rc = rc ? rc : put(c, ",\"entity\":");
         const char *en = ddbst_model_entity_name(c->m, entity);
-        rc = rc ? rc : en ? put_str(c, en) : put(c, "null");
-        rc = rc ? rc : put(c, ",\"unique\":");
-        rc = rc ? rc : unique ? put_str(c, unique) : put(c, "null");
-        rc = rc ? rc : put(c, "}");
+        ddbst__jw_open(w, '{');
+        ddbst__jw_pair(w, "kind", fail_kind_name(kind));
+        ddbst__jw_key(w, "index");
+        ddbst__jw_int(w, index);
+        ddbst__jw_key(w, "entity");
+        if (en)
+          ddbst__jw_str(w, en);
+        else
+          ddbst__jw_null(w);
+        ddbst__jw_key(w, "unique");
+        if (unique)
+          ddbst__jw_str(w, unique);
+        else
+          ddbst__jw_null(w);
+        ddbst__jw_close(w, '}');
       }
-      rc = rc ? rc : put(c, "]");
+      ddbst__jw_close(w, ']');
     }
     ddbst_txn_free(t);
     ddbst_item_free(it);
   }
-  rc = rc ? rc : put(c, "}");
+  ddbst__jw_close(w, '}');
   ddbst_page_free(pg);
-  return rc;
+  return w->rc;
 }
 
 static int op_stream(call *c, const ddbst__jnode *req) {
@@ -1208,30 +1260,49 @@ static int op_stream(call *c, const ddbst__jnode *req) {
   ddbst_stream *s = ddbst_stream_new(c->m);
   if (!s) return fail(c, DDBST_ENOMEM, "", NULL);
   int n = ddbst_stream_parse(s, body, len, &c->err);
-  int rc = n < 0 ? n : put(c, "{\"records\":[");
-  for (int i = 0; i < n && !rc; i++) {
-    if (i) rc = put(c, ",");
-    rc = rc ? rc : ddbst_stream_record_json(s, i, &c->out, &c->err);
+  if (n >= 0) {
+    ddbst__jw *w = &c->w;
+    ddbst__jw_open(w, '{');
+    ddbst__jw_key(w, "records");
+    ddbst__jw_open(w, '[');
+    for (int i = 0; i < n; i++)
+      if (ddbst__jw_value(w))
+        ddbst__jw_status(w, ddbst_stream_record_json(s, i, w->b, &c->err));
+    ddbst__jw_close(w, ']');
+    if (failed && failed->type == DDBST__J_ARRAY) {
+      ddbst__jw_key(w, "failures");
+      if (ddbst__jw_value(w))
+        ddbst__jw_status(
+            w, ddbst_stream_failures_json(s, idx, nf, w->b, &c->err));
+    }
+    ddbst__jw_close(w, '}');
+    n = w->rc;
   }
-  rc = rc ? rc : put(c, "]");
-  if (!rc && failed && failed->type == DDBST__J_ARRAY) {
-    rc = put(c, ",\"failures\":");
-    rc = rc ? rc : ddbst_stream_failures_json(s, idx, nf, &c->out, &c->err);
-  }
-  rc = rc ? rc : put(c, "}");
   ddbst_stream_free(s);
-  return rc;
+  return n < 0 ? n : 0;
 }
 
 static int op_version(call *c, const ddbst__jnode *req) {
   static const char *const f[] = {"op", NULL};
   if (only(c, req, "version", f)) return c->err.code;
-  int rc = put(c, "{\"version\":\"");
-  rc = rc ? rc : put(c, ddbst_version());
-  return rc ? rc : put(c, "\"}");
+  ddbst__jw_open(&c->w, '{');
+  ddbst__jw_pair(&c->w, "version", ddbst_version());
+  ddbst__jw_close(&c->w, '}');
+  return c->w.rc;
 }
 
 /* ---- the entry ---- */
+
+/* {"error":{...}} alone in c->out, or nothing when even that fails. */
+static void put_error_answer(call *c) {
+  ddbst_buf_reset(&c->out);
+  ddbst__jw_init(&c->w, &c->out);
+  ddbst__jw_open(&c->w, '{');
+  ddbst__jw_key(&c->w, "error");
+  put_error(&c->w, &c->err);
+  ddbst__jw_close(&c->w, '}');
+  if (c->w.rc) ddbst_buf_reset(&c->out);
+}
 
 static int dispatch(call *c, const ddbst__jnode *req) {
   static const struct {
@@ -1274,6 +1345,7 @@ char *ddbst_json_call(const ddbst_json *session, const char *request,
   c.keys = session->keys;
   ddbst__arena_init(&c.ar, c.alloc);
   ddbst__buf_init(&c.out, c.alloc);
+  ddbst__jw_init(&c.w, &c.out);
   ddbst__buf_init(&c.tmp, c.alloc);
   ddbst__jnode *req;
   int rc = request ? ddbst__jtree_parse(&c.ar, request, len, &req, &c.err)
@@ -1285,9 +1357,7 @@ char *ddbst_json_call(const ddbst_json *session, const char *request,
     /* nothing half-written: the answer is the error alone */
     ddbst_buf_reset(&c.out);
     if (c.err.code != rc) ddbst__fail(&c.err, rc, "", NULL);
-    if (ddbst__buf_puts(&c.out, "{\"error\":") ||
-        put_error(&c.out, &c.err) || ddbst__buf_putc(&c.out, '}'))
-      ddbst_buf_reset(&c.out);
+    put_error_answer(&c);
   }
   char *answer = c.out.len ? finish(c.alloc, &c.out, answer_len) : NULL;
   if (!answer) {
@@ -1302,16 +1372,16 @@ char *ddbst_json_call(const ddbst_json *session, const char *request,
 
 /* ---- sessions ---- */
 
+/* Every error of a model load, as the elements of an array. */
 typedef struct load_errors {
-  ddbst_buf *b;
-  int n, rc;
+  ddbst__jw w;
+  int n;
 } load_errors;
 
 static void on_load_error(void *user, const ddbst_error *e) {
   load_errors *le = user;
-  if (le->rc) return;
-  le->rc = ddbst__buf_puts(le->b, le->n++ ? "," : "");
-  le->rc = le->rc ? le->rc : put_error(le->b, e);
+  le->n++;
+  put_error(&le->w, e);
 }
 
 /* The session described by `cfg`; every model error is listed in
@@ -1338,7 +1408,10 @@ static int open_session(call *c, const ddbst__jnode *cfg, ddbst_json *s) {
                 "\"modelFile\" (a path), one of the two");
   ddbst_buf errors;
   ddbst__buf_init(&errors, c->alloc);
-  load_errors le = {&errors, 0, 0};
+  load_errors le;
+  ddbst__jw_init(&le.w, &errors);
+  ddbst__jw_open(&le.w, '[');
+  le.n = 0;
   ddbst_load_options o;
   memset(&o, 0, sizeof o);
   o.size = sizeof o;
@@ -1348,14 +1421,17 @@ static int open_session(call *c, const ddbst__jnode *cfg, ddbst_json *s) {
   o.on_error_user = &le;
   int rc = text ? ddbst_model_load(text, text_len, &o, &s->model, &c->err)
                 : ddbst_model_load_file(file, &o, &s->model, &c->err);
-  if (rc && !le.rc && le.n) {
+  ddbst__jw_close(&le.w, ']');
+  if (rc && !le.w.rc && le.n) {
     /* {"error":<first>,"errors":[<every one>]} */
-    int w = ddbst__buf_puts(&c->out, "{\"error\":");
-    w = w ? w : put_error(&c->out, &c->err);
-    w = w ? w : ddbst__buf_puts(&c->out, ",\"errors\":[");
-    w = w ? w : ddbst__buf_append(&c->out, errors.data, errors.len);
-    w = w ? w : ddbst__buf_puts(&c->out, "]}");
-    if (w) ddbst_buf_reset(&c->out);
+    ddbst__jw *w = &c->w;
+    ddbst__jw_open(w, '{');
+    ddbst__jw_key(w, "error");
+    put_error(w, &c->err);
+    ddbst__jw_key(w, "errors");
+    ddbst__jw_json(w, errors.data, errors.len);
+    ddbst__jw_close(w, '}');
+    if (w->rc) ddbst_buf_reset(&c->out);
   }
   ddbst__buf_release(&errors);
   if (rc) return rc;
@@ -1397,6 +1473,7 @@ ddbst_json *ddbst_json_open(const char *config, size_t len,
   c.alloc = &a;
   ddbst__arena_init(&c.ar, c.alloc);
   ddbst__buf_init(&c.out, c.alloc);
+  ddbst__jw_init(&c.w, &c.out);
   ddbst_json *s = ddbst__malloc(&a, sizeof *s);
   ddbst__jnode *cfg;
   int rc = s ? 0 : fail(&c, DDBST_ENOMEM, "", NULL);
@@ -1412,10 +1489,7 @@ ddbst_json *ddbst_json_open(const char *config, size_t len,
     ddbst_json_close(s);
     s = NULL;
     if (error) {
-      if (!c.out.len &&
-          (ddbst__buf_puts(&c.out, "{\"error\":") ||
-           put_error(&c.out, &c.err) || ddbst__buf_putc(&c.out, '}')))
-        ddbst_buf_reset(&c.out);
+      if (!c.out.len) put_error_answer(&c);
       *error = c.out.len ? finish(c.alloc, &c.out, NULL) : nomem_answer;
     }
   }

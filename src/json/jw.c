@@ -63,10 +63,14 @@ void ddbst__jw_str(ddbst__jw *w, const char *s) {
   ddbst__jw_strn(w, s, strlen(s));
 }
 
-void ddbst__jw_key(ddbst__jw *w, const char *k) {
-  ddbst__jw_str(w, k);
+void ddbst__jw_keyn(ddbst__jw *w, const char *k, size_t n) {
+  ddbst__jw_strn(w, k, n);
   ddbst__jw_raw(w, ":", 1);
   w->after_key = 1;
+}
+
+void ddbst__jw_key(ddbst__jw *w, const char *k) {
+  ddbst__jw_keyn(w, k, strlen(k));
 }
 
 void ddbst__jw_bool(ddbst__jw *w, int v) {

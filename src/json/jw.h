@@ -35,6 +35,7 @@ void ddbst__jw_printf(ddbst__jw *w, const char *fmt, ...) DDBST__PRINTF(2, 3);
 void ddbst__jw_open(ddbst__jw *w, char c);
 void ddbst__jw_close(ddbst__jw *w, char c);
 void ddbst__jw_key(ddbst__jw *w, const char *k);
+void ddbst__jw_keyn(ddbst__jw *w, const char *k, size_t n);
 
 /* Values. */
 void ddbst__jw_strn(ddbst__jw *w, const char *s, size_t n);
