@@ -8,8 +8,8 @@
 
 #include <sodium.h>
 
-#include "support.h"
 #include "base/b64url.h"
+#include "support.h"
 
 enum { MAX_LEN = 300 };
 
@@ -82,8 +82,8 @@ static void every_length_decodes_back(void **state) {
  * length: refused as 1 with exactly that offset. */
 static void every_bad_character_at_every_offset(void **state) {
   (void)state;
-  static const char bad_bytes[] = {'=', ' ', '+', '/', '.', '\n', '\0',
-                                   (char)0x80, (char)0xc3, (char)0xff};
+  static const char bad_bytes[] = {
+      '=', ' ', '+', '/', '.', '\n', '\0', (char)0x80, (char)0xc3, (char)0xff};
   uint8_t in[64], got[80];
   for (size_t n = 1; n <= 48; n++) {
     fill(in, n, 7);
@@ -129,8 +129,7 @@ static void lengths_and_last_bits_refused(void **state) {
   assert_int_equal(decode_guarded("AAB", 3, got, &got_len, &bad), 2);
   assert_int_equal(decode_guarded("AAD", 3, got, &got_len, &bad), 2);
   /* the same after whole groups, on the word-at-a-time path too */
-  assert_int_equal(decode_guarded("AAAAAAAAAAAB", 12, got, &got_len, &bad),
-                   0);
+  assert_int_equal(decode_guarded("AAAAAAAAAAAB", 12, got, &got_len, &bad), 0);
   assert_int_equal(decode_guarded("AAAAAAAAAAAAAB", 14, got, &got_len, &bad),
                    2);
   assert_int_equal(decode_guarded("AAAAAAAAAAAAAAB", 15, got, &got_len, &bad),

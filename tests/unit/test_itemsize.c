@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support.h"
 #include "item/itemsize.h"
+#include "support.h"
 
 static const char model_json[] =
     "{\"ddbst\":1,\"table\":{\"name\":\"things\",\"partitionKey\":\"PK\","
@@ -66,11 +66,13 @@ static void keys_and_names_count(void **state) {
 static void strings_by_utf8_bytes(void **state) {
   (void)state;
   assert_int_equal(adds("s", "x"), 1 + 1);
-  assert_int_equal(adds("s", "h\xc3\xa9llo"), 1 + 6);    /* é is 2 bytes */
-  assert_int_equal(adds("s", "\xe2\x82\xac"), 1 + 3);    /* € */
+  assert_int_equal(adds("s", "h\xc3\xa9llo"), 1 + 6);     /* é is 2 bytes */
+  assert_int_equal(adds("s", "\xe2\x82\xac"), 1 + 3);     /* € */
   assert_int_equal(adds("s", "\xf0\x9f\x98\x80"), 1 + 4); /* an emoji */
   /* a control character is one byte, though JSON writes it as \u0001 */
-  assert_int_equal(adds("s", "a\x01" "b"), 1 + 3);
+  assert_int_equal(adds("s", "a\x01"
+                             "b"),
+                   1 + 3);
   assert_int_equal(adds("s", "a\"b\\"), 1 + 4);
 }
 
