@@ -4,31 +4,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json/jw.h"
 #include "review/review.h"
 
-/* Output with a sticky error, so the layout code reads top to bottom. */
+/* The document and the scratch text of one code span, each through the
+ * sticky writer, so the layout code reads top to bottom. */
 typedef struct md {
-  ddbst_buf *b;
-  ddbst_buf scratch; /* one code span at a time */
+  ddbst__jw out;
+  ddbst__jw scratch;
+  ddbst_buf scratch_buf;
   const ddbst_model *m;
-  int rc;
 } md;
 
 static void put_n(md *w, const char *s, size_t n) {
-  if (!w->rc) w->rc = ddbst__buf_append(w->b, s, n);
+  ddbst__jw_raw(&w->out, s, n);
 }
-static void put(md *w, const char *s) { put_n(w, s, strlen(s)); }
-
-static void putf(md *w, const char *fmt, ...) DDBST__PRINTF(2, 3);
-static void putf(md *w, const char *fmt, ...) {
-  char tmp[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  put_n(w, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
+static void put(md *w, const char *s) { ddbst__jw_puts(&w->out, s); }
+#define putf(w, ...) ddbst__jw_printf(&(w)->out, __VA_ARGS__)
 
 /* Table cell text: a '|' would end the cell. */
 static void put_cell_text(md *w, const char *s, size_t n) {
@@ -45,8 +37,8 @@ static void put_cell_text(md *w, const char *s, size_t n) {
 /* The scratch text as a code span inside a table cell: a fence longer than
  * any run of backticks in it, padded when it starts or ends with one. */
 static void put_scratch_code(md *w) {
-  const char *s = w->scratch.data ? w->scratch.data : "";
-  size_t n = w->scratch.len, run = 0, longest = 0;
+  const char *s = w->scratch_buf.data ? w->scratch_buf.data : "";
+  size_t n = w->scratch_buf.len, run = 0, longest = 0;
   for (size_t i = 0; i < n; i++) {
     run = s[i] == '`' ? run + 1 : 0;
     if (run > longest) longest = run;
@@ -59,11 +51,11 @@ static void put_scratch_code(md *w) {
   for (size_t i = 0; i <= longest; i++) put(w, "`");
 }
 
-static void scratch_reset(md *w) { ddbst_buf_reset(&w->scratch); }
+static void scratch_reset(md *w) { ddbst_buf_reset(&w->scratch_buf); }
 static void scratch_n(md *w, const char *s, size_t n) {
-  if (!w->rc) w->rc = ddbst__buf_append(&w->scratch, s, n);
+  ddbst__jw_raw(&w->scratch, s, n);
 }
-static void scratch(md *w, const char *s) { scratch_n(w, s, strlen(s)); }
+static void scratch(md *w, const char *s) { ddbst__jw_puts(&w->scratch, s); }
 
 /* A template as the seed writes keys: ORG#<orgId>, EMAIL#<lowercased email>.
  * Segments [0, upto) only; `range` (a facet index or -1) is written as
@@ -448,8 +440,8 @@ static void put_group(md *w, const partitions *ps, int group) {
 static void diagram_section(md *w) {
   const ddbst_model *m = w->m;
   partitions ps;
-  if (collect_partitions(m, &w->b->alloc, &ps)) {
-    w->rc = DDBST_ENOMEM;
+  if (collect_partitions(m, &w->out.b->alloc, &ps)) {
+    ddbst__jw_status(&w->out, DDBST_ENOMEM);
     return;
   }
   put(w, "## Partitions\n\nAn arrow goes from an entity to the partitions "
@@ -490,7 +482,7 @@ static void diagram_section(md *w) {
                           ent->indexes[i].pk.source));
   }
   put(w, "```\n");
-  ddbst__free(&w->b->alloc, ps.p);
+  ddbst__free(&w->out.b->alloc, ps.p);
 }
 
 int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
@@ -498,10 +490,10 @@ int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
   if (!model || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
   md w;
-  w.b = out;
+  ddbst__jw_init(&w.out, out);
+  ddbst__buf_init(&w.scratch_buf, &out->alloc);
+  ddbst__jw_init(&w.scratch, &w.scratch_buf);
   w.m = model;
-  w.rc = 0;
-  ddbst__buf_init(&w.scratch, &out->alloc);
   size_t start = out->len;
   put(&w, "# ");
   put(&w, model->table_name);
@@ -514,8 +506,8 @@ int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
   indexes_section(&w);
   patterns_section(&w);
   diagram_section(&w);
-  ddbst__buf_release(&w.scratch);
-  if (w.rc) {
+  ddbst__buf_release(&w.scratch_buf);
+  if (w.out.rc || w.scratch.rc) {
     ddbst__buf_truncate(out, start);
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   }

@@ -1,9 +1,13 @@
+/* MAP_ANONYMOUS, sysconf: POSIX and BSD, not C11. */
+#define _DEFAULT_SOURCE
 #include "support.h"
 #include "item/item.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #ifndef DDBST_SOURCE_DIR
 #define DDBST_SOURCE_DIR "."
@@ -104,4 +108,44 @@ void counting_alloc_init(counting_alloc *c) {
   c->hooks.realloc = c_realloc;
   c->hooks.free = c_free;
   c->hooks.user = c;
+}
+
+/* Live guard mappings, so that guard_free needs only the pointer. */
+enum { GUARDS_MAX = 64 };
+static struct {
+  char *user, *map;
+  size_t len;
+} guards[GUARDS_MAX];
+
+char *guard_copy(const void *s, size_t n) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t data = (n + page - 1) / page * page;
+  size_t len = data + page;
+  char *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) fail_msg("guard_copy: mmap of %zu bytes", len);
+  if (mprotect(map + data, page, PROT_NONE))
+    fail_msg("guard_copy: mprotect");
+  char *user = map + data - n;
+  if (n) memcpy(user, s, n);
+  for (int i = 0; i < GUARDS_MAX; i++)
+    if (!guards[i].map) {
+      guards[i].user = user;
+      guards[i].map = map;
+      guards[i].len = len;
+      return user;
+    }
+  fail_msg("guard_copy: more than %d live copies", GUARDS_MAX);
+  return NULL;
+}
+
+void guard_free(char *p) {
+  if (!p) return;
+  for (int i = 0; i < GUARDS_MAX; i++)
+    if (guards[i].user == p && guards[i].map) {
+      munmap(guards[i].map, guards[i].len);
+      guards[i].map = NULL;
+      return;
+    }
+  fail_msg("guard_free: %p is no guard copy", (void *)p);
 }

@@ -1,5 +1,5 @@
-/* Helpers shared by the unit tests: loading models, and an allocator that
- * fails on demand and counts what is still allocated. */
+/* Helpers shared by the unit tests: loading models, an allocator that fails
+ * on demand and counts what is still allocated, and guard-page copies. */
 #ifndef DDBST_TEST_SUPPORT_H
 #define DDBST_TEST_SUPPORT_H
 
@@ -44,5 +44,12 @@ typedef struct counting_alloc {
   long live;
 } counting_alloc;
 void counting_alloc_init(counting_alloc *c);
+
+/* Over-read traps (picohttpparser's way): a copy of s[0..n) that ends
+ * exactly where a PROT_NONE page begins, so reading one byte past its end
+ * faults. `n` may be 0 (the pointer is then the guard page itself). Free
+ * with guard_free; fails the test when the pages cannot be had. */
+char *guard_copy(const void *s, size_t n);
+void guard_free(char *p);
 
 #endif

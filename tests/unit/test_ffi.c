@@ -1,4 +1,4 @@
-/* The JSON entry (src/ffi.c): exact answers for every op, errors with the
+/* The JSON entry (src/ffi/): exact answers for every op, errors with the
  * typed API's codes, paths and messages, and answers that are never half
  * written. */
 #include <stdio.h>

@@ -1,305 +1,10 @@
-/* The model as infrastructure: the table's CloudFormation resource, an IAM
- * policy with exactly the actions the model needs, and Lambda stream filters
- * that let through one entity's records. */
+/* Lambda stream filters that let through one entity's records: the key
+ * prefixes that no other item of the table (another entity, a uniqueness
+ * item) can have, written as the template's Metadata. */
 #include <stdio.h>
 #include <string.h>
 
-#include "review/review.h"
-
-/* Logical IDs: fixed, because renaming a logical ID replaces the resource
- * (and with an explicit table name, makes the deploy fail). */
-#define TABLE_ID "AppTable"
-#define POLICY_ID "AppTableAccess"
-
-/* ---- a small JSON writer with a sticky error ---- */
-
-/* Deeper than anything written here (the policy resource nests 12). */
-enum { JW_DEPTH = 16 };
-
-typedef struct jw {
-  ddbst_buf *b;
-  int rc;
-  int depth;
-  int after_key;
-  int has_items[JW_DEPTH];
-} jw;
-
-static void jw_raw(jw *w, const char *s, size_t n) {
-  if (!w->rc) w->rc = ddbst__buf_append(w->b, s, n);
-}
-
-/* A comma before every member or element but the first of its container. */
-static void jw_sep(jw *w) {
-  if (w->after_key) {
-    w->after_key = 0;
-    return;
-  }
-  if (w->depth > 0 && w->has_items[w->depth - 1]) jw_raw(w, ",", 1);
-  if (w->depth > 0) w->has_items[w->depth - 1] = 1;
-}
-
-static void jw_open(jw *w, char c) {
-  jw_sep(w);
-  jw_raw(w, &c, 1);
-  if (w->depth < JW_DEPTH) w->has_items[w->depth] = 0;
-  w->depth++;
-}
-
-static void jw_close(jw *w, char c) {
-  w->depth--;
-  jw_raw(w, &c, 1);
-}
-
-static void jw_strn(jw *w, const char *s, size_t n) {
-  jw_sep(w);
-  if (!w->rc) w->rc = ddbst__json_string(w->b, s, n);
-}
-
-static void jw_str(jw *w, const char *s) { jw_strn(w, s, strlen(s)); }
-
-static void jw_key(jw *w, const char *k) {
-  jw_str(w, k);
-  jw_raw(w, ":", 1);
-  w->after_key = 1;
-}
-
-static void jw_bool(jw *w, int v) {
-  jw_sep(w);
-  jw_raw(w, v ? "true" : "false", v ? 4 : 5);
-}
-
-/* {"key": "value"} members, the most common shape here. */
-static void jw_pair(jw *w, const char *k, const char *v) {
-  jw_key(w, k);
-  jw_str(w, v);
-}
-
-/* {"Fn::GetAtt": ["AppTable", "Arn"]} */
-static void jw_table_arn(jw *w) {
-  jw_open(w, '{');
-  jw_key(w, "Fn::GetAtt");
-  jw_open(w, '[');
-  jw_str(w, TABLE_ID);
-  jw_str(w, "Arn");
-  jw_close(w, ']');
-  jw_close(w, '}');
-}
-
-/* ---- the table ---- */
-
-static void key_schema(jw *w, const char *pk, const char *sk) {
-  jw_key(w, "KeySchema");
-  jw_open(w, '[');
-  jw_open(w, '{');
-  jw_pair(w, "AttributeName", pk);
-  jw_pair(w, "KeyType", "HASH");
-  jw_close(w, '}');
-  if (sk) {
-    jw_open(w, '{');
-    jw_pair(w, "AttributeName", sk);
-    jw_pair(w, "KeyType", "RANGE");
-    jw_close(w, '}');
-  }
-  jw_close(w, ']');
-}
-
-/* Every key attribute once, in the order the table and its indexes name
- * them: CloudFormation refuses definitions no key uses, and duplicates. */
-static void attribute_definitions(jw *w, const ddbst_model *m) {
-  const char *names[2 + 2 * 20];
-  int n = 0;
-  names[n++] = m->pk_attr;
-  if (m->sk_attr) names[n++] = m->sk_attr;
-  for (int i = 0; i < m->nindexes && i < 20; i++) {
-    names[n++] = m->indexes[i].pk_attr;
-    if (m->indexes[i].sk_attr) names[n++] = m->indexes[i].sk_attr;
-  }
-  jw_key(w, "AttributeDefinitions");
-  jw_open(w, '[');
-  for (int i = 0; i < n; i++) {
-    int seen = 0;
-    for (int j = 0; j < i; j++)
-      if (strcmp(names[i], names[j]) == 0) seen = 1;
-    if (seen) continue;
-    jw_open(w, '{');
-    jw_pair(w, "AttributeName", names[i]);
-    /* ddbst renders every key as text. */
-    jw_pair(w, "AttributeType", "S");
-    jw_close(w, '}');
-  }
-  jw_close(w, ']');
-}
-
-static const char *projection_name(ddbst__projection p) {
-  switch (p) {
-  case DDBST__PROJ_KEYS_ONLY: return "KEYS_ONLY";
-  case DDBST__PROJ_INCLUDE: return "INCLUDE";
-  case DDBST__PROJ_ALL: break;
-  }
-  return "ALL";
-}
-
-static const char *stream_view_name(ddbst__stream s) {
-  switch (s) {
-  case DDBST__STREAM_KEYS_ONLY: return "KEYS_ONLY";
-  case DDBST__STREAM_NEW_IMAGE: return "NEW_IMAGE";
-  case DDBST__STREAM_OLD_IMAGE: return "OLD_IMAGE";
-  case DDBST__STREAM_NEW_AND_OLD_IMAGES: return "NEW_AND_OLD_IMAGES";
-  case DDBST__STREAM_NONE: break;
-  }
-  return NULL;
-}
-
-static void global_secondary_indexes(jw *w, const ddbst_model *m) {
-  if (m->nindexes == 0) return;
-  jw_key(w, "GlobalSecondaryIndexes");
-  jw_open(w, '[');
-  for (int i = 0; i < m->nindexes; i++) {
-    const ddbst__index *ix = &m->indexes[i];
-    jw_open(w, '{');
-    jw_pair(w, "IndexName", ix->name);
-    key_schema(w, ix->pk_attr, ix->sk_attr);
-    jw_key(w, "Projection");
-    jw_open(w, '{');
-    jw_pair(w, "ProjectionType", projection_name(ix->projection));
-    if (ix->projection == DDBST__PROJ_INCLUDE) {
-      jw_key(w, "NonKeyAttributes");
-      jw_open(w, '[');
-      for (size_t j = 0; j < ix->ninclude; j++) jw_str(w, ix->include[j]);
-      jw_close(w, ']');
-    }
-    jw_close(w, '}');
-    jw_close(w, '}');
-  }
-  jw_close(w, ']');
-}
-
-static void table_resource(jw *w, const ddbst_model *m) {
-  jw_key(w, TABLE_ID);
-  jw_open(w, '{');
-  jw_pair(w, "Type", "AWS::DynamoDB::Table");
-  /* The data outlives a `serverless remove` and a rollback that would
-   * replace the table. */
-  jw_pair(w, "DeletionPolicy", "Retain");
-  jw_pair(w, "UpdateReplacePolicy", "Retain");
-  jw_key(w, "Properties");
-  jw_open(w, '{');
-  /* Named, so that a change forcing replacement fails loudly instead of
-   * creating a new empty table. */
-  jw_pair(w, "TableName", m->table_name);
-  jw_pair(w, "BillingMode", "PAY_PER_REQUEST");
-  attribute_definitions(w, m);
-  key_schema(w, m->pk_attr, m->sk_attr);
-  global_secondary_indexes(w, m);
-  const char *view = stream_view_name(m->stream);
-  if (view) {
-    jw_key(w, "StreamSpecification");
-    jw_open(w, '{');
-    jw_pair(w, "StreamViewType", view);
-    jw_close(w, '}');
-  }
-  jw_key(w, "PointInTimeRecoverySpecification");
-  jw_open(w, '{');
-  jw_key(w, "PointInTimeRecoveryEnabled");
-  jw_bool(w, 1);
-  jw_close(w, '}');
-  jw_key(w, "SSESpecification");
-  jw_open(w, '{');
-  jw_key(w, "SSEEnabled");
-  jw_bool(w, 1);
-  jw_close(w, '}');
-  if (m->ttl_attr) {
-    jw_key(w, "TimeToLiveSpecification");
-    jw_open(w, '{');
-    jw_pair(w, "AttributeName", m->ttl_attr);
-    jw_key(w, "Enabled");
-    jw_bool(w, 1);
-    jw_close(w, '}');
-  }
-  jw_close(w, '}');
-  jw_close(w, '}');
-}
-
-/* ---- IAM ---- */
-
-/* The actions, in the order the first seed lists them. Transactions have no
- * action of their own: IAM authorises each Put, Update and Delete inside one
- * by that action. */
-static void policy_actions(jw *w, const ddbst_model *m) {
-  int get = 0, query = 0, scan = 0, batch_get = 0;
-  for (int i = 0; i < m->npatterns; i++) {
-    const ddbst__pattern *p = &m->patterns[i];
-    if (p->op == DDBST__OP_GET) get = 1;
-    if (p->op == DDBST__OP_QUERY) query = 1;
-    if (p->op == DDBST__OP_SCAN) scan = 1;
-    /* An index that does not project the whole item answers with keys; the
-     * items themselves are then read from the table by key. */
-    if (p->op != DDBST__OP_GET && p->index >= 0 &&
-        m->indexes[p->index].projection != DDBST__PROJ_ALL) {
-      if (p->limit_max == 1)
-        get = 1;
-      else
-        batch_get = 1;
-    }
-  }
-  jw_key(w, "Action");
-  jw_open(w, '[');
-  if (get) jw_str(w, "dynamodb:GetItem");
-  jw_str(w, "dynamodb:PutItem");
-  jw_str(w, "dynamodb:UpdateItem");
-  jw_str(w, "dynamodb:DeleteItem");
-  if (query) jw_str(w, "dynamodb:Query");
-  if (scan) jw_str(w, "dynamodb:Scan");
-  if (batch_get) jw_str(w, "dynamodb:BatchGetItem");
-  jw_close(w, ']');
-}
-
-static void policy_resource(jw *w, const ddbst_model *m) {
-  char desc[400];
-  snprintf(desc, sizeof desc,
-           "What the ddbst model of %.255s needs: its access patterns and "
-           "writes, on the table and its indexes only",
-           m->table_name);
-  jw_key(w, POLICY_ID);
-  jw_open(w, '{');
-  jw_pair(w, "Type", "AWS::IAM::ManagedPolicy");
-  jw_key(w, "Properties");
-  jw_open(w, '{');
-  jw_pair(w, "Description", desc);
-  jw_key(w, "PolicyDocument");
-  jw_open(w, '{');
-  jw_pair(w, "Version", "2012-10-17");
-  jw_key(w, "Statement");
-  jw_open(w, '[');
-  jw_open(w, '{');
-  jw_pair(w, "Effect", "Allow");
-  policy_actions(w, m);
-  jw_key(w, "Resource");
-  jw_open(w, '[');
-  jw_table_arn(w);
-  if (m->nindexes) {
-    /* Fn::Join rather than Fn::Sub: "${...}" would be read as a Serverless
-     * variable when the YAML form is pasted into serverless.yml. */
-    jw_open(w, '{');
-    jw_key(w, "Fn::Join");
-    jw_open(w, '[');
-    jw_str(w, "");
-    jw_open(w, '[');
-    jw_table_arn(w);
-    jw_str(w, "/index/*");
-    jw_close(w, ']');
-    jw_close(w, ']');
-    jw_close(w, '}');
-  }
-  jw_close(w, ']');
-  jw_close(w, '}');
-  jw_close(w, ']');
-  jw_close(w, '}');
-  jw_close(w, '}');
-  jw_close(w, '}');
-}
-
-/* ---- stream filters ---- */
+#include "review/cloudformation.h"
 
 enum { EV_INSERT = 1, EV_MODIFY = 2, EV_REMOVE = 4 };
 
@@ -576,49 +281,49 @@ static int choose_filter(const ddbst_model *m, int entity, const shape *shapes,
   return 1;
 }
 
-static void filter_key(jw *w, const char *attr, const prefix_set *ps) {
-  jw_key(w, attr);
-  jw_open(w, '{');
-  jw_key(w, "S");
-  jw_open(w, '[');
+static void filter_key(ddbst__jw *w, const char *attr, const prefix_set *ps) {
+  ddbst__jw_key(w, attr);
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "S");
+  ddbst__jw_open(w, '[');
   for (size_t i = 0; i < ps->n; i++) {
     if (ps->exact) {
-      jw_strn(w, ps->text[i], ps->len[i]);
+      ddbst__jw_strn(w, ps->text[i], ps->len[i]);
       continue;
     }
-    jw_open(w, '{');
-    jw_key(w, "prefix");
-    jw_strn(w, ps->text[i], ps->len[i]);
-    jw_close(w, '}');
+    ddbst__jw_open(w, '{');
+    ddbst__jw_key(w, "prefix");
+    ddbst__jw_strn(w, ps->text[i], ps->len[i]);
+    ddbst__jw_close(w, '}');
   }
-  jw_close(w, ']');
-  jw_close(w, '}');
+  ddbst__jw_close(w, ']');
+  ddbst__jw_close(w, '}');
 }
 
-static void filter_pattern(jw *w, const ddbst_model *m, int events,
+static void filter_pattern(ddbst__jw *w, const ddbst_model *m, int events,
                            const filter_choice *fc) {
-  jw_open(w, '{');
-  jw_key(w, "eventName");
-  jw_open(w, '[');
-  if (events & EV_INSERT) jw_str(w, "INSERT");
-  if (events & EV_MODIFY) jw_str(w, "MODIFY");
-  if (events & EV_REMOVE) jw_str(w, "REMOVE");
-  jw_close(w, ']');
-  jw_key(w, "dynamodb");
-  jw_open(w, '{');
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "eventName");
+  ddbst__jw_open(w, '[');
+  if (events & EV_INSERT) ddbst__jw_str(w, "INSERT");
+  if (events & EV_MODIFY) ddbst__jw_str(w, "MODIFY");
+  if (events & EV_REMOVE) ddbst__jw_str(w, "REMOVE");
+  ddbst__jw_close(w, ']');
+  ddbst__jw_key(w, "dynamodb");
+  ddbst__jw_open(w, '{');
   /* Keys are in every record, whatever the stream's view type. */
-  jw_key(w, "Keys");
-  jw_open(w, '{');
+  ddbst__jw_key(w, "Keys");
+  ddbst__jw_open(w, '{');
   if (fc->sets[KEY_PK].usable) filter_key(w, m->pk_attr, &fc->sets[KEY_PK]);
   if (fc->sets[KEY_SK].usable) filter_key(w, m->sk_attr, &fc->sets[KEY_SK]);
-  jw_close(w, '}');
-  jw_close(w, '}');
-  jw_close(w, '}');
+  ddbst__jw_close(w, '}');
+  ddbst__jw_close(w, '}');
+  ddbst__jw_close(w, '}');
 }
 
-static int write_stream_filters(jw *w, const ddbst_model *m,
-                          const char *const *specs, size_t nspecs,
-                          ddbst_error *err) {
+int ddbst__cfn_stream_filters(ddbst__jw *w, const ddbst_model *m,
+                              const char *const *specs, size_t nspecs,
+                              ddbst_error *err) {
   if (nspecs == 0) return 0;
   if (!specs)
     return ddbst__fail(err, DDBST_EINVAL, "stream_filters",
@@ -638,12 +343,12 @@ static int write_stream_filters(jw *w, const ddbst_model *m,
   /* Metadata is the part of a template CloudFormation keeps as given: the
    * entries are for a function's filterPatterns, which the template cannot
    * hold without naming the function. */
-  jw_key(w, "Metadata");
-  jw_open(w, '{');
-  jw_key(w, "ddbst");
-  jw_open(w, '{');
-  jw_key(w, "filterPatterns");
-  jw_open(w, '[');
+  ddbst__jw_key(w, "Metadata");
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "ddbst");
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "filterPatterns");
+  ddbst__jw_open(w, '[');
   for (size_t i = 0; i < nspecs && !rc; i++) {
     int entity = -1, events = 0;
     rc = parse_filter_spec(m, specs[i], i, &entity, &events, err);
@@ -665,31 +370,10 @@ static int write_stream_filters(jw *w, const ddbst_model *m,
     }
     filter_pattern(w, m, events, fc);
   }
-  jw_close(w, ']');
-  jw_close(w, '}');
-  jw_close(w, '}');
+  ddbst__jw_close(w, ']');
+  ddbst__jw_close(w, '}');
+  ddbst__jw_close(w, '}');
   ddbst__free(&m->alloc, shapes);
   ddbst__free(&m->alloc, fc);
-  return rc;
-}
-
-int ddbst_model_cloudformation(const ddbst_model *model,
-                               const char *const *stream_filters,
-                               size_t nfilters, ddbst_buf *out,
-                               ddbst_error *err) {
-  if (!model || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
-  size_t start = out->len;
-  jw w = {out, 0, 0, 0, {0}};
-  jw_open(&w, '{');
-  jw_key(&w, "Resources");
-  jw_open(&w, '{');
-  table_resource(&w, model);
-  policy_resource(&w, model);
-  jw_close(&w, '}');
-  int rc = write_stream_filters(&w, model, stream_filters, nfilters, err);
-  jw_close(&w, '}');
-  if (!rc && w.rc) rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  if (rc) ddbst__buf_truncate(out, start);
   return rc;
 }

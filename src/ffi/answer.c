@@ -1,0 +1,143 @@
+/* Pieces every answer of the JSON entry is made of: an item's values as
+ * plain JSON typed by the model, and a request as operation, target and
+ * body. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ffi/ffi.h"
+
+static const char *code_name(int code) {
+  switch (code) {
+  case DDBST_EINVAL: return "EINVAL";
+  case DDBST_ENOMEM: return "ENOMEM";
+  case DDBST_ESYNTAX: return "ESYNTAX";
+  case DDBST_EMODEL: return "EMODEL";
+  case DDBST_EVALUE: return "EVALUE";
+  case DDBST_EMISSING: return "EMISSING";
+  case DDBST_ENOTFOUND: return "ENOTFOUND";
+  case DDBST_ERANGE: return "ERANGE";
+  case DDBST_EIO: return "EIO";
+  case DDBST_ENOSPC: return "ENOSPC";
+  case DDBST_ECURSOR: return "ECURSOR";
+  case DDBST_EDYNAMODB: return "EDYNAMODB";
+  default: return "EUNKNOWN";
+  }
+}
+
+void ddbst__ffi_put_error(ddbst__jw *w, const ddbst_error *e) {
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, "code");
+  ddbst__jw_int(w, e->code);
+  ddbst__jw_pair(w, "name", code_name(e->code));
+  ddbst__jw_pair(w, "path", e->path);
+  ddbst__jw_pair(w, "message", e->message);
+  if (e->line) {
+    ddbst__jw_key(w, "offset");
+    ddbst__jw_int(w, (long long)e->offset);
+    ddbst__jw_key(w, "line");
+    ddbst__jw_int(w, e->line);
+    ddbst__jw_key(w, "column");
+    ddbst__jw_int(w, e->column);
+  }
+  ddbst__jw_close(w, '}');
+}
+
+/* A JSON value back to text, for list, map and set attributes. */
+void ddbst__ffi_write_json(ddbst__jw *w, const ddbst__jnode *v) {
+  switch (v->type) {
+  case DDBST__J_NULL: ddbst__jw_null(w); return;
+  case DDBST__J_BOOL: ddbst__jw_bool(w, v->boolean); return;
+  case DDBST__J_NUMBER: ddbst__jw_json(w, v->text, v->len); return;
+  case DDBST__J_STRING: ddbst__jw_strn(w, v->text, v->len); return;
+  case DDBST__J_ARRAY:
+  case DDBST__J_OBJECT:
+    ddbst__jw_open(w, v->type == DDBST__J_ARRAY ? '[' : '{');
+    for (size_t i = 0; i < v->count; i++) {
+      if (v->type == DDBST__J_OBJECT)
+        ddbst__jw_keyn(w, v->keys[i], v->key_lens[i]);
+      ddbst__ffi_write_json(w, v->items[i]);
+    }
+    ddbst__jw_close(w, v->type == DDBST__J_ARRAY ? ']' : '}');
+    return;
+  }
+  ddbst__jw_status(w, DDBST_EINVAL);
+}
+
+/* DynamoDB JSON (as ddbst_item_get gives lists, maps and sets) as plain
+ * JSON: {"L":[{"N":"1"}]} → [1]. */
+static void write_plain(ddbst__jw *w, const ddbst__jnode *av) {
+  if (av->type != DDBST__J_OBJECT || av->count != 1) {
+    ddbst__jw_status(w, DDBST_EINVAL);
+    return;
+  }
+  const char *t = av->keys[0];
+  const ddbst__jnode *v = av->items[0];
+  if (!strcmp(t, "N")) {
+    ddbst__jw_number(w, v->text, v->len);
+  } else if (!strcmp(t, "S") || !strcmp(t, "B")) {
+    ddbst__jw_strn(w, v->text, v->len);
+  } else if (!strcmp(t, "BOOL")) {
+    ddbst__ffi_write_json(w, v);
+  } else if (!strcmp(t, "NULL")) {
+    ddbst__jw_null(w);
+  } else if (!strcmp(t, "SS") || !strcmp(t, "NS") || !strcmp(t, "BS")) {
+    ddbst__jw_open(w, '[');
+    for (size_t i = 0; i < v->count; i++) {
+      if (t[0] == 'N')
+        ddbst__jw_number(w, v->items[i]->text, v->items[i]->len);
+      else
+        ddbst__jw_strn(w, v->items[i]->text, v->items[i]->len);
+    }
+    ddbst__jw_close(w, ']');
+  } else {
+    int is_map = !strcmp(t, "M");
+    ddbst__jw_open(w, is_map ? '{' : '[');
+    for (size_t i = 0; i < v->count; i++) {
+      if (is_map) ddbst__jw_keyn(w, v->keys[i], v->key_lens[i]);
+      write_plain(w, v->items[i]);
+    }
+    ddbst__jw_close(w, is_map ? '}' : ']');
+  }
+}
+
+/* The item's values as a JSON object typed by the model: numbers and
+ * booleans bare, lists, maps and sets as plain JSON, the rest strings. */
+void ddbst__ffi_put_values(call *c, const ddbst_item *it) {
+  ddbst__jw *w = &c->w;
+  int entity = ddbst_item_entity(it);
+  ddbst__jw_open(w, '{');
+  for (int a = 0; a < ddbst_model_attribute_count(c->m, entity) && !w->rc;
+       a++) {
+    const char *v, *type = ddbst_model_attribute_type(c->m, entity, a);
+    size_t n;
+    if (ddbst_item_get(it, a, &v, &n) != 1) continue;
+    ddbst__jw_key(w, ddbst_model_attribute_name(c->m, entity, a));
+    if (ddbst__ffi_is_numeric(type)) {
+      ddbst__jw_number(w, v, n);
+    } else if (!strcmp(type, "boolean")) {
+      ddbst__jw_json(w, v, n);
+    } else if (ddbst__ffi_is_document(type)) { /* held as DynamoDB JSON */
+      ddbst__jnode *av;
+      if (!ddbst__jw_status(w, ddbst__jtree_parse(&c->ar, v, n, &av, &c->err)))
+        write_plain(w, av);
+    } else {
+      ddbst__jw_strn(w, v, n);
+    }
+  }
+  ddbst__jw_close(w, '}');
+}
+
+/* {"operation":"PutItem","target":"DynamoDB_20120810.PutItem","body":...
+ * with the body in c->tmp; the object stays open for the caller's members
+ * and its '}'. */
+void ddbst__ffi_open_request(call *c, int op) {
+  ddbst__jw *w = &c->w;
+  const char *name = ddbst_operation_name(op);
+  char target[64];
+  snprintf(target, sizeof target, "DynamoDB_20120810.%s", name);
+  ddbst__jw_open(w, '{');
+  ddbst__jw_pair(w, "operation", name);
+  ddbst__jw_pair(w, "target", target);
+  ddbst__jw_key(w, "body");
+  ddbst__jw_json(w, c->tmp.data, c->tmp.len);
+}

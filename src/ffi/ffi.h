@@ -1,0 +1,131 @@
+/* What the files of the JSON entry share: the call being answered, the
+ * request readers, the answer pieces and the item kinds. session.c is the
+ * entry; read.c reads requests; answer.c writes answer pieces; each
+ * file named for a group of ops (item_ops.c, ...) maps them onto the typed
+ * API. */
+#ifndef DDBST_FFI_H
+#define DDBST_FFI_H
+
+#include <string.h>
+
+#include "base/internal.h"
+#include "json/jw.h"
+#include "json/tree.h"
+
+/* One call: the request tree, the answer being written (through `w`, the
+ * sticky writer on `out`), scratch text. */
+typedef struct call {
+  const ddbst_allocator *alloc;
+  const ddbst_model *m;
+  const ddbst_cursor_keys *keys;
+  ddbst__arena ar;
+  ddbst_buf out;
+  ddbst__jw w;
+  ddbst_buf tmp;
+  ddbst_error err;
+} call;
+
+/* ---- reading the request (read.c) ---- */
+
+/* Fills c->err and returns `code`. */
+int ddbst__ffi_fail(call *c, int code, const char *path, const char *fmt, ...)
+    DDBST__PRINTF(4, 5);
+/* Puts `prefix` before the path of the error in c->err ("items[2]."). */
+int ddbst__ffi_prefix_path(call *c, const char *prefix);
+/* The typed API's cursor_keys is the session's cursorKeys. */
+void ddbst__ffi_keys_path(call *c);
+
+/* Refuses members of `obj` not in `allowed` (NULL-terminated). */
+int ddbst__ffi_only(call *c, const ddbst__jnode *obj, const char *what,
+                    const char *const *allowed);
+/* The member `key` of `obj` into *s (NULL when absent or null), the others
+ * likewise; each returns 0 or the error (in c->err). */
+int ddbst__ffi_get_string(call *c, const ddbst__jnode *obj, const char *key,
+                          int required, const char **s, size_t *n);
+int ddbst__ffi_get_bool(call *c, const ddbst__jnode *obj, const char *key,
+                        int *b);
+int ddbst__ffi_get_int(call *c, const ddbst__jnode *obj, const char *key,
+                       int64_t lo, int64_t hi, int *given, int64_t *x);
+
+/* Types whose values the item holds as DynamoDB JSON ({"M":...}), and the
+ * types a JSON number is given for: the two sides of the entry agree on
+ * them. */
+static inline int ddbst__ffi_is_document(const char *type) {
+  return !strcmp(type, "list") || !strcmp(type, "map") ||
+         !strcmp(type, "string_set") || !strcmp(type, "number_set");
+}
+static inline int ddbst__ffi_is_numeric(const char *type) {
+  return !strcmp(type, "integer") || !strcmp(type, "number") ||
+         !strcmp(type, "ttl");
+}
+
+/* The attribute `name` of the item's entity, or DDBST_ENOTFOUND at
+ * field.name. */
+int ddbst__ffi_attribute(call *c, ddbst_item *it, const char *field,
+                         const char *name);
+/* "remove" and "project": arrays of attribute names, each given to `fn`. */
+int ddbst__ffi_apply_names(call *c, ddbst_item *it, const ddbst__jnode *req,
+                           const char *field, int (*fn)(ddbst_item *, int));
+/* A new item of the request's entity holding everything it gives. */
+int ddbst__ffi_read_item(call *c, const ddbst__jnode *req, ddbst_item **out);
+/* The request's "now", or the clock's. */
+int64_t ddbst__ffi_now_of(call *c, const ddbst__jnode *req, int *rc);
+/* The request's pattern into *pattern (-1 when it names none and may not);
+ * returns 0 or the error. */
+int ddbst__ffi_pattern_of(call *c, const ddbst__jnode *req, int required,
+                          int *pattern);
+/* The values of a pattern's (first) entity, for its key facets. */
+int ddbst__ffi_pattern_values(call *c, const ddbst__jnode *req, int pattern,
+                              ddbst_item **out);
+
+/* ---- answer pieces (answer.c), written through c->w ---- */
+
+/* {"code":...,"name":...,"path":...,"message":...} */
+void ddbst__ffi_put_error(ddbst__jw *w, const ddbst_error *e);
+/* A request's JSON value back to text (for list, map and set values). */
+void ddbst__ffi_write_json(ddbst__jw *w, const ddbst__jnode *v);
+/* The item's values as a JSON object typed by the model. */
+void ddbst__ffi_put_values(call *c, const ddbst_item *it);
+/* {"operation":...,"target":...,"body":<c->tmp>, left open for the
+ * caller's members and its '}'. */
+void ddbst__ffi_open_request(call *c, int op);
+
+/* ---- item requests (item_ops.c) ---- */
+
+/* K_CHECK only as an element of a transaction. */
+typedef enum { K_GET, K_PUT, K_CREATE, K_UPDATE, K_DELETE, K_CHECK } item_kind;
+
+/* The kind an op name ("get", "put", ...) asks for, or -1. */
+int ddbst__ffi_item_kind_of(const char *op);
+/* The fields each kind takes: alone, or as an element of a batch or a
+ * transaction, whose request gives "now" and "consistent" for them all. */
+const char *const *ddbst__ffi_fields_of(item_kind k, int element);
+/* DDBST_CONSISTENT_READ, DDBST_UPSERT, ... as the request asks. */
+uint32_t ddbst__ffi_flags_of(call *c, const ddbst__jnode *req, item_kind k,
+                             int *rc);
+/* The transaction of a "transact" request, built into a new ddbst_txn
+ * (batch_ops.c). */
+int ddbst__ffi_build_txn(call *c, const ddbst__jnode *req, ddbst_txn **out);
+
+/* ---- the ops: each reads its request and writes its answer ---- */
+
+int ddbst__ffi_op_check(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_patterns(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_create_table(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_cloudformation(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_lint(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_doc(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_version(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_keys(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_item_size(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_parse(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_item(call *c, const ddbst__jnode *req, item_kind k,
+                       const char *name);
+int ddbst__ffi_op_query(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_batch(call *c, const ddbst__jnode *req, int reads);
+int ddbst__ffi_op_transact(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_page(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_explain(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_stream(call *c, const ddbst__jnode *req);
+
+#endif

@@ -1,0 +1,274 @@
+/* Reading a JSON entry request: fields of each type, unknown fields refused,
+ * values objects applied to an item by the model's attribute types, and
+ * error paths that name the request's own fields. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ffi/ffi.h"
+
+int ddbst__ffi_fail(call *c, int code, const char *path, const char *fmt,
+                    ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ddbst__vfail(&c->err, code, path, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+/* Puts `prefix` before the path of the error in c->err ("items[2]."). */
+int ddbst__ffi_prefix_path(call *c, const char *prefix) {
+  char path[DDBST_ERROR_PATH_MAX];
+  int n = snprintf(path, sizeof path, "%s%s%s", prefix,
+                   c->err.path[0] ? "." : "", c->err.path);
+  if (n < 0 || (size_t)n >= sizeof path) /* cut, perhaps mid-character */
+    ddbst__trim_partial_utf8(path);
+  memcpy(c->err.path, path, sizeof path);
+  return c->err.code;
+}
+
+/* Refuses members not in `allowed` (NULL-terminated). */
+int ddbst__ffi_only(call *c, const ddbst__jnode *obj, const char *what,
+                    const char *const *allowed) {
+  for (size_t i = 0; i < obj->count; i++) {
+    const char *const *k = allowed;
+    while (*k && strcmp(*k, obj->keys[i]) != 0) k++;
+    if (!*k)
+      return ddbst__ffi_fail(c, DDBST_EINVAL, obj->keys[i],
+                             "unknown field for %s", what);
+  }
+  return 0;
+}
+
+int ddbst__ffi_get_string(call *c, const ddbst__jnode *obj, const char *key,
+                          int required, const char **s, size_t *n) {
+  const ddbst__jnode *v = ddbst__jobj_get(obj, key);
+  *s = NULL;
+  if (n) *n = 0;
+  if (!v || v->type == DDBST__J_NULL) {
+    if (required)
+      return ddbst__ffi_fail(c, DDBST_EMISSING, key, "%s is required", key);
+    return 0;
+  }
+  if (v->type != DDBST__J_STRING)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, key, "expected a string");
+  *s = v->text;
+  if (n) *n = v->len;
+  return 0;
+}
+
+int ddbst__ffi_get_bool(call *c, const ddbst__jnode *obj, const char *key,
+                        int *b) {
+  const ddbst__jnode *v = ddbst__jobj_get(obj, key);
+  *b = 0;
+  if (!v || v->type == DDBST__J_NULL) return 0;
+  if (v->type != DDBST__J_BOOL)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, key, "expected true or false");
+  *b = v->boolean;
+  return 0;
+}
+
+int ddbst__ffi_get_int(call *c, const ddbst__jnode *obj, const char *key,
+                       int64_t lo, int64_t hi, int *given, int64_t *x) {
+  const ddbst__jnode *v = ddbst__jobj_get(obj, key);
+  *given = 0;
+  if (!v || v->type == DDBST__J_NULL) return 0;
+  char *end = NULL;
+  long long n = 0;
+  errno = 0;
+  if (v->type == DDBST__J_NUMBER) n = strtoll(v->text, &end, 10);
+  if (v->type != DDBST__J_NUMBER || *end || errno == ERANGE || n < lo ||
+      n > hi)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, key,
+                           "expected a whole number from %lld to %lld",
+                           (long long)lo, (long long)hi);
+  *given = 1;
+  *x = n;
+  return 0;
+}
+
+typedef int (*setter)(ddbst_item *, int, const char *, size_t, ddbst_error *);
+
+static int item_set(ddbst_item *it, int a, const char *t, size_t n,
+                    ddbst_error *e) {
+  return ddbst_item_set(it, a, t, n, e);
+}
+
+/* The attribute `name` of the item's entity, or DDBST_ENOTFOUND at `path`. */
+int ddbst__ffi_attribute(call *c, ddbst_item *it, const char *field,
+                         const char *name) {
+  int entity = ddbst_item_entity(it);
+  int a = ddbst_model_attribute(c->m, entity, name);
+  if (a < 0) {
+    char path[DDBST_ERROR_PATH_MAX];
+    snprintf(path, sizeof path, "%s.%s", field, name);
+    const char *en = ddbst_model_entity_name(c->m, entity);
+    return ddbst__ffi_fail(c, DDBST_ENOTFOUND, path, "%s has no attribute %s",
+                           en, name);
+  }
+  return a;
+}
+
+/* Applies every member of the object `field` with `fn`. A JSON string is
+ * the value's text as ddbst_item_set reads it; a number only for numeric
+ * attributes and true/false only for booleans (a typed language's 42 must
+ * not quietly become the string "42"); arrays and objects as JSON text;
+ * null leaves the attribute alone. */
+static int apply(call *c, ddbst_item *it, const ddbst__jnode *req,
+                 const char *field, setter fn) {
+  const ddbst__jnode *obj = ddbst__jobj_get(req, field);
+  if (!obj || obj->type == DDBST__J_NULL) return 0;
+  if (obj->type != DDBST__J_OBJECT)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, field,
+                           "expected an object of attributes");
+  int entity = ddbst_item_entity(it);
+  for (size_t i = 0; i < obj->count; i++) {
+    const ddbst__jnode *v = obj->items[i];
+    int a = ddbst__ffi_attribute(c, it, field, obj->keys[i]);
+    if (a < 0) return a;
+    const char *type = ddbst_model_attribute_type(c->m, entity, a);
+    char path[DDBST_ERROR_PATH_MAX];
+    snprintf(path, sizeof path, "%s.%s", field, obj->keys[i]);
+    const char *text = v->text;
+    size_t n = v->len;
+    if (v->type == DDBST__J_NULL) continue;
+    if (v->type == DDBST__J_NUMBER && !ddbst__ffi_is_numeric(type))
+      return ddbst__ffi_fail(c, DDBST_EVALUE, path,
+                             "%s is of type %s: give it as a JSON string",
+                             obj->keys[i], type);
+    if (v->type == DDBST__J_BOOL) {
+      if (strcmp(type, "boolean") != 0)
+        return ddbst__ffi_fail(c, DDBST_EVALUE, path,
+                               "%s is of type %s, not boolean", obj->keys[i],
+                               type);
+      text = v->boolean ? "true" : "false";
+      n = strlen(text);
+    } else if (v->type == DDBST__J_ARRAY || v->type == DDBST__J_OBJECT) {
+      ddbst__jw json;
+      ddbst_buf_reset(&c->tmp);
+      ddbst__jw_init(&json, &c->tmp);
+      ddbst__ffi_write_json(&json, v);
+      if (json.rc) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
+      text = c->tmp.data;
+      n = c->tmp.len;
+    }
+    if (fn(it, a, text, n, &c->err)) return c->err.code;
+  }
+  return 0;
+}
+
+/* "remove" and "project": arrays of attribute names. */
+int ddbst__ffi_apply_names(call *c, ddbst_item *it, const ddbst__jnode *req,
+                           const char *field, int (*fn)(ddbst_item *, int)) {
+  const ddbst__jnode *arr = ddbst__jobj_get(req, field);
+  if (!arr || arr->type == DDBST__J_NULL) return 0;
+  if (arr->type != DDBST__J_ARRAY)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, field,
+                           "expected an array of attribute names");
+  for (size_t i = 0; i < arr->count; i++) {
+    char path[64];
+    snprintf(path, sizeof path, "%s[%zu]", field, i);
+    if (arr->items[i]->type != DDBST__J_STRING)
+      return ddbst__ffi_fail(c, DDBST_EINVAL, path,
+                             "expected an attribute name");
+    int a = ddbst__ffi_attribute(c, it, field, arr->items[i]->text);
+    if (a < 0) return a;
+    fn(it, a);
+  }
+  return 0;
+}
+
+static int entity_of(call *c, const ddbst__jnode *req) {
+  const char *name;
+  if (ddbst__ffi_get_string(c, req, "entity", 1, &name, NULL))
+    return c->err.code;
+  int e = ddbst_model_entity(c->m, name);
+  if (e < 0)
+    return ddbst__ffi_fail(c, DDBST_ENOTFOUND, "entity",
+                           "the model has no entity %s", name);
+  return e;
+}
+
+/* A new item of the request's entity holding everything it gives. */
+int ddbst__ffi_read_item(call *c, const ddbst__jnode *req, ddbst_item **out) {
+  *out = NULL;
+  int entity = entity_of(c, req);
+  if (entity < 0) return entity;
+  ddbst_item *it = ddbst_item_new(c->m, entity);
+  if (!it) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
+  int given;
+  int64_t version = 0;
+  int rc = apply(c, it, req, "values", item_set);
+  rc = rc ? rc : apply(c, it, req, "set", item_set);
+  rc = rc ? rc : apply(c, it, req, "add", ddbst_item_add);
+  rc = rc ? rc : apply(c, it, req, "append", ddbst_item_append);
+  rc = rc ? rc : apply(c, it, req, "previous", ddbst_item_set_previous);
+  rc = rc ? rc
+          : ddbst__ffi_apply_names(c, it, req, "remove", ddbst_item_remove);
+  rc = rc ? rc
+          : ddbst__ffi_apply_names(c, it, req, "project", ddbst_item_project);
+  /* versions count from 1, and a write stores the next one */
+  rc = rc ? rc
+          : ddbst__ffi_get_int(c, req, "expectVersion", 1, INT64_MAX - 1,
+                               &given, &version);
+  if (!rc && given && ddbst_item_expect_version(it, version))
+    rc = ddbst__ffi_fail(c, DDBST_EINVAL, "expectVersion",
+                         "%s has no version attribute",
+                         ddbst_model_entity_name(c->m, entity));
+  if (rc) {
+    ddbst_item_free(it);
+    return rc;
+  }
+  *out = it;
+  return 0;
+}
+
+int64_t ddbst__ffi_now_of(call *c, const ddbst__jnode *req, int *rc) {
+  int given;
+  int64_t now = 0;
+  *rc = ddbst__ffi_get_int(c, req, "now", 0, INT64_MAX, &given, &now);
+  return given ? now : ddbst_now_unix_us();
+}
+
+/* The typed API's cursor_keys is the session's cursorKeys. */
+void ddbst__ffi_keys_path(call *c) {
+  if (!strcmp(c->err.path, "cursor_keys"))
+    snprintf(c->err.path, sizeof c->err.path, "cursorKeys");
+}
+
+/* The request's pattern into *pattern (-1 when it names none and may not);
+ * returns 0 or the error. */
+int ddbst__ffi_pattern_of(call *c, const ddbst__jnode *req, int required,
+                          int *pattern) {
+  const char *name;
+  *pattern = -1;
+  if (ddbst__ffi_get_string(c, req, "pattern", required, &name, NULL))
+    return c->err.code;
+  if (!name) return 0;
+  *pattern = ddbst_model_pattern(c->m, name);
+  if (*pattern < 0)
+    return ddbst__ffi_fail(c, DDBST_ENOTFOUND, "pattern",
+                           "the model has no pattern %s", name);
+  return 0;
+}
+
+/* The values of a pattern's (first) entity, for its key facets. */
+int ddbst__ffi_pattern_values(call *c, const ddbst__jnode *req, int pattern,
+                              ddbst_item **out) {
+  *out = NULL;
+  int entity = ddbst_model_pattern_entity(c->m, pattern, 0);
+  if (entity < 0)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, "pattern",
+                           "pattern %s reads no entity",
+                           ddbst_model_pattern_name(c->m, pattern));
+  ddbst_item *it = ddbst_item_new(c->m, entity);
+  if (!it) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
+  int rc = apply(c, it, req, "values", item_set);
+  if (rc) {
+    ddbst_item_free(it);
+    return rc;
+  }
+  *out = it;
+  return 0;
+}

@@ -1,0 +1,281 @@
+/* The JSON entry: one request object in, one answer object out, for callers
+ * that reach ddbst through an FFI (and for the `ddbst` command). This file
+ * holds the session (open, close), the call (parse, dispatch by op, the
+ * error answer) and the answers' memory; each op is a thin mapping onto the
+ * typed API, in the ffi/..._ops.c files. docs/ffi.md is the reference for
+ * requests and answers. */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "ffi/ffi.h"
+
+struct ddbst_json {
+  ddbst_allocator alloc;
+  ddbst_model *model;
+  ddbst_cursor_keys *keys; /* NULL: none configured */
+};
+
+/* Answers carry the allocator that made them in a header, so that
+ * ddbst_json_free needs nothing but the pointer. */
+typedef struct answer_header {
+  ddbst_allocator alloc;
+  size_t len;
+} answer_header;
+
+#define HEADER_SIZE                                                           \
+  ((sizeof(answer_header) + sizeof(max_align_t) - 1) / sizeof(max_align_t) *  \
+   sizeof(max_align_t))
+
+/* When even an answer cannot be allocated: static, never freed. */
+static char nomem_answer[] =
+    "{\"error\":{\"code\":-2,\"name\":\"ENOMEM\",\"path\":\"\",\"message\":"
+    "\"out of memory\"}}";
+static char nosession_answer[] =
+    "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":\"session\","
+    "\"message\":\"no session: open one with ddbst_json_open\"}}";
+
+/* ---- answers ---- */
+
+static char *finish(const ddbst_allocator *a, const ddbst_buf *b,
+                    size_t *len) {
+  char *mem = ddbst__malloc(a, HEADER_SIZE + b->len + 1);
+  if (!mem) {
+    if (len) *len = sizeof nomem_answer - 1;
+    return nomem_answer;
+  }
+  answer_header h;
+  h.alloc = *a;
+  h.len = b->len;
+  memcpy(mem, &h, sizeof h);
+  memcpy(mem + HEADER_SIZE, b->data, b->len);
+  mem[HEADER_SIZE + b->len] = '\0';
+  if (len) *len = b->len;
+  return mem + HEADER_SIZE;
+}
+
+void ddbst_json_free(char *answer) {
+  if (!answer || answer == nomem_answer || answer == nosession_answer) return;
+  char *mem = answer - HEADER_SIZE;
+  answer_header h;
+  memcpy(&h, mem, sizeof h);
+  ddbst__free(&h.alloc, mem);
+}
+
+/* ---- the entry ---- */
+
+/* {"error":{...}} alone in c->out, or nothing when even that fails. */
+static void put_error_answer(call *c) {
+  ddbst_buf_reset(&c->out);
+  ddbst__jw_init(&c->w, &c->out);
+  ddbst__jw_open(&c->w, '{');
+  ddbst__jw_key(&c->w, "error");
+  ddbst__ffi_put_error(&c->w, &c->err);
+  ddbst__jw_close(&c->w, '}');
+  if (c->w.rc) ddbst_buf_reset(&c->out);
+}
+
+static int dispatch(call *c, const ddbst__jnode *req) {
+  static const struct {
+    const char *name;
+    int (*run)(call *, const ddbst__jnode *);
+  } ops[] = {
+      {"check", ddbst__ffi_op_check},
+      {"patterns", ddbst__ffi_op_patterns},
+      {"createTable", ddbst__ffi_op_create_table},
+      {"cloudformation", ddbst__ffi_op_cloudformation},
+      {"lint", ddbst__ffi_op_lint},
+      {"doc", ddbst__ffi_op_doc},
+      {"keys", ddbst__ffi_op_keys},
+      {"itemSize", ddbst__ffi_op_item_size},
+      {"parse", ddbst__ffi_op_parse},
+      {"query", ddbst__ffi_op_query},
+      {"transact", ddbst__ffi_op_transact},
+      {"page", ddbst__ffi_op_page},
+      {"explain", ddbst__ffi_op_explain},
+      {"stream", ddbst__ffi_op_stream},
+      {"version", ddbst__ffi_op_version},
+  };
+  if (req->type != DDBST__J_OBJECT)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, "", "expected a request object");
+  const char *op;
+  if (ddbst__ffi_get_string(c, req, "op", 1, &op, NULL)) return c->err.code;
+  int k = ddbst__ffi_item_kind_of(op);
+  if (k >= 0) return ddbst__ffi_op_item(c, req, (item_kind)k, op);
+  if (!strcmp(op, "batchGet")) return ddbst__ffi_op_batch(c, req, 1);
+  if (!strcmp(op, "batchWrite")) return ddbst__ffi_op_batch(c, req, 0);
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(op, ops[i].name)) return ops[i].run(c, req);
+  return ddbst__ffi_fail(c, DDBST_EINVAL, "op",
+                         "unknown op %s (docs/ffi.md lists them)", op);
+}
+
+char *ddbst_json_call(const ddbst_json *session, const char *request,
+                      size_t len, size_t *answer_len) {
+  if (!session) {
+    if (answer_len) *answer_len = sizeof nosession_answer - 1;
+    return nosession_answer;
+  }
+  call c;
+  memset(&c, 0, sizeof c);
+  c.alloc = &session->alloc;
+  c.m = session->model;
+  c.keys = session->keys;
+  ddbst__arena_init(&c.ar, c.alloc);
+  ddbst__buf_init(&c.out, c.alloc);
+  ddbst__jw_init(&c.w, &c.out);
+  ddbst__buf_init(&c.tmp, c.alloc);
+  ddbst__jnode *req;
+  int rc = request ? ddbst__jtree_parse(&c.ar, request, len, &req, &c.err)
+                   : ddbst__ffi_fail(&c, DDBST_EINVAL, "", "no request");
+  rc = rc ? rc : dispatch(&c, req);
+  if (rc == 0 && c.out.len == 0)
+    rc = ddbst__ffi_fail(&c, DDBST_EINVAL, "",
+                         "no answer was written (a bug in ddbst)");
+  if (rc < 0) {
+    /* nothing half-written: the answer is the error alone */
+    ddbst_buf_reset(&c.out);
+    if (c.err.code != rc) ddbst__fail(&c.err, rc, "", NULL);
+    put_error_answer(&c);
+  }
+  char *answer = c.out.len ? finish(c.alloc, &c.out, answer_len) : NULL;
+  if (!answer) {
+    if (answer_len) *answer_len = sizeof nomem_answer - 1;
+    answer = nomem_answer;
+  }
+  ddbst__buf_release(&c.tmp);
+  ddbst__buf_release(&c.out);
+  ddbst__arena_free(&c.ar);
+  return answer;
+}
+
+/* ---- sessions ---- */
+
+/* Every error of a model load, as the elements of an array. */
+typedef struct load_errors {
+  ddbst__jw w;
+  int n;
+} load_errors;
+
+static void on_load_error(void *user, const ddbst_error *e) {
+  load_errors *le = user;
+  le->n++;
+  ddbst__ffi_put_error(&le->w, e);
+}
+
+/* The session described by `cfg`; every model error is listed in
+ * c->out ("errors") as well as c->err (the first). */
+static int open_session(call *c, const ddbst__jnode *cfg, ddbst_json *s) {
+  static const char *const f[] = {"model",      "modelFile",    "table",
+                                  "cursorKeys", "cursorMaxAge", NULL};
+  if (cfg->type != DDBST__J_OBJECT)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, "",
+                           "expected a configuration object");
+  if (ddbst__ffi_only(c, cfg, "a session", f)) return c->err.code;
+  const char *text, *file, *table, *hex;
+  size_t text_len;
+  int given;
+  int64_t max_age = 0;
+  if (ddbst__ffi_get_string(c, cfg, "model", 0, &text, &text_len) ||
+      ddbst__ffi_get_string(c, cfg, "modelFile", 0, &file, NULL) ||
+      ddbst__ffi_get_string(c, cfg, "table", 0, &table, NULL) ||
+      ddbst__ffi_get_string(c, cfg, "cursorKeys", 0, &hex, NULL) ||
+      ddbst__ffi_get_int(c, cfg, "cursorMaxAge", 0, INT64_MAX, &given,
+                         &max_age))
+    return c->err.code;
+  if (!text == !file)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, text ? "modelFile" : "model",
+                           "give the model as \"model\" (its JSON text) or as "
+                           "\"modelFile\" (a path), one of the two");
+  ddbst_buf errors;
+  ddbst__buf_init(&errors, c->alloc);
+  load_errors le;
+  ddbst__jw_init(&le.w, &errors);
+  ddbst__jw_open(&le.w, '[');
+  le.n = 0;
+  ddbst_load_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.table_name = table;
+  o.allocator = c->alloc;
+  o.on_error = on_load_error;
+  o.on_error_user = &le;
+  int rc = text ? ddbst_model_load(text, text_len, &o, &s->model, &c->err)
+                : ddbst_model_load_file(file, &o, &s->model, &c->err);
+  ddbst__jw_close(&le.w, ']');
+  if (rc && !le.w.rc && le.n) {
+    /* {"error":<first>,"errors":[<every one>]} */
+    ddbst__jw *w = &c->w;
+    ddbst__jw_open(w, '{');
+    ddbst__jw_key(w, "error");
+    ddbst__ffi_put_error(w, &c->err);
+    ddbst__jw_key(w, "errors");
+    ddbst__jw_json(w, errors.data, errors.len);
+    ddbst__jw_close(w, '}');
+    if (w->rc) ddbst_buf_reset(&c->out);
+  }
+  ddbst__buf_release(&errors);
+  if (rc) return rc;
+  if (hex) {
+    s->keys = ddbst_cursor_keys_new(c->alloc);
+    if (!s->keys) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
+    int bad = ddbst_cursor_keys_add_hex(s->keys, hex, &c->err);
+    /* the parsed copy of the keys is ours to wipe (the caller's text is
+     * the caller's) */
+    sodium_memzero((char *)hex, strlen(hex));
+    if (bad) {
+      /* the typed API's cursor_keys is this configuration's cursorKeys */
+      snprintf(c->err.path, sizeof c->err.path, "cursorKeys");
+      return c->err.code;
+    }
+    ddbst_cursor_keys_set_max_age(s->keys, max_age);
+  } else if (given) {
+    return ddbst__ffi_fail(c, DDBST_EINVAL, "cursorMaxAge",
+                           "a maximum age needs cursorKeys");
+  }
+  return 0;
+}
+
+void ddbst_json_close(ddbst_json *session) {
+  if (!session) return;
+  ddbst_allocator a = session->alloc;
+  ddbst_cursor_keys_free(session->keys);
+  ddbst_model_free(session->model);
+  ddbst__free(&a, session);
+}
+
+ddbst_json *ddbst_json_open(const char *config, size_t len,
+                            const ddbst_allocator *alloc, char **error) {
+  if (error) *error = NULL;
+  call c;
+  memset(&c, 0, sizeof c);
+  ddbst_allocator a;
+  ddbst__alloc_init(&a, alloc);
+  c.alloc = &a;
+  ddbst__arena_init(&c.ar, c.alloc);
+  ddbst__buf_init(&c.out, c.alloc);
+  ddbst__jw_init(&c.w, &c.out);
+  ddbst_json *s = ddbst__malloc(&a, sizeof *s);
+  ddbst__jnode *cfg;
+  int rc = s ? 0 : ddbst__ffi_fail(&c, DDBST_ENOMEM, "", NULL);
+  if (s) {
+    memset(s, 0, sizeof *s);
+    s->alloc = a;
+  }
+  rc = rc       ? rc
+       : config ? ddbst__jtree_parse(&c.ar, config, len, &cfg, &c.err)
+                : ddbst__ffi_fail(&c, DDBST_EINVAL, "", "no configuration");
+  rc = rc ? rc : open_session(&c, cfg, s);
+  if (rc) {
+    ddbst_json_close(s);
+    s = NULL;
+    if (error) {
+      if (!c.out.len) put_error_answer(&c);
+      *error = c.out.len ? finish(c.alloc, &c.out, NULL) : nomem_answer;
+    }
+  }
+  ddbst__buf_release(&c.out);
+  ddbst__arena_free(&c.ar);
+  return s;
+}

@@ -1,0 +1,140 @@
+/* The table's schema (request/table.h) and the CreateTable request made of
+ * it. */
+#include <string.h>
+
+#include "request/request.h"
+#include "request/table.h"
+
+void ddbst__table_key_schema(ddbst__jw *w, const char *pk, const char *sk) {
+  ddbst__jw_key(w, "KeySchema");
+  ddbst__jw_open(w, '[');
+  ddbst__jw_open(w, '{');
+  ddbst__jw_pair(w, "AttributeName", pk);
+  ddbst__jw_pair(w, "KeyType", "HASH");
+  ddbst__jw_close(w, '}');
+  if (sk) {
+    ddbst__jw_open(w, '{');
+    ddbst__jw_pair(w, "AttributeName", sk);
+    ddbst__jw_pair(w, "KeyType", "RANGE");
+    ddbst__jw_close(w, '}');
+  }
+  ddbst__jw_close(w, ']');
+}
+
+void ddbst__table_attribute_definitions(ddbst__jw *w, const ddbst_model *m) {
+  const char *seen[2 + 2 * 20]; /* the loader allows 20 indexes */
+  int nseen = 0;
+  ddbst__jw_key(w, "AttributeDefinitions");
+  ddbst__jw_open(w, '[');
+  for (int i = -1; i < m->nindexes; i++) {
+    const char *pair[2] = {i < 0 ? m->pk_attr : m->indexes[i].pk_attr,
+                           i < 0 ? m->sk_attr : m->indexes[i].sk_attr};
+    for (int j = 0; j < 2; j++) {
+      if (!pair[j]) continue;
+      int dup = 0;
+      for (int k = 0; k < nseen; k++)
+        if (strcmp(seen[k], pair[j]) == 0) dup = 1;
+      if (dup || nseen == (int)(sizeof seen / sizeof seen[0])) continue;
+      seen[nseen++] = pair[j];
+      ddbst__jw_open(w, '{');
+      ddbst__jw_pair(w, "AttributeName", pair[j]);
+      ddbst__jw_pair(w, "AttributeType", "S");
+      ddbst__jw_close(w, '}');
+    }
+  }
+  ddbst__jw_close(w, ']');
+}
+
+void ddbst__table_billing_mode(ddbst__jw *w) {
+  ddbst__jw_pair(w, "BillingMode", "PAY_PER_REQUEST");
+}
+
+static const char *projection_name(ddbst__projection p) {
+  switch (p) {
+  case DDBST__PROJ_KEYS_ONLY: return "KEYS_ONLY";
+  case DDBST__PROJ_INCLUDE: return "INCLUDE";
+  case DDBST__PROJ_ALL: break;
+  }
+  return "ALL";
+}
+
+void ddbst__table_global_secondary_indexes(ddbst__jw *w,
+                                           const ddbst_model *m) {
+  if (m->nindexes == 0) return;
+  ddbst__jw_key(w, "GlobalSecondaryIndexes");
+  ddbst__jw_open(w, '[');
+  for (int i = 0; i < m->nindexes; i++) {
+    const ddbst__index *ix = &m->indexes[i];
+    ddbst__jw_open(w, '{');
+    ddbst__jw_pair(w, "IndexName", ix->name);
+    ddbst__table_key_schema(w, ix->pk_attr, ix->sk_attr);
+    ddbst__jw_key(w, "Projection");
+    ddbst__jw_open(w, '{');
+    ddbst__jw_pair(w, "ProjectionType", projection_name(ix->projection));
+    if (ix->projection == DDBST__PROJ_INCLUDE) {
+      ddbst__jw_key(w, "NonKeyAttributes");
+      ddbst__jw_open(w, '[');
+      for (size_t j = 0; j < ix->ninclude; j++)
+        ddbst__jw_str(w, ix->include[j]);
+      ddbst__jw_close(w, ']');
+    }
+    ddbst__jw_close(w, '}');
+    ddbst__jw_close(w, '}');
+  }
+  ddbst__jw_close(w, ']');
+}
+
+static const char *stream_view_name(ddbst__stream s) {
+  switch (s) {
+  case DDBST__STREAM_KEYS_ONLY: return "KEYS_ONLY";
+  case DDBST__STREAM_NEW_IMAGE: return "NEW_IMAGE";
+  case DDBST__STREAM_OLD_IMAGE: return "OLD_IMAGE";
+  case DDBST__STREAM_NEW_AND_OLD_IMAGES: return "NEW_AND_OLD_IMAGES";
+  case DDBST__STREAM_NONE: break;
+  }
+  return NULL;
+}
+
+void ddbst__table_stream_specification(ddbst__jw *w, const ddbst_model *m,
+                                       int api) {
+  const char *view = stream_view_name(m->stream);
+  if (!view) return;
+  ddbst__jw_key(w, "StreamSpecification");
+  ddbst__jw_open(w, '{');
+  if (api) {
+    ddbst__jw_key(w, "StreamEnabled");
+    ddbst__jw_bool(w, 1);
+  }
+  ddbst__jw_pair(w, "StreamViewType", view);
+  ddbst__jw_close(w, '}');
+}
+
+void ddbst__table_ttl_specification(ddbst__jw *w, const ddbst_model *m) {
+  if (!m->ttl_attr) return;
+  ddbst__jw_key(w, "TimeToLiveSpecification");
+  ddbst__jw_open(w, '{');
+  ddbst__jw_pair(w, "AttributeName", m->ttl_attr);
+  ddbst__jw_key(w, "Enabled");
+  ddbst__jw_bool(w, 1);
+  ddbst__jw_close(w, '}');
+}
+
+/* No TTL: CreateTable cannot set one (that is
+ * UpdateTimeToLive, after the table exists). */
+int ddbst_create_table_request(const ddbst_model *m, ddbst_buf *out,
+                               ddbst_error *err) {
+  if (!m || !out)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
+  size_t start = out->len;
+  ddbst__jw w;
+  ddbst__jw_init(&w, out);
+  ddbst__jw_open(&w, '{');
+  ddbst__jw_pair(&w, "TableName", m->table_name);
+  ddbst__table_attribute_definitions(&w, m);
+  ddbst__table_key_schema(&w, m->pk_attr, m->sk_attr);
+  ddbst__table_billing_mode(&w);
+  ddbst__table_global_secondary_indexes(&w, m);
+  ddbst__table_stream_specification(&w, m, 1);
+  ddbst__jw_close(&w, '}');
+  return w.rc ? ddbst__abandon(out, start, w.rc, err) : DDBST_OP_CREATE_TABLE;
+}

@@ -1,0 +1,42 @@
+/* The table's schema, written once: CreateTable's body and CloudFormation's
+ * AWS::DynamoDB::Table properties both hold these members in the same form
+ * (CloudFormation mirrors the API), so each rule — which attributes are
+ * declared, the key types, the indexes' projections, the stream's view — is
+ * one function here. */
+#ifndef DDBST_REQUEST_TABLE_H
+#define DDBST_REQUEST_TABLE_H
+
+#include "json/jw.h"
+#include "model/model.h"
+
+/* "AttributeDefinitions":[...]: every key attribute of the table and its
+ * indexes once, in the order they name them, as strings (ddbst's keys are
+ * text). DynamoDB and CloudFormation refuse definitions no key uses, and
+ * duplicates. */
+void ddbst__table_attribute_definitions(ddbst__jw *w, const ddbst_model *m);
+
+/* "KeySchema":[...]: the partition key (HASH), then the sort key (RANGE)
+ * when there is one. */
+void ddbst__table_key_schema(ddbst__jw *w, const char *pk, const char *sk);
+
+/* "BillingMode": on demand, so that nothing needs capacity planning (and
+ * the indexes need no ProvisionedThroughput). */
+void ddbst__table_billing_mode(ddbst__jw *w);
+
+/* "GlobalSecondaryIndexes":[...], each with its key schema and projection;
+ * nothing when the table has no index. */
+void ddbst__table_global_secondary_indexes(ddbst__jw *w,
+                                           const ddbst_model *m);
+
+/* "StreamSpecification":{...} with the stream's view type; nothing when the
+ * table has no stream. CreateTable's form (`api`) says StreamEnabled as
+ * well; CloudFormation's has the view alone. */
+void ddbst__table_stream_specification(ddbst__jw *w, const ddbst_model *m,
+                                       int api);
+
+/* "TimeToLiveSpecification":{...} on the model's TTL attribute; nothing
+ * when it has none. CloudFormation's form, and UpdateTimeToLive's (which
+ * CreateTable cannot do). */
+void ddbst__table_ttl_specification(ddbst__jw *w, const ddbst_model *m);
+
+#endif
