@@ -223,12 +223,13 @@ static int could_be_key(sk_ctx *c, const char *s, size_t n) {
 static int make_inclusive(sk_ctx *c, bound *b) {
   if (b->inclusive)
     return 0;
-  const char *s = key_at(c->it, b->off);
-  if (!could_be_key(c, s, b->len)) {
+  if (!could_be_key(c, key_at(c->it, b->off), b->len)) {
     b->inclusive = 1;
     return 0;
   }
+  /* could_be_key may have grown keytext: the bound is read again */
   ddbst_buf *kt = &c->it->keytext;
+  const char *s = key_at(c->it, b->off);
   uint32_t cp;
   size_t at = last_cp((const unsigned char *)s, b->len, &cp);
   uint32_t off = (uint32_t)kt->len;

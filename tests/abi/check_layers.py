@@ -5,6 +5,8 @@ round a longer cycle), and no source file grows past what one person can
 hold.
 
 Usage: check_layers.py SRC_DIR OBJECT_DIR
+       check_layers.py --self-test   (the check fails on a tree made to
+                                      break each rule: it can fail)
 
 SRC_DIR is src/; OBJECT_DIR holds the library's object files as CMake
 builds them (.../ddbst_objects.dir/src/<layer>/<file>.c.o). "Uses" is read
@@ -137,9 +139,77 @@ def check_symbols(objdir, problems):
     return len(objs)
 
 
+def self_test():
+    """Builds a small tree that breaks every rule once (a base file that
+    includes a request header, a base object calling into request, two
+    request files calling each other, a file past MAX_LINES) and one that
+    keeps them, and checks the verdicts."""
+    import shutil
+    import tempfile
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not cc:
+        sys.exit("check_layers: no C compiler for the self-test")
+    work = tempfile.mkdtemp(prefix="check_layers.")
+    try:
+        def tree(name, files):
+            root = os.path.join(work, name)
+            for rel, text in files.items():
+                path = os.path.join(root, "src", rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+            for rel in files:
+                if rel.endswith(".c"):
+                    obj = os.path.join(root, "obj", "src", rel + ".o")
+                    os.makedirs(os.path.dirname(obj), exist_ok=True)
+                    subprocess.run([cc, "-c", "-I", os.path.join(root, "src"),
+                                    os.path.join(root, "src", rel), "-o", obj],
+                                   check=True)
+            problems = []
+            check_includes(os.path.join(root, "src"), problems)
+            check_symbols(os.path.join(root, "obj"), problems)
+            return problems
+
+        good = tree("good", {
+            "base/low.h": "int low(void);\n",
+            "base/low.c": '#include "base/low.h"\nint low(void) { return 1; }\n',
+            "request/high.c": '#include "base/low.h"\n'
+                              "int high(void) { return low(); }\n",
+        })
+        bad = tree("bad", {
+            "base/low.c": '#include "request/high.h"\n'
+                          "int low(void) { return high(); }\n",
+            "request/high.h": "int high(void);\nint other(void);\n",
+            "request/high.c": '#include "request/high.h"\n'
+                              "int high(void) { return other(); }\n",
+            "request/other.c": '#include "request/high.h"\n'
+                               "int other(void) { return high(); }\n"
+                               + "/* */\n" * (MAX_LINES + 1),
+        })
+        want = ["base/low.c (base) includes request/high.h",
+                "base/low.c (base) calls high",
+                "files that use each other: request/high.c <-> request/other.c",
+                "request/other.c: %d lines" % (MAX_LINES + 3)]
+        missing = [w for w in want if not any(p.startswith(w) for p in bad)]
+        if good or missing:
+            print("the layer check is broken:")
+            for p in good:
+                print("  reported on a good tree:", p)
+            for w in missing:
+                print("  not reported on a bad tree:", w)
+            sys.exit(1)
+        print("self-test: a good tree passes; a tree breaking each rule "
+              "fails with %d problems" % len(bad))
+    finally:
+        shutil.rmtree(work)
+
+
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
+        self_test()
+        return
     if len(sys.argv) != 3:
-        sys.exit("usage: check_layers.py SRC_DIR OBJECT_DIR")
+        sys.exit("usage: check_layers.py SRC_DIR OBJECT_DIR | --self-test")
     src, objdir = sys.argv[1], sys.argv[2]
     problems = []
     check_includes(src, problems)
