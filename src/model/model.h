@@ -10,22 +10,7 @@
 
 #include "base/forksafe.h"
 #include "base/internal.h"
-
-typedef enum {
-  DDBST__T_STRING,
-  DDBST__T_NUMBER,
-  DDBST__T_INTEGER,
-  DDBST__T_BOOLEAN,
-  DDBST__T_TIMESTAMP,
-  DDBST__T_ULID,
-  DDBST__T_ENUM,
-  DDBST__T_TTL, /* epoch seconds, as DynamoDB's TTL wants them */
-  DDBST__T_LIST,
-  DDBST__T_MAP,
-  DDBST__T_STRING_SET,
-  DDBST__T_NUMBER_SET,
-  DDBST__T_BINARY
-} ddbst__type;
+#include "model/types.h"
 
 typedef enum {
   DDBST__DEF_NONE,
@@ -310,10 +295,6 @@ enum { DDBST__PK_MAX = 2048, DDBST__SK_MAX = 1024 };
 
 /* Facets one template may hold; keeps key parsing on the stack. */
 enum { DDBST__MAX_FACETS = 16 };
-
-const char *ddbst__type_name(ddbst__type t);
-/* Whether an attribute of this type may be a key facet. */
-int ddbst__type_is_key(ddbst__type t);
 
 /* Compiles template text `src` against an entity's attributes: "ORG#{orgId}",
  * "EMAIL#{email:lower}". Returns 0, or DDBST_EMODEL with `why` saying what is

@@ -392,38 +392,8 @@ static void load_table(loader *L, const ddbst__jnode *t,
 
 /* ---- attributes ---- */
 
-static const struct {
-  const char *name;
-  ddbst__type type;
-} type_names[] = {
-    {"string", DDBST__T_STRING},         {"number", DDBST__T_NUMBER},
-    {"integer", DDBST__T_INTEGER},       {"boolean", DDBST__T_BOOLEAN},
-    {"timestamp", DDBST__T_TIMESTAMP},   {"ulid", DDBST__T_ULID},
-    {"enum", DDBST__T_ENUM},             {"ttl", DDBST__T_TTL},
-    {"list", DDBST__T_LIST},             {"map", DDBST__T_MAP},
-    {"string_set", DDBST__T_STRING_SET}, {"number_set", DDBST__T_NUMBER_SET},
-    {"binary", DDBST__T_BINARY},
-};
-
-const char *ddbst__type_name(ddbst__type t) {
-  for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-    if (type_names[i].type == t) return type_names[i].name;
-  return "?";
-}
-
-int ddbst__type_is_key(ddbst__type t) {
-  return t == DDBST__T_STRING || t == DDBST__T_INTEGER ||
-         t == DDBST__T_BOOLEAN || t == DDBST__T_TIMESTAMP ||
-         t == DDBST__T_ULID || t == DDBST__T_ENUM;
-}
-
 static int parse_type(loader *L, const ddbst__jnode *n, ddbst__type *t) {
-  if (n->type == DDBST__J_STRING)
-    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-      if (strcmp(n->text, type_names[i].name) == 0) {
-        *t = type_names[i].type;
-        return 1;
-      }
+  if (n->type == DDBST__J_STRING && ddbst__type_parse(n->text, t)) return 1;
   report(L, n,
          "unknown type (expected string, number, integer, boolean, timestamp, "
          "ulid, enum, ttl, list, map, string_set, number_set or binary)");
