@@ -4,6 +4,7 @@
 #define DDBST_ITEM_H
 
 #include "model/model.h"
+#include "model/value_canon.h"
 
 /* What an update does with an attribute. */
 typedef enum {
@@ -81,11 +82,6 @@ struct ddbst_item {
   char scratch[64]; /* literal numbers of the request being built */
   size_t scratch_len;
 };
-
-/* Canonical text of `in` for attribute `a`, appended to `out`; DDBST_EVALUE
- * with `why` on refusal (then `out` is as it was), DDBST_ENOMEM. */
-int ddbst__value_canon(const ddbst__attr *a, const char *in, size_t n,
-                       ddbst_buf *out, char *why, size_t why_cap);
 
 /* The value of attribute `attr` of the item (NULL when unset). */
 static inline const char *ddbst__item_text(const ddbst_item *it, int attr,

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "model/facet.h"
-#include "item/item.h"
 #include "json/tree.h"
 #include "model/model.h"
+#include "model/value_canon.h"
 #include "base/scan.h"
 
 typedef struct loader {
