@@ -290,6 +290,16 @@ static inline const ddbst__name *ddbst__name_of(const ddbst_model *m,
   return (const ddbst__name *)(const void *)entry;
 }
 
+/* How entity `e` is keyed in index `index` (-1: the table's own key), or
+ * NULL when the entity is not in that index. */
+static inline const ddbst__ekey *ddbst__entity_key(const ddbst__entity *e,
+                                                   int index) {
+  if (index < 0) return &e->key;
+  for (int i = 0; i < e->nindexes; i++)
+    if (e->indexes[i].index == index) return &e->indexes[i];
+  return NULL;
+}
+
 /* Limits DynamoDB puts on key attribute values, in bytes. */
 enum { DDBST__PK_MAX = 2048, DDBST__SK_MAX = 1024 };
 

@@ -914,14 +914,6 @@ static int same_shape(const ddbst__template *a, const ddbst__template *b) {
   return 1;
 }
 
-/* The keys an index (or the table, -1) gives an entity, or NULL. */
-static const ddbst__ekey *key_in(const ddbst__entity *e, int index) {
-  if (index < 0) return &e->key;
-  for (int k = 0; k < e->nindexes; k++)
-    if (e->indexes[k].index == index) return &e->indexes[k];
-  return NULL;
-}
-
 /* A sort key template that is absent matches only the absent sort key. */
 static int may_share(const ddbst_model *m, const ddbst__ekey *a,
                      const ddbst__template *a_sk, const ddbst__ekey *b,
@@ -937,11 +929,11 @@ static void check_ambiguous_keys(loader *L) {
   for (int ix = -1; ix < m->nindexes; ix++)
     for (int i = 0; i < m->nentities; i++) {
       const ddbst__entity *ei = &m->entities[i];
-      const ddbst__ekey *a = key_in(ei, ix);
+      const ddbst__ekey *a = ddbst__entity_key(ei, ix);
       if (!a || !a->pk.nsegs) continue;
       for (int j = 0; j < i; j++) {
         const ddbst__entity *ej = &m->entities[j];
-        const ddbst__ekey *b = key_in(ej, ix);
+        const ddbst__ekey *b = ddbst__entity_key(ej, ix);
         if (!b || !b->pk.nsegs || !may_share(m, a, &a->sk, b, &b->sk)) continue;
         size_t old = push(L, "entities");
         size_t o2 = push(L, ei->name);
@@ -988,7 +980,7 @@ static void check_pattern_range(loader *L, ddbst__pattern *p) {
   const ddbst_model *m = L->m;
   if (p->op != DDBST__OP_QUERY || p->nentities == 0) return;
   const ddbst__entity *first = &m->entities[p->entities[0]];
-  const ddbst__ekey *k = key_in(first, p->index);
+  const ddbst__ekey *k = ddbst__entity_key(first, p->index);
   if (!k) return;
   /* the literal start every entity of the pattern shares */
   char q[DDBST__SK_MAX];
@@ -999,7 +991,8 @@ static void check_pattern_range(loader *L, ddbst__pattern *p) {
     qn = s0->len;
   }
   for (int i = 1; i < p->nentities; i++) {
-    const ddbst__ekey *o = key_in(&m->entities[p->entities[i]], p->index);
+    const ddbst__ekey *o =
+        ddbst__entity_key(&m->entities[p->entities[i]], p->index);
     const ddbst__seg *t0 = o && o->sk.nsegs ? &o->sk.segs[0] : NULL;
     size_t l = t0 && t0->attr < 0 ? t0->len : 0, n = 0;
     while (n < qn && n < l && q[n] == t0->text[n]) n++;
@@ -1009,7 +1002,7 @@ static void check_pattern_range(loader *L, ddbst__pattern *p) {
   for (int e = 0; e < m->nentities && !intruder; e++) {
     int mine = 0;
     for (int i = 0; i < p->nentities; i++) mine |= p->entities[i] == e;
-    const ddbst__ekey *o = key_in(&m->entities[e], p->index);
+    const ddbst__ekey *o = ddbst__entity_key(&m->entities[e], p->index);
     if (mine || !o) continue;
     if (ddbst__templates_may_share(&k->pk, &o->pk, m->delim, m->delim_len) &&
         (!o->sk.nsegs ||
@@ -1218,7 +1211,7 @@ static void load_pattern(loader *L, const char *name, const ddbst__jnode *n,
   const ddbst__ekey *first_key = NULL;
   for (int i = 0; i < p->nentities; i++) {
     const ddbst__entity *e = &m->entities[p->entities[i]];
-    const ddbst__ekey *k = key_in(e, p->index);
+    const ddbst__ekey *k = ddbst__entity_key(e, p->index);
     if (!k) {
       report_field(L, "index", ixn,
                    "pattern %s queries index %s, but entity %s is not in it "
@@ -1472,9 +1465,7 @@ static int prepare_queries(ddbst_model *m) {
     size_t common = 0;
     for (int j = 0; j < p->nentities; j++) {
       const ddbst__entity *o = &m->entities[p->entities[j]];
-      const ddbst__ekey *k = &o->key;
-      for (int x = 0; p->index >= 0 && x < o->nindexes; x++)
-        if (o->indexes[x].index == p->index) k = &o->indexes[x];
+      const ddbst__ekey *k = ddbst__entity_key(o, p->index); /* never NULL */
       const ddbst__seg *t0 = &k->sk.segs[0];
       size_t l = t0->attr < 0 ? t0->len : 0;
       if (!s0) {
