@@ -5,10 +5,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/bytes.h"
 #include "model/facet.h"
 #include "item/item.h"
 #include "model/value_canon.h"
-#include "base/scan.h"
 
 /* ---- the item ---- */
 
@@ -177,38 +177,6 @@ DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
   return commit(it, attr, n, 0);
 }
 
-/* Copies in[0..n), 4 <= n <= 16, to dst and scans it (ddbst__scan) in one
- * pass, as two overlapping words in one vector; 0 when a byte is NUL or not
- * ASCII (having copied it all the same). */
-static inline unsigned copy_scan_short(char *dst, const char *in, size_t n,
-                                       unsigned char d0) {
-#if defined(__SSE2__)
-  __m128i v;
-  if (n >= 8) {
-    uint64_t head, tail;
-    memcpy(&head, in, 8);
-    memcpy(&tail, in + n - 8, 8);
-    memcpy(dst, &head, 8);
-    memcpy(dst + n - 8, &tail, 8);
-    v = _mm_set_epi64x((long long)tail, (long long)head);
-  } else {
-    uint32_t head, tail;
-    memcpy(&head, in, 4);
-    memcpy(&tail, in + n - 4, 4);
-    memcpy(dst, &head, 4);
-    memcpy(dst + n - 4, &tail, 4);
-    v = _mm_set_epi32((int)tail, (int)head, (int)tail, (int)head);
-  }
-  if (_mm_movemask_epi8(
-          _mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()))))
-    return 0;
-  return DDBST__SCAN_KNOWN | ddbst__scan_vec(v, _mm_set1_epi8((char)d0));
-#else
-  if (ddbst__ascii_copy(dst, in, n) != n) return 0;
-  return DDBST__SCAN_KNOWN | ddbst__scan(dst, n, d0);
-#endif
-}
-
 DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
                                       const ddbst__attr *a, const char *in,
                                       size_t n, ddbst_error *err) {
@@ -216,7 +184,7 @@ DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
   unsigned char d0 = (unsigned char)it->m->delim[0];
   /* short IDs and names: what keys and JSON ask of them, asked once */
   if (n >= 4 && n <= 16) {
-    unsigned scan = copy_scan_short(dst, in, n, d0);
+    unsigned scan = ddbst__copy_scan_short(dst, in, n, d0);
     if (scan) return commit(it, attr, n, scan);
   } else if (n < 4 && ddbst__ascii_copy(dst, in, n) == n) {
     return commit(it, attr, n, DDBST__SCAN_KNOWN | ddbst__scan(dst, n, d0));

@@ -18,7 +18,7 @@ typedef struct ddbst__val {
   uint32_t off, len; /* into ddbst_item.text */
   ddbst__upd upd;
   unsigned char set;
-  /* DDBST__SCAN_* (scan.h) of the text, recorded when setting it was the
+  /* DDBST__SCAN_* (bytes.h) of the text, recorded when setting it was the
    * cheap moment to know; 0: keys and writers scan it themselves. Exactly
    * DDBST__SCAN_KNOWN says all a simple key asks (keys.c, render_simple):
    * set, by value (not a delta), not empty, and clean; whatever changes a

@@ -5,7 +5,7 @@
 
 #include "model/facet.h"
 #include "item/keys.h"
-#include "base/scan.h"
+#include "base/bytes.h"
 
 static const ddbst__entity *entity_of(const ddbst_item *it) {
   return &it->m->entities[it->entity];

@@ -6,96 +6,16 @@
 #include <stdbool.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "base/bytes.h"
 
 /* ------------------------------------------------------------------ UTF-8 */
-
-#define ONES UINT64_C(0x0101010101010101)
-
-#if defined(__SSE2__)
-static __m128i load16(const unsigned char *p) {
-  return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
-static int not_ascii_v(__m128i v) {
-  return _mm_movemask_epi8(
-             _mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()))) != 0;
-}
-
-static int not_ascii16(const unsigned char *p) {
-  return not_ascii_v(load16(p));
-}
-#endif
-
-/* Length of a leading run of p[0..n) that is ASCII without NUL, or n: most
- * values are just that, so whole words first, the tail as an overlapping
- * word, never reading outside p[0..n). */
-static size_t ascii_run(const unsigned char *p, size_t n) {
-  size_t i = 0;
-  uint64_t w;
-#if defined(__SSE2__)
-  if (n >= 16) {
-    for (; i + 16 <= n; i += 16)
-      if (not_ascii16(p + i)) return i;
-    return i == n || !not_ascii16(p + n - 16) ? n : i;
-  }
-#endif
-  if (n >= 8) {
-    for (; i + 8 <= n; i += 8) {
-      memcpy(&w, p + i, 8);
-      if (ddbst__word_not_ascii(w)) return i;
-    }
-    memcpy(&w, p + n - 8, 8);
-    return ddbst__word_not_ascii(w) ? i : n;
-  }
-  if (n >= 4) {
-    uint32_t head, tail;
-    memcpy(&head, p, 4);
-    memcpy(&tail, p + n - 4, 4);
-    return ddbst__word_not_ascii((uint64_t)head << 32 | tail) ? 0 : n;
-  }
-  return 0;
-}
-
-/* n > 16: ddbst__ascii_copy copies shorter runs itself. */
-size_t ddbst__ascii_copy_long(char *dst, const char *src, size_t n) {
-  const unsigned char *p = (const unsigned char *)src;
-  size_t i = 0;
-#if defined(__SSE2__)
-  for (; i + 16 <= n; i += 16) {
-    __m128i v = load16(p + i);
-    if (not_ascii_v(v)) return i;
-    _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
-  }
-  if (i < n) { /* the tail, overlapping copied bytes */
-    __m128i v = load16(p + n - 16);
-    if (not_ascii_v(v)) return i;
-    _mm_storeu_si128((__m128i *)(void *)(dst + n - 16), v);
-  }
-#else
-  uint64_t w;
-  for (; i + 8 <= n; i += 8) {
-    memcpy(&w, p + i, 8);
-    if (ddbst__word_not_ascii(w)) return i;
-    memcpy(dst + i, &w, 8);
-  }
-  if (i < n) {
-    memcpy(&w, p + n - 8, 8);
-    if (ddbst__word_not_ascii(w)) return i;
-    memcpy(dst + n - 8, &w, 8);
-  }
-#endif
-  return n;
-}
 
 /* Follows the Unicode "well-formed UTF-8" table (Table 3-7): the allowed range
  * of the second byte depends on the lead byte, which is what rules out
  * overlongs, surrogates and code points past U+10FFFF in one place. */
 const char *ddbst__utf8_check(const char *s, size_t n) {
   const unsigned char *p = (const unsigned char *)s;
-  size_t i = ascii_run(p, n);
+  size_t i = ddbst__ascii_run(s, n);
   while (i < n) {
     unsigned char c = p[i];
     if (c == 0) return "contains a NUL byte";
@@ -223,17 +143,6 @@ static const char *time_ranges(const civil_time *t) {
   return NULL;
 }
 
-/* Whether the bytes of p[0..8) where `mask` is 0xFF are all ASCII digits:
- * high nibble 3, and still 3 after adding 6 (the SWAR digit test; a byte
- * never carries into the next). */
-static bool digits_in_word(const char *p, const unsigned char mask[8]) {
-  uint64_t w, m;
-  memcpy(&w, p, 8);
-  memcpy(&m, mask, 8);
-  uint64_t d = w & m, hi = ONES * 0xF0 & m, three = ONES * 0x30 & m;
-  return (d & hi) == three && ((d + (ONES * 0x06 & m)) & hi) == three;
-}
-
 static int two(const char *p) { return (p[0] - '0') * 10 + (p[1] - '0'); }
 
 static const char *parse_date_time(const char *in, size_t n, civil_time *t) {
@@ -243,8 +152,9 @@ static const char *parse_date_time(const char *in, size_t n, civil_time *t) {
   static const unsigned char date[8] = {255, 255, 255, 255, 0, 255, 255, 0};
   static const unsigned char day_hm[8] = {255, 255, 0, 255, 255, 0, 255, 255};
   if (n >= 19 && in[4] == '-' && in[7] == '-' && in[10] == 'T' &&
-      in[13] == ':' && in[16] == ':' && digits_in_word(in, date) &&
-      digits_in_word(in + 8, day_hm) && digits_in_word(in + 11, day_hm)) {
+      in[13] == ':' && in[16] == ':' && ddbst__digits_in_word(in, date) &&
+      ddbst__digits_in_word(in + 8, day_hm) &&
+      ddbst__digits_in_word(in + 11, day_hm)) {
     t->year = two(in) * 100 + two(in + 2);
     t->month = two(in + 5);
     t->day = two(in + 8);
@@ -290,33 +200,6 @@ static void put_digits(char *out, uint64_t v, int count) {
   }
 }
 
-/* Whether each byte of p[0..16) equals `shape`'s where `upto` has 0, and
- * where `upto` has a limit is a digit no greater than it: "0000-00-" with
- * 9,9,9,9,0,1,9,0 is a year, '-', a month's tens (0-1) and units, '-'.
- * x = p ^ shape holds each digit's value (a byte that is not a digit
- * comes out above 9); x <= limit is max(x, limit) == limit. */
-static bool fits16(const char *p, const char shape[16],
-                   const unsigned char upto[16]) {
-#if defined(__SSE2__)
-  __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)p),
-                            _mm_loadu_si128((const __m128i *)(const void *)shape));
-  __m128i u = _mm_loadu_si128((const __m128i *)(const void *)upto);
-  return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, u), u)) == 0xFFFF;
-#else
-  /* the same a word at a time: a byte of x past its limit, or with its
-   * high bit set, sets that bit of the sum (no byte carries into the next) */
-  for (int h = 0; h < 16; h += 8) {
-    uint64_t w, sh, u;
-    memcpy(&w, p + h, 8);
-    memcpy(&sh, shape + h, 8);
-    memcpy(&u, upto + h, 8);
-    uint64_t x = w ^ sh, add = ONES * 0x7F - u;
-    if ((x | ((x & ONES * 0x7F) + add)) & ONES * 0x80) return false;
-  }
-  return true;
-#endif
-}
-
 /* The first 16 bytes of every canonical timestamp, and the last 16 of one
  * at each precision. */
 static const char TS_HEAD[16] = "0000-00-00T00:00";
@@ -354,8 +237,8 @@ int ddbst__ts_is_canonical(const char *in, size_t n, int precision) {
   default:
     return 0;
   }
-  if (!fits16(in, TS_HEAD, TS_HEAD_UPTO) ||
-      !fits16(in + n - 16, tail, tail_upto))
+  if (!ddbst__fits16(in, TS_HEAD, TS_HEAD_UPTO) ||
+      !ddbst__fits16(in + n - 16, tail, tail_upto))
     return 0;
   /* The tens digits are in range; what remains is the month, the hour, and
    * the day against the month. */
@@ -893,30 +776,4 @@ const char *ddbst__base64_check(const char *in, size_t n) {
     return "not base64: character outside the standard alphabet";
   }
   return NULL;
-}
-
-/* ---------------------------------------------------------------- casing */
-
-/* Eight bytes at a time (lower-cased facets are e-mail addresses, run on
- * every write of a user): in each byte below 0x80, bit 7 of (b & 0x7F) +
- * (0x80 - 'A') says b >= 'A' and of (b & 0x7F) + (0x7F - 'Z') says b > 'Z';
- * where exactly the first holds, 0x20 is added. No byte carries into the
- * next, and bytes from 0x80 up (UTF-8) are left alone. */
-static uint64_t lower_word(uint64_t w) {
-  uint64_t low7 = w & ONES * 0x7F;
-  uint64_t ge_a = low7 + ONES * (0x80 - 'A'), gt_z = low7 + ONES * (0x7F - 'Z');
-  uint64_t upper = (ge_a ^ gt_z) & ~w & ONES * 0x80;
-  return w | upper >> 2;
-}
-
-void ddbst__lower_ascii(char *s, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    w = lower_word(w);
-    memcpy(s + i, &w, 8);
-  }
-  for (; i < n; i++)
-    if (s[i] >= 'A' && s[i] <= 'Z') s[i] = (char)(s[i] - 'A' + 'a');
 }

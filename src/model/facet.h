@@ -22,47 +22,6 @@ enum { DDBST__PREC_S = 0, DDBST__PREC_MS = 3, DDBST__PREC_US = 6 };
  * NUL byte. */
 const char *ddbst__utf8_check(const char *s, size_t n);
 
-/* Copies the leading run of src[0..n) that is ASCII without NUL to dst and
- * returns its length (n when all of it is). A shorter run may be reported
- * than there is: the rest is for ddbst__utf8_check to judge from there.
- * Inline up to 16 bytes, the length of most IDs and names: a call cost about
- * as much as the copy. The _long form takes only n > 16. */
-size_t ddbst__ascii_copy_long(char *dst, const char *src, size_t n);
-
-/* Whether the eight bytes of `w` hold a NUL or a byte from 0x80 up. */
-static inline int ddbst__word_not_ascii(uint64_t w) {
-  const uint64_t ones = UINT64_C(0x0101010101010101);
-  return ((w | ((w - ones) & ~w)) & (ones * 0x80)) != 0;
-}
-
-static inline size_t ddbst__ascii_copy(char *dst, const char *src, size_t n) {
-  if (n > 16) return ddbst__ascii_copy_long(dst, src, n);
-  if (n >= 8) { /* two words, overlapping when n < 16 */
-    uint64_t head, tail;
-    memcpy(&head, src, 8);
-    memcpy(&tail, src + n - 8, 8);
-    if (ddbst__word_not_ascii(head) | ddbst__word_not_ascii(tail)) return 0;
-    memcpy(dst, &head, 8);
-    memcpy(dst + n - 8, &tail, 8);
-    return n;
-  }
-  if (n >= 4) {
-    uint32_t head, tail;
-    memcpy(&head, src, 4);
-    memcpy(&tail, src + n - 4, 4);
-    if (ddbst__word_not_ascii((uint64_t)head << 32 | tail)) return 0;
-    memcpy(dst, &head, 4);
-    memcpy(dst + n - 4, &tail, 4);
-    return n;
-  }
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)src[i];
-    if (c == 0 || c >= 0x80) return i;
-    dst[i] = (char)c;
-  }
-  return n;
-}
-
 /* Whether in[0..n) is already the canonical text ddbst__ts_canon gives at
  * `precision`: its fast case, for callers that can then copy it as it is. */
 int ddbst__ts_is_canonical(const char *in, size_t n, int precision);
@@ -121,8 +80,5 @@ const char *ddbst__number_check(const char *in, size_t n);
 
 /* Standard base64 with padding (DynamoDB's B form). */
 const char *ddbst__base64_check(const char *in, size_t n);
-
-/* ASCII A–Z → a–z, other bytes unchanged (multi-byte UTF-8 untouched). */
-void ddbst__lower_ascii(char *s, size_t n);
 
 #endif

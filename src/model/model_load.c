@@ -8,7 +8,7 @@
 #include "json/tree.h"
 #include "model/model.h"
 #include "model/value_canon.h"
-#include "base/scan.h"
+#include "base/bytes.h"
 
 typedef struct loader {
   ddbst_model *m;
@@ -1484,10 +1484,10 @@ static int prepare_queries(ddbst_model *m) {
   return rc;
 }
 
-/* The scan (scan.h) a value of an alphabet gets without looking at it:
- * nothing to escape, and no delimiter when the alphabet lacks its first
- * byte; else 0, unknown, for an exotic delimiter ("-", a digit) that only
- * the value itself can say it holds. */
+/* The scan (ddbst__scan, bytes.h) a value of an alphabet gets without
+ * looking at it: nothing to escape, and no delimiter when the alphabet lacks
+ * its first byte; else 0, unknown, for an exotic delimiter ("-", a digit)
+ * that only the value itself can say it holds. */
 static unsigned char alphabet_scan(const char *alphabet, unsigned char d0) {
   return ddbst__scan(alphabet, strlen(alphabet), d0) ? 0 : DDBST__SCAN_KNOWN;
 }

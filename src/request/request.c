@@ -9,7 +9,7 @@
 #include "item/itemsize.h"
 #include "item/keys.h"
 #include "request/request.h"
-#include "base/scan.h"
+#include "base/bytes.h"
 
 const char *ddbst_operation_name(int op) {
   switch (op) {

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "base/bytes.h"
 #include "model/facet.h"
 
 /* A literal with its length, so embedded NUL bytes are kept. */
