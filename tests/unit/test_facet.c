@@ -1,4 +1,4 @@
-/* Unit tests for src/facet.c: every accept and refuse rule of the facet types,
+/* Unit tests for model/facet.h: every accept and refuse rule of the facet types,
  * with exact reasons. Inputs are copied into exact-size heap buffers so that
  * AddressSanitizer or valgrind flags any read past the end. */
 #include <setjmp.h>

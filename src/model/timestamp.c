@@ -1,6 +1,7 @@
-/* Typed facet values: the checks and canonical forms that make a key's byte
- * order equal the attribute's order. Inputs are (pointer, length) views, never
- * NUL-terminated; nothing here reads past in[n - 1] or allocates. */
+/* Timestamps: ISO-8601 text to one canonical UTC form per precision (so that
+ * byte order is time order), instants both ways, and partial values of a
+ * sort-key bound. Inputs are (pointer, length) views, never NUL-terminated;
+ * nothing here reads past in[n - 1] or allocates. */
 #include "model/facet.h"
 
 #include <stdbool.h>
@@ -8,66 +9,12 @@
 
 #include "base/bytes.h"
 
-/* ------------------------------------------------------------------ UTF-8 */
-
-/* Follows the Unicode "well-formed UTF-8" table (Table 3-7): the allowed range
- * of the second byte depends on the lead byte, which is what rules out
- * overlongs, surrogates and code points past U+10FFFF in one place. */
-const char *ddbst__utf8_check(const char *s, size_t n) {
-  const unsigned char *p = (const unsigned char *)s;
-  size_t i = ddbst__ascii_run(s, n);
-  while (i < n) {
-    unsigned char c = p[i];
-    if (c == 0) return "contains a NUL byte";
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xBF; /* range of the second byte */
-    if (c < 0xC0) return "invalid UTF-8: stray continuation byte";
-    if (c < 0xC2) return "invalid UTF-8: overlong encoding";
-    if (c < 0xE0) {
-      len = 2;
-    } else if (c < 0xF0) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c < 0xF5) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else if (c < 0xF8) {
-      return "invalid UTF-8: code point above U+10FFFF";
-    } else {
-      return "invalid UTF-8: byte 0xF8-0xFF never occurs";
-    }
-    if (n - i < len) return "invalid UTF-8: truncated multi-byte sequence";
-    unsigned char c1 = p[i + 1];
-    if (c1 < 0x80 || c1 > 0xBF)
-      return "invalid UTF-8: truncated multi-byte sequence";
-    if (c1 < lo) return "invalid UTF-8: overlong encoding";
-    if (c1 > hi)
-      return c == 0xED ? "invalid UTF-8: surrogate code point"
-                       : "invalid UTF-8: code point above U+10FFFF";
-    for (size_t k = 2; k < len; k++)
-      if (p[i + k] < 0x80 || p[i + k] > 0xBF)
-        return "invalid UTF-8: truncated multi-byte sequence";
-    i += len;
-  }
-  return NULL;
-}
-
-/* ------------------------------------------------------------- timestamps */
-
 #define US_PER_S INT64_C(1000000)
 #define S_PER_DAY INT64_C(86400)
 
 static const char TS_SHAPE[] =
     "not an ISO-8601 timestamp: expected YYYY-MM-DDTHH:MM:SS";
 static const char TS_RANGE[] = "timestamp outside years 0000-9999 (UTC)";
-
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* Reads `count` digits at in[pos]; false if they run past n or are not all
  * digits, so callers never index beyond the input. */
@@ -77,7 +24,7 @@ static bool digits_at(const char *in, size_t n, size_t pos, int count,
   int v = 0;
   for (int k = 0; k < count; k++) {
     char c = in[pos + (size_t)k];
-    if (!is_digit(c)) return false;
+    if (!ddbst__is_digit(c)) return false;
     v = v * 10 + (c - '0');
   }
   *value = v;
@@ -193,13 +140,6 @@ static bool valid_precision(int precision) {
 static const char BAD_PRECISION[] =
     "unsupported timestamp precision (0, 3 or 6 fraction digits)";
 
-static void put_digits(char *out, uint64_t v, int count) {
-  for (int k = count - 1; k >= 0; k--) {
-    out[k] = (char)('0' + v % 10);
-    v /= 10;
-  }
-}
-
 /* The first 16 bytes of every canonical timestamp, and the last 16 of one
  * at each precision. */
 static const char TS_HEAD[16] = "0000-00-00T00:00";
@@ -259,7 +199,7 @@ const char *ddbst__ts_canon(const char *in, size_t n, int precision, char *out,
   size_t digits = 0;
   if (char_at(in, n, pos, '.')) {
     size_t start = ++pos;
-    while (pos < n && is_digit(in[pos])) {
+    while (pos < n && ddbst__is_digit(in[pos])) {
       if (pos - start < 6) frac_us = frac_us * 10 + (in[pos] - '0');
       pos++;
     }
@@ -452,7 +392,7 @@ int ddbst__ts_is_prefix(const char *p, size_t n, int precision) {
   }
   if (n == 0 || n >= full) return 0;
   for (size_t i = 0; i < n; i++) {
-    if (shape[i] == 'd' ? !is_digit(p[i]) : p[i] != shape[i]) return 0;
+    if (shape[i] == 'd' ? !ddbst__is_digit(p[i]) : p[i] != shape[i]) return 0;
   }
   int v = 0;
   int64_t year = 0;
@@ -477,303 +417,4 @@ int ddbst__ts_is_prefix(const char *p, size_t n, int precision) {
   if (n > 14 && p[14] > '5') return 0;
   if (n > 17 && p[17] > '5') return 0;
   return 1;
-}
-
-/* --------------------------------------------------------------- integers */
-
-#define INT64_MAX_MAG UINT64_C(9223372036854775807)
-
-static const char INT_RANGE[] = "integer out of 64-bit range";
-
-/* Accumulates the magnitude in uint64 and checks against 2^63 - 1 or 2^63
- * before converting, so INT64_MIN parses without signed overflow. */
-const char *ddbst__int_parse(const char *in, size_t n, int64_t *v) {
-  if (n == 0) return "empty integer";
-  size_t i = 0;
-  bool neg = false;
-  if (in[0] == '+') return "not an integer: leading '+'";
-  if (in[0] == '-') {
-    neg = true;
-    i = 1;
-    if (n == 1) return "not an integer: '-' without digits";
-  }
-  if (in[i] == '0' && n - i > 1) {
-    if (is_digit(in[i + 1])) return "not an integer: leading zero";
-  }
-  uint64_t limit = neg ? INT64_MAX_MAG + 1 : INT64_MAX_MAG;
-  uint64_t mag = 0;
-  for (; i < n; i++) {
-    if (!is_digit(in[i])) return "not an integer: non-digit character";
-    unsigned d = (unsigned)(in[i] - '0');
-    if (mag > (limit - d) / 10) {
-      /* Keep scanning so "12x…" reports the bad character, not overflow. */
-      for (size_t k = i + 1; k < n; k++)
-        if (!is_digit(in[k])) return "not an integer: non-digit character";
-      return INT_RANGE;
-    }
-    mag = mag * 10 + d;
-  }
-  if (neg && mag == 0) return "not an integer: negative zero";
-  if (!neg)
-    *v = (int64_t)mag;
-  else if (mag == INT64_MAX_MAG + 1)
-    *v = INT64_MIN;
-  else
-    *v = -(int64_t)mag;
-  return NULL;
-}
-
-static const char BAD_WIDTH[] = "integer key width must be between 0 and 19";
-static const char TOO_WIDE[] = "integer has more digits than the key width";
-static const char NEG_NOT_ALLOWED[] =
-    "negative integer not allowed in this key (not declared sortable_negative)";
-static const char NEG_NEEDS_WIDTH[] =
-    "negative integer in a sortable key needs a declared width";
-
-static uint64_t pow10_u64(int w) {
-  uint64_t p = 1;
-  while (w-- > 0) p *= 10;
-  return p;
-}
-
-static int count_digits(uint64_t v) {
-  int k = 1;
-  while (v >= 10) {
-    v /= 10;
-    k++;
-  }
-  return k;
-}
-
-/* Width 0 is plain decimal, negatives included, unless sortable_negative was
- * asked for: a ten's complement needs a width, and "-5" < "-6" bytewise, so
- * that request cannot be honoured without one. */
-const char *ddbst__int_key(int64_t v, int width, int sortable_negative,
-                           char *out, size_t *out_len) {
-  if (width < 0 || width > 19) return BAD_WIDTH;
-  bool neg = v < 0;
-  /* -(v + 1) cannot overflow, even for INT64_MIN. */
-  uint64_t mag = neg ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
-  if (width == 0) {
-    if (neg && sortable_negative) return NEG_NEEDS_WIDTH;
-    size_t len = 0;
-    if (neg) out[len++] = '-';
-    int k = count_digits(mag);
-    put_digits(out + len, mag, k);
-    *out_len = len + (size_t)k;
-    return NULL;
-  }
-  if (neg && !sortable_negative) return NEG_NOT_ALLOWED;
-  uint64_t limit = pow10_u64(width); /* 10^19 still fits in uint64 */
-  if (mag >= limit) return TOO_WIDE;
-  if (!neg) {
-    put_digits(out, mag, width);
-    *out_len = (size_t)width;
-  } else {
-    out[0] = '-';
-    put_digits(out + 1, limit - mag, width);
-    *out_len = (size_t)width + 1;
-  }
-  return NULL;
-}
-
-const char *ddbst__int_from_key(const char *in, size_t n, int width,
-                                int sortable_negative, int64_t *v) {
-  if (width < 0 || width > 19) return BAD_WIDTH;
-  if (width == 0) {
-    int64_t parsed;
-    const char *why = ddbst__int_parse(in, n, &parsed);
-    if (why) return why;
-    if (parsed < 0 && sortable_negative) return NEG_NEEDS_WIDTH;
-    *v = parsed;
-    return NULL;
-  }
-  bool neg = n > 0 && in[0] == '-';
-  if (neg && !sortable_negative) return NEG_NOT_ALLOWED;
-  size_t start = neg ? 1 : 0;
-  if (n - start != (size_t)width)
-    return "integer key has the wrong number of digits for its width";
-  uint64_t digits = 0;
-  for (size_t i = start; i < n; i++) {
-    if (!is_digit(in[i])) return "integer key contains a non-digit";
-    digits = digits * 10 + (unsigned)(in[i] - '0'); /* < 10^19, no wrap */
-  }
-  if (!neg) {
-    if (digits > INT64_MAX_MAG) return INT_RANGE;
-    *v = (int64_t)digits;
-    return NULL;
-  }
-  uint64_t mag = pow10_u64(width) - digits;
-  if (digits == 0) return TOO_WIDE; /* "-000" would be -1000 */
-  if (mag > INT64_MAX_MAG + 1) return INT_RANGE;
-  *v = mag == INT64_MAX_MAG + 1 ? INT64_MIN : -(int64_t)mag;
-  return NULL;
-}
-
-/* ------------------------------------------------------------------- ULID */
-
-static const char CROCKFORD[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-/* One more than the value of each byte as a Crockford digit in either case,
- * 0 for every other byte: a lookup per character instead of a search. */
-#define DIGIT(c, v) [c] = (v) + 1
-#define LETTER(c, v) [c] = (v) + 1, [(c) - 'A' + 'a'] = (v) + 1
-static const unsigned char CROCKFORD_PLUS1[256] = {
-    DIGIT('0', 0),   DIGIT('1', 1),   DIGIT('2', 2),   DIGIT('3', 3),
-    DIGIT('4', 4),   DIGIT('5', 5),   DIGIT('6', 6),   DIGIT('7', 7),
-    DIGIT('8', 8),   DIGIT('9', 9),   LETTER('A', 10), LETTER('B', 11),
-    LETTER('C', 12), LETTER('D', 13), LETTER('E', 14), LETTER('F', 15),
-    LETTER('G', 16), LETTER('H', 17), LETTER('J', 18), LETTER('K', 19),
-    LETTER('M', 20), LETTER('N', 21), LETTER('P', 22), LETTER('Q', 23),
-    LETTER('R', 24), LETTER('S', 25), LETTER('T', 26), LETTER('V', 27),
-    LETTER('W', 28), LETTER('X', 29), LETTER('Y', 30), LETTER('Z', 31)};
-#undef DIGIT
-#undef LETTER
-
-/* Value of a Crockford digit in either case, -1 if it is not one. */
-static int crockford_value(char c) {
-  return (int)CROCKFORD_PLUS1[(unsigned char)c] - 1;
-}
-
-const char *ddbst__ulid_canon(const char *in, size_t n, char *out) {
-  if (n != DDBST__ULID_LEN) return "ULID must be 26 characters";
-  for (size_t i = 0; i < n; i++) {
-    char c = in[i];
-    if (crockford_value(c) >= 0) continue;
-    switch (c) {
-    case 'I': case 'i': case 'L': case 'l':
-    case 'O': case 'o': case 'U': case 'u':
-      return "ULID may not contain I, L, O or U";
-    default:
-      return "not a ULID: character outside Crockford base32";
-    }
-  }
-  /* 26 x 5 = 130 bits for a 128-bit value: the first digit carries 3. */
-  if (crockford_value(in[0]) > 7)
-    return "ULID out of range: first character must be 0-7";
-  for (size_t i = 0; i < n; i++) out[i] = CROCKFORD[crockford_value(in[i])];
-  return NULL;
-}
-
-/* Only the low 48 bits of ms are used (the ULID time field is 48 bits wide).
- * The 128-bit value is ms << 80 | rnd, written 5 bits at a time from the top:
- * 10 characters of time, 16 of randomness. */
-void ddbst__ulid_encode(uint64_t ms, const uint8_t rnd[10], char *out) {
-  uint8_t b[16];
-  for (int k = 0; k < 6; k++) b[k] = (uint8_t)(ms >> (8 * (5 - k)));
-  for (int k = 0; k < 10; k++) b[6 + k] = rnd[k];
-  /* Bit i of the 130-bit string (two leading zero bits) is bit i-2 of b. */
-  for (int c = 0; c < DDBST__ULID_LEN; c++) {
-    unsigned v = 0;
-    for (int j = 0; j < 5; j++) {
-      int bit = c * 5 + j - 2;
-      unsigned set = bit < 0 ? 0u : (b[bit / 8] >> (7 - bit % 8)) & 1u;
-      v = v << 1 | set;
-    }
-    out[c] = CROCKFORD[v];
-  }
-}
-
-/* ---------------------------------------------------------------- numbers */
-
-/* Far beyond any exponent that can matter, small enough that sums of two of
- * them cannot overflow int64. */
-#define EXP_CLAMP INT64_C(1000000000000000)
-
-static int64_t clamp_size(size_t v) {
-  return v > (size_t)EXP_CLAMP ? EXP_CLAMP : (int64_t)v;
-}
-
-/* DynamoDB's limits are on the normalised value, so the digit count ignores
- * leading and trailing zeros ("0.000123", "1000" have 3 and 1) and the
- * magnitude test uses the exponent of the most significant digit:
- * 1E-130 <= |v| < 1E+126 is exactly -130 <= msd <= 125 with <= 38 digits. */
-const char *ddbst__number_check(const char *in, size_t n) {
-  if (n == 0) return "empty number";
-  size_t i = 0;
-  if (in[0] == '+') return "not a number: leading '+'";
-  if (in[0] == '-') i = 1;
-  if (i < n && (in[i] == 'N' || in[i] == 'n' || in[i] == 'I' || in[i] == 'i'))
-    return "not a number: NaN and Infinity are not allowed";
-  if (i < n && in[i] == '.') return "not a number: leading '.'";
-
-  size_t int_start = i;
-  while (i < n && is_digit(in[i])) i++;
-  size_t int_end = i;
-  if (int_end == int_start)
-    return i < n ? "not a number: unexpected character"
-                 : "not a number: no digits";
-  size_t frac_start = i, frac_end = i;
-  if (i < n && in[i] == '.') {
-    frac_start = ++i;
-    while (i < n && is_digit(in[i])) i++;
-    frac_end = i;
-    if (frac_end == frac_start) return "not a number: no digit after '.'";
-  }
-  int64_t exp = 0;
-  if (i < n && (in[i] == 'e' || in[i] == 'E')) {
-    i++;
-    bool exp_neg = false;
-    if (i < n && (in[i] == '+' || in[i] == '-')) exp_neg = in[i++] == '-';
-    size_t exp_start = i;
-    while (i < n && is_digit(in[i])) {
-      if (exp < EXP_CLAMP) exp = exp * 10 + (in[i] - '0');
-      i++;
-    }
-    if (i == exp_start) return "not a number: exponent without digits";
-    if (exp > EXP_CLAMP) exp = EXP_CLAMP;
-    if (exp_neg) exp = -exp;
-  }
-  if (i != n) return "not a number: unexpected character";
-
-  /* Mantissa digits are int part then fraction part; find the first and last
-   * non-zero digit across both. */
-  size_t int_len = int_end - int_start, frac_len = frac_end - frac_start;
-  size_t total = int_len + frac_len;
-  size_t first = total, last = 0;
-  for (size_t k = 0; k < total; k++) {
-    char c = k < int_len ? in[int_start + k] : in[frac_start + k - int_len];
-    if (c != '0') {
-      if (first == total) first = k;
-      last = k;
-    }
-  }
-  if (first == total) return NULL; /* zero, in any spelling */
-  if (last - first + 1 > 38) return "more than 38 significant digits";
-  /* Digit k of the mantissa has decimal exponent int_len - 1 - k. */
-  int64_t msd = clamp_size(int_len) - 1 - clamp_size(first) + exp;
-  if (msd > 125)
-    return "number too large (above "
-           "9.9999999999999999999999999999999999999E+125)";
-  if (msd < -130) return "number too small (non-zero below 1E-130)";
-  return NULL;
-}
-
-/* ----------------------------------------------------------------- base64 */
-
-static bool is_b64(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) ||
-         c == '+' || c == '/';
-}
-
-/* Checked by hand rather than with sodium_base642bin: that needs an output
- * buffer, and only the text's shape is checked here (alphabet, length, where
- * '=' may stand), so non-zero bits under the padding ("QR==") pass. Empty text
- * is empty binary; refusing empty facets is the caller's rule. */
-const char *ddbst__base64_check(const char *in, size_t n) {
-  if (n % 4 != 0) return "not base64: length is not a multiple of 4";
-  size_t pad = 0;
-  if (n >= 1 && in[n - 1] == '=') pad = 1;
-  if (n >= 2 && pad == 1 && in[n - 2] == '=') pad = 2;
-  if (n >= 3 && pad == 2 && in[n - 3] == '=')
-    return "not base64: more than two '=' padding characters";
-  for (size_t i = 0; i < n - pad; i++) {
-    char c = in[i];
-    if (is_b64(c)) continue;
-    if (c == '=') return "not base64: '=' padding before the end";
-    if (c == '-' || c == '_')
-      return "not base64: URL-safe alphabet ('-' or '_')";
-    return "not base64: character outside the standard alphabet";
-  }
-  return NULL;
 }
