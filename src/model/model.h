@@ -1,6 +1,6 @@
-/* The compiled model: what model_load.c builds and everything else reads.
- * Names are resolved to indices and templates to segments once, at load, so
- * the hot path never parses or looks up a name. */
+/* The compiled model: what the loader (load.h, compile.h) builds and
+ * everything else reads. Names are resolved to indices and templates to
+ * segments once, at load, so the hot path never parses or looks up a name. */
 #ifndef DDBST_MODEL_H
 #define DDBST_MODEL_H
 
@@ -108,7 +108,7 @@ typedef struct ddbst__jpiece {
 } ddbst__jpiece;
 
 /* A key pair of simple templates (ddbst__template.simple) as members of the
- * keys object, made at load (model_load.c, make_jrun): the text before the
+ * keys object, made at load (compile_key_runs.c): the text before the
  * first facet (`"PK":"ORG#`), then each facet with the text up to the next
  * (`","SK":"PROJECT#`), the last ending in `",`. head is NULL when a
  * template is not simple. */
