@@ -314,7 +314,8 @@ static inline size_t ddbst__plain_run_sse2(const char *s, size_t n) {
     if (_mm_movemask_epi8(ddbst__vec_escapes(ddbst__load16(s + i))))
       return ddbst__plain_run_bytes(s, i, n);
   /* the tail, overlapping checked bytes */
-  if (i == n || !_mm_movemask_epi8(ddbst__vec_escapes(ddbst__load16(s + n - 16))))
+  if (i == n ||
+      !_mm_movemask_epi8(ddbst__vec_escapes(ddbst__load16(s + n - 16))))
     return n;
   return ddbst__plain_run_bytes(s, i, n);
 }
