@@ -118,9 +118,10 @@ static void show(char *out, size_t cap, const char *s, size_t n) {
 #define FAIL_ON(cond, s, n, ...)                                               \
   do {                                                                         \
     if (cond) {                                                                \
-      char hex_[2 * MAXN + 8];                                                 \
+      char what_[160], hex_[2 * MAXN + 8];                                     \
+      snprintf(what_, sizeof what_, __VA_ARGS__);                              \
       show(hex_, sizeof hex_, (s), (n));                                       \
-      fail_msg("n=%zu [%s]: " __VA_ARGS__, (size_t)(n), hex_);                 \
+      fail_msg("n=%zu [%s]: %s", (size_t)(n), hex_, what_);                    \
     }                                                                          \
   } while (0)
 
