@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/bytes.h"
 #include "ddbst.h"
 
 #if defined(__GNUC__)
@@ -75,76 +76,6 @@ int ddbst__buf_grow(ddbst_buf *b, size_t extra);
 static inline int ddbst__buf_reserve(ddbst_buf *b, size_t extra) {
   if (b->cap - b->len > extra) return 0; /* cap > len once data exists */
   return ddbst__buf_grow(b, extra);
-}
-
-/* memcpy for the short copies bodies are made of (names, IDs, key parts):
- * a call into libc and its size dispatch cost more than copying 20 bytes as
- * two overlapping words. */
-static inline void ddbst__copy(char *d, const void *src, size_t n) {
-  const char *s = (const char *)src;
-  if (n >= 8 && n <= 16) {
-    uint64_t head, tail;
-    memcpy(&head, s, 8);
-    memcpy(&tail, s + n - 8, 8);
-    memcpy(d, &head, 8);
-    memcpy(d + n - 8, &tail, 8);
-  } else if (n >= 4 && n < 8) {
-    uint32_t head, tail;
-    memcpy(&head, s, 4);
-    memcpy(&tail, s + n - 4, 4);
-    memcpy(d, &head, 4);
-    memcpy(d + n - 4, &tail, 4);
-  } else if (n > 16) {
-    memcpy(d, s, n);
-  } else if (n) { /* 1 to 3 */
-    d[0] = s[0];
-    d[n / 2] = s[n / 2];
-    d[n - 1] = s[n - 1];
-  }
-}
-
-/* Every ddbst_buf and every block of the model's arena is allocated with
- * DDBST__PAD bytes past its capacity, so that a copy between them may move a
- * fixed 32 bytes when the text is shorter: key parts and names, nearly all
- * under 32 bytes, then cost two loads and two stores. */
-enum { DDBST__PAD = 32 };
-
-/* ddbst__copy for `s` and `d` inside a ddbst_buf's data or the model's arena
- * (never the caller's memory, which has no pad): the bytes past n that it
- * writes are garbage the writer overwrites or leaves past the buffer's
- * length. */
-static inline void ddbst__copy_padded(char *d, const char *s, size_t n) {
-  if (n <= 32)
-    memcpy(d, s, 32);
-  else
-    memcpy(d, s, n);
-}
-
-/* memcmp(a, b, n) == 0 for the short texts compared per request (enum
- * values, key literals): two overlapping words, not a call into libc. */
-static inline int ddbst__same_bytes(const char *a, const char *b, size_t n) {
-  if (n >= 8 && n <= 16) {
-    uint64_t a0, a1, b0, b1;
-    memcpy(&a0, a, 8);
-    memcpy(&a1, a + n - 8, 8);
-    memcpy(&b0, b, 8);
-    memcpy(&b1, b + n - 8, 8);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  if (n >= 4 && n < 8) {
-    uint32_t a0, a1, b0, b1;
-    memcpy(&a0, a, 4);
-    memcpy(&a1, a + n - 4, 4);
-    memcpy(&b0, b, 4);
-    memcpy(&b1, b + n - 4, 4);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  if (n < 4) {
-    for (size_t i = 0; i < n; i++)
-      if (a[i] != b[i]) return 0;
-    return 1;
-  }
-  return memcmp(a, b, n) == 0;
 }
 
 static inline int ddbst__buf_append(ddbst_buf *b, const void *p, size_t n) {

@@ -40,14 +40,8 @@ void ddbst__cursor_shape(const ddbst_model *m, const ddbst__pattern *p,
 /* The template an entity writes key attribute `role` with, or NULL. */
 const ddbst__template *ddbst__cursor_template(const ddbst__entity *e, int index,
                                               int role) {
-  const ddbst__ekey *k = NULL;
-  if (role == ROLE_PK || role == ROLE_SK) {
-    k = &e->key;
-  } else {
-    for (int i = 0; i < e->nindexes; i++)
-      if (e->indexes[i].index == index)
-        k = &e->indexes[i];
-  }
+  const ddbst__ekey *k =
+      ddbst__entity_key(e, role == ROLE_PK || role == ROLE_SK ? -1 : index);
   if (!k)
     return NULL;
   const ddbst__template *t =

@@ -6,7 +6,7 @@
 #ifndef DDBST_ITEM_FACET_KEY_H
 #define DDBST_ITEM_FACET_KEY_H
 
-#include "base/scan.h"
+#include "base/bytes.h"
 #include "item/item.h"
 #include "model/facet.h"
 

@@ -5,94 +5,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/bytes.h"
 #include "model/facet.h"
 #include "item/item.h"
-#include "json/tree.h"
-#include "base/scan.h"
-
-static int refuse(char *why, size_t cap, const char *reason) {
-  snprintf(why, cap, "%s", reason);
-  return DDBST_EVALUE;
-}
-
-int ddbst__value_canon(const ddbst__attr *a, const char *in, size_t n,
-                       ddbst_buf *out, char *why, size_t why_cap) {
-  const char *bad = ddbst__utf8_check(in, n);
-  if (bad) return refuse(why, why_cap, bad);
-  char tmp[DDBST__TS_MAX > DDBST__INT_MAX_TEXT ? DDBST__TS_MAX
-                                               : DDBST__INT_MAX_TEXT];
-  size_t tlen = 0;
-  int64_t v;
-
-  switch (a->type) {
-  case DDBST__T_STRING:
-    return ddbst__buf_append(out, in, n);
-  case DDBST__T_NUMBER:
-    if ((bad = ddbst__number_check(in, n))) return refuse(why, why_cap, bad);
-    return ddbst__buf_append(out, in, n);
-  case DDBST__T_INTEGER:
-    if ((bad = ddbst__int_parse(in, n, &v))) return refuse(why, why_cap, bad);
-    /* A width only matters in keys, but a value that cannot be keyed is
-     * better refused when it is set than when the key is built. */
-    if (a->width &&
-        (bad = ddbst__int_key(v, a->width, a->sortable_negative, tmp, &tlen)))
-      return refuse(why, why_cap, bad);
-    return ddbst__buf_append(out, in, n);
-  case DDBST__T_BOOLEAN:
-    if ((n == 4 && memcmp(in, "true", 4) == 0) ||
-        (n == 5 && memcmp(in, "false", 5) == 0))
-      return ddbst__buf_append(out, in, n);
-    return refuse(why, why_cap, "expected true or false");
-  case DDBST__T_TIMESTAMP:
-    if ((bad = ddbst__ts_canon(in, n, a->precision, tmp, &tlen)))
-      return refuse(why, why_cap, bad);
-    return ddbst__buf_append(out, tmp, tlen);
-  case DDBST__T_ULID:
-    if ((bad = ddbst__ulid_canon(in, n, tmp))) return refuse(why, why_cap, bad);
-    return ddbst__buf_append(out, tmp, DDBST__ULID_LEN);
-  case DDBST__T_ENUM:
-    for (size_t i = 0; i < a->nvalues; i++)
-      if (a->value_lens[i] == n && memcmp(a->values[i], in, n) == 0)
-        return ddbst__buf_append(out, in, n);
-    snprintf(why, why_cap, "'%.*s' is not one of the enum's values",
-             (int)(n > 64 ? 64 : n), in);
-    return DDBST_EVALUE;
-  case DDBST__T_TTL: {
-    /* Epoch seconds as DynamoDB's TTL reads them; a timestamp is converted. */
-    if (n > 0 && in[0] >= '0' && in[0] <= '9' && !memchr(in, '-', n)) {
-      if ((bad = ddbst__int_parse(in, n, &v)))
-        return refuse(why, why_cap, bad);
-    } else {
-      int64_t us;
-      if ((bad = ddbst__ts_canon(in, n, DDBST__PREC_S, tmp, &tlen)) ||
-          (bad = ddbst__ts_to_unix_us(tmp, tlen, &us)))
-        return refuse(why, why_cap,
-                      "expected epoch seconds or an ISO-8601 timestamp");
-      v = us / 1000000;
-    }
-    if (v < 0) return refuse(why, why_cap, "a TTL is never before 1970");
-    int len = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
-    return ddbst__buf_append(out, tmp, (size_t)len);
-  }
-  case DDBST__T_BINARY:
-    if ((bad = ddbst__base64_check(in, n))) return refuse(why, why_cap, bad);
-    return ddbst__buf_append(out, in, n);
-  case DDBST__T_LIST:
-  case DDBST__T_MAP:
-  case DDBST__T_STRING_SET:
-  case DDBST__T_NUMBER_SET: {
-    static const ddbst__jvkind kinds[] = {
-        [DDBST__T_LIST] = DDBST__JV_LIST,
-        [DDBST__T_MAP] = DDBST__JV_MAP,
-        [DDBST__T_STRING_SET] = DDBST__JV_STRING_SET,
-        [DDBST__T_NUMBER_SET] = DDBST__JV_NUMBER_SET,
-    };
-    return ddbst__json_to_attribute_value(in, n, kinds[a->type], out, why,
-                                          why_cap);
-  }
-  }
-  return refuse(why, why_cap, "unknown attribute type");
-}
+#include "model/value_canon.h"
 
 /* ---- the item ---- */
 
@@ -261,38 +177,6 @@ DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
   return commit(it, attr, n, 0);
 }
 
-/* Copies in[0..n), 4 <= n <= 16, to dst and scans it (ddbst__scan) in one
- * pass, as two overlapping words in one vector; 0 when a byte is NUL or not
- * ASCII (having copied it all the same). */
-static inline unsigned copy_scan_short(char *dst, const char *in, size_t n,
-                                       unsigned char d0) {
-#if defined(__SSE2__)
-  __m128i v;
-  if (n >= 8) {
-    uint64_t head, tail;
-    memcpy(&head, in, 8);
-    memcpy(&tail, in + n - 8, 8);
-    memcpy(dst, &head, 8);
-    memcpy(dst + n - 8, &tail, 8);
-    v = _mm_set_epi64x((long long)tail, (long long)head);
-  } else {
-    uint32_t head, tail;
-    memcpy(&head, in, 4);
-    memcpy(&tail, in + n - 4, 4);
-    memcpy(dst, &head, 4);
-    memcpy(dst + n - 4, &tail, 4);
-    v = _mm_set_epi32((int)tail, (int)head, (int)tail, (int)head);
-  }
-  if (_mm_movemask_epi8(
-          _mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()))))
-    return 0;
-  return DDBST__SCAN_KNOWN | ddbst__scan_vec(v, _mm_set1_epi8((char)d0));
-#else
-  if (ddbst__ascii_copy(dst, in, n) != n) return 0;
-  return DDBST__SCAN_KNOWN | ddbst__scan(dst, n, d0);
-#endif
-}
-
 DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
                                       const ddbst__attr *a, const char *in,
                                       size_t n, ddbst_error *err) {
@@ -300,7 +184,7 @@ DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
   unsigned char d0 = (unsigned char)it->m->delim[0];
   /* short IDs and names: what keys and JSON ask of them, asked once */
   if (n >= 4 && n <= 16) {
-    unsigned scan = copy_scan_short(dst, in, n, d0);
+    unsigned scan = ddbst__copy_scan_short(dst, in, n, d0);
     if (scan) return commit(it, attr, n, scan);
   } else if (n < 4 && ddbst__ascii_copy(dst, in, n) == n) {
     return commit(it, attr, n, DDBST__SCAN_KNOWN | ddbst__scan(dst, n, d0));

@@ -4,6 +4,7 @@
 #define DDBST_ITEM_H
 
 #include "model/model.h"
+#include "model/value_canon.h"
 
 /* What an update does with an attribute. */
 typedef enum {
@@ -17,7 +18,7 @@ typedef struct ddbst__val {
   uint32_t off, len; /* into ddbst_item.text */
   ddbst__upd upd;
   unsigned char set;
-  /* DDBST__SCAN_* (scan.h) of the text, recorded when setting it was the
+  /* DDBST__SCAN_* (bytes.h) of the text, recorded when setting it was the
    * cheap moment to know; 0: keys and writers scan it themselves. Exactly
    * DDBST__SCAN_KNOWN says all a simple key asks (keys.c, render_simple):
    * set, by value (not a delta), not empty, and clean; whatever changes a
@@ -81,11 +82,6 @@ struct ddbst_item {
   char scratch[64]; /* literal numbers of the request being built */
   size_t scratch_len;
 };
-
-/* Canonical text of `in` for attribute `a`, appended to `out`; DDBST_EVALUE
- * with `why` on refusal (then `out` is as it was), DDBST_ENOMEM. */
-int ddbst__value_canon(const ddbst__attr *a, const char *in, size_t n,
-                       ddbst_buf *out, char *why, size_t why_cap);
 
 /* The entity the item holds values of. */
 static inline const ddbst__entity *ddbst__entity_of(const ddbst_item *it) {

@@ -68,13 +68,7 @@ int ddbst_item_from_key(ddbst_item *it, const char *index, const char *pk,
   int rc = DDBST_ENOTFOUND;
   for (int e = 0; e < m->nentities; e++) {
     const ddbst__entity *ent = &m->entities[e];
-    const ddbst__ekey *k = NULL;
-    if (ix < 0) {
-      k = &ent->key;
-    } else {
-      for (int j = 0; j < ent->nindexes; j++)
-        if (ent->indexes[j].index == ix) k = &ent->indexes[j];
-    }
+    const ddbst__ekey *k = ddbst__entity_key(ent, ix);
     if (!k) continue;
     int has_sk = k->sk.nsegs > 0;
     if (has_sk != (sk != NULL)) continue;

@@ -8,7 +8,7 @@
 #include "model/facet.h"
 #include "item/facet_key.h"
 #include "item/keys.h"
-#include "base/scan.h"
+#include "base/bytes.h"
 
 /* "facet orgId": formatted only when an error needs it, never on the hot
  * path. */

@@ -1,67 +1,12 @@
 /* Streaming JSON output into a ddbst_buf: string escaping. */
 #include <string.h>
 
+#include "base/bytes.h"
 #include "base/internal.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-#define ONES UINT64_C(0x0101010101010101)
-
-/* Whether any of the eight bytes in `w` needs an escape: '"', '\\' or a
- * control character (the usual SWAR byte tests). */
-static int needs_escape(uint64_t w) {
-  uint64_t quote = w ^ (ONES * '"'), slash = w ^ (ONES * '\\');
-  uint64_t hit = ((quote - ONES) & ~quote) | ((slash - ONES) & ~slash) |
-                 ((w - ONES * 0x20) & ~w);
-  return (hit & ONES * 0x80) != 0;
-}
-
-#if defined(__SSE2__)
-/* The same test on sixteen bytes: one compare per kind of byte. */
-static int needs_escape16(const char *s) {
-  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-  __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
-  __m128i hit = _mm_or_si128(
-      ctl, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                        _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-  return _mm_movemask_epi8(hit) != 0;
-}
-#endif
-
-/* Length of the leading run of s[0..n) that needs no escape. Many bytes at
- * a time, since keys and values are mostly plain text and this runs on every
- * string of every body; never reads outside s[0..n). */
+/* Its idea of "needs an escape" is the key scan's: both are bytes.h's. */
 size_t ddbst__json_plain_len(const char *s, size_t n) {
-  size_t i = 0;
-  uint64_t w;
-#if defined(__SSE2__)
-  if (n >= 16) {
-    for (; i + 16 <= n; i += 16)
-      if (needs_escape16(s + i)) goto bytewise;
-    /* the tail, overlapping checked bytes */
-    if (i == n || !needs_escape16(s + n - 16)) return n;
-    goto bytewise;
-  }
-#endif
-  if (n >= 8) {
-    for (; i + 8 <= n; i += 8) {
-      memcpy(&w, s + i, 8);
-      if (needs_escape(w)) goto bytewise;
-    }
-    memcpy(&w, s + n - 8, 8); /* the tail, overlapping checked bytes */
-    if (!needs_escape(w)) return n;
-  } else if (n >= 4) { /* short names and values: the first and last four */
-    uint32_t head, tail;
-    memcpy(&head, s, 4);
-    memcpy(&tail, s + n - 4, 4);
-    if (!needs_escape((uint64_t)head << 32 | tail)) return n;
-  }
-bytewise:
-  while (i < n && (unsigned char)s[i] >= 0x20 && s[i] != '"' && s[i] != '\\')
-    i++;
-  return i;
+  return ddbst__plain_run(s, n);
 }
 
 int ddbst__json_string(ddbst_buf *b, const char *s, size_t n) {

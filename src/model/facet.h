@@ -1,13 +1,19 @@
 /* Typed facet values: validation, canonical text and the sortable key forms of
- * each attribute type. Pure functions over caller buffers: no allocation, no
- * global state. Each returns NULL on success or a static reason a person can act
- * on ("not an ISO-8601 timestamp"); callers add the attribute's path. */
+ * each attribute type, one file per type (timestamp.c, integer.c, ulid.c,
+ * number.c; UTF-8 is base/utf8.h's). Pure functions over caller buffers: no
+ * allocation, no global state. Each returns NULL on success or a static
+ * reason a person can act on ("not an ISO-8601 timestamp"); callers add the
+ * attribute's path. */
 #ifndef DDBST_FACET_H
 #define DDBST_FACET_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "base/utf8.h"
+
+static inline int ddbst__is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* Timestamp precisions, in digits after the seconds. */
 enum { DDBST__PREC_S = 0, DDBST__PREC_MS = 3, DDBST__PREC_US = 6 };
@@ -18,50 +24,7 @@ enum { DDBST__PREC_S = 0, DDBST__PREC_MS = 3, DDBST__PREC_US = 6 };
 /* "-" and 19 digits, or 20 digits for an unpadded INT64_MIN. */
 #define DDBST__INT_MAX_TEXT 21
 
-/* Well-formed UTF-8 (no overlongs, no surrogates, nothing past U+10FFFF) and no
- * NUL byte. */
-const char *ddbst__utf8_check(const char *s, size_t n);
-
-/* Copies the leading run of src[0..n) that is ASCII without NUL to dst and
- * returns its length (n when all of it is). A shorter run may be reported
- * than there is: the rest is for ddbst__utf8_check to judge from there.
- * Inline up to 16 bytes, the length of most IDs and names: a call cost about
- * as much as the copy. The _long form takes only n > 16. */
-size_t ddbst__ascii_copy_long(char *dst, const char *src, size_t n);
-
-/* Whether the eight bytes of `w` hold a NUL or a byte from 0x80 up. */
-static inline int ddbst__word_not_ascii(uint64_t w) {
-  const uint64_t ones = UINT64_C(0x0101010101010101);
-  return ((w | ((w - ones) & ~w)) & (ones * 0x80)) != 0;
-}
-
-static inline size_t ddbst__ascii_copy(char *dst, const char *src, size_t n) {
-  if (n > 16) return ddbst__ascii_copy_long(dst, src, n);
-  if (n >= 8) { /* two words, overlapping when n < 16 */
-    uint64_t head, tail;
-    memcpy(&head, src, 8);
-    memcpy(&tail, src + n - 8, 8);
-    if (ddbst__word_not_ascii(head) | ddbst__word_not_ascii(tail)) return 0;
-    memcpy(dst, &head, 8);
-    memcpy(dst + n - 8, &tail, 8);
-    return n;
-  }
-  if (n >= 4) {
-    uint32_t head, tail;
-    memcpy(&head, src, 4);
-    memcpy(&tail, src + n - 4, 4);
-    if (ddbst__word_not_ascii((uint64_t)head << 32 | tail)) return 0;
-    memcpy(dst, &head, 4);
-    memcpy(dst + n - 4, &tail, 4);
-    return n;
-  }
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)src[i];
-    if (c == 0 || c >= 0x80) return i;
-    dst[i] = (char)c;
-  }
-  return n;
-}
+/* ---- timestamps (timestamp.c) ---- */
 
 /* Whether in[0..n) is already the canonical text ddbst__ts_canon gives at
  * `precision`: its fast case, for callers that can then copy it as it is. */
@@ -88,6 +51,8 @@ const char *ddbst__ts_to_unix_us(const char *in, size_t n, int64_t *us);
  * shape position by position. Used for partial sort-key values. */
 int ddbst__ts_is_prefix(const char *p, size_t n, int precision);
 
+/* ---- integers (integer.c) ---- */
+
 /* Decimal integer text ("-12", "0", "42"; no '+', no spaces, no leading zeros
  * except "0") → int64. */
 const char *ddbst__int_parse(const char *in, size_t n, int64_t *v);
@@ -106,12 +71,16 @@ const char *ddbst__int_key(int64_t v, int width, int sortable_negative,
 const char *ddbst__int_from_key(const char *in, size_t n, int width,
                                 int sortable_negative, int64_t *v);
 
+/* ---- ULIDs (ulid.c) ---- */
+
 /* ULID text in either case → canonical upper-case Crockford base32 (26 chars,
  * first one 0–7; I, L, O and U refused). out must hold 26 bytes. */
 const char *ddbst__ulid_canon(const char *in, size_t n, char *out);
 
 /* 48-bit millisecond time and 80 random bits → canonical ULID text. */
 void ddbst__ulid_encode(uint64_t ms, const uint8_t rnd[10], char *out);
+
+/* ---- DynamoDB's numbers and binary (number.c) ---- */
 
 /* DynamoDB number text: optional '-', digits with optional '.', optional
  * exponent; at most 38 significant digits; magnitude 0 or within 1E-130 to
@@ -121,8 +90,5 @@ const char *ddbst__number_check(const char *in, size_t n);
 
 /* Standard base64 with padding (DynamoDB's B form). */
 const char *ddbst__base64_check(const char *in, size_t n);
-
-/* ASCII A–Z → a–z, other bytes unchanged (multi-byte UTF-8 untouched). */
-void ddbst__lower_ascii(char *s, size_t n);
 
 #endif

@@ -125,9 +125,8 @@ static int describe_pattern(const ddbst_model *m, const ddbst__pattern *p,
                           : put_str(b, m->indexes[p->index].name));
   if (p->nentities > 0) {
     const ddbst__entity *e = &m->entities[p->entities[0]];
-    const ddbst__ekey *k = &e->key;
-    for (int i = 0; p->index >= 0 && i < e->nindexes; i++)
-      if (e->indexes[i].index == p->index) k = &e->indexes[i];
+    /* the loader made sure the entity is in the index: never NULL */
+    const ddbst__ekey *k = ddbst__entity_key(e, p->index);
     rc = rc ? rc : put_member(b, &first, "pk");
     rc = rc ? rc : put_str(b, k->pk.source ? k->pk.source : "");
     if (k->sk.nsegs) {

@@ -1,6 +1,6 @@
-/* The compiled model: what model_load.c builds and everything else reads.
- * Names are resolved to indices and templates to segments once, at load, so
- * the hot path never parses or looks up a name. */
+/* The compiled model: what the loader (load.h, compile.h) builds and
+ * everything else reads. Names are resolved to indices and templates to
+ * segments once, at load, so the hot path never parses or looks up a name. */
 #ifndef DDBST_MODEL_H
 #define DDBST_MODEL_H
 
@@ -10,22 +10,7 @@
 
 #include "base/forksafe.h"
 #include "base/internal.h"
-
-typedef enum {
-  DDBST__T_STRING,
-  DDBST__T_NUMBER,
-  DDBST__T_INTEGER,
-  DDBST__T_BOOLEAN,
-  DDBST__T_TIMESTAMP,
-  DDBST__T_ULID,
-  DDBST__T_ENUM,
-  DDBST__T_TTL, /* epoch seconds, as DynamoDB's TTL wants them */
-  DDBST__T_LIST,
-  DDBST__T_MAP,
-  DDBST__T_STRING_SET,
-  DDBST__T_NUMBER_SET,
-  DDBST__T_BINARY
-} ddbst__type;
+#include "model/types.h"
 
 typedef enum {
   DDBST__DEF_NONE,
@@ -123,7 +108,7 @@ typedef struct ddbst__jpiece {
 } ddbst__jpiece;
 
 /* A key pair of simple templates (ddbst__template.simple) as members of the
- * keys object, made at load (model_load.c, make_jrun): the text before the
+ * keys object, made at load (compile_key_runs.c): the text before the
  * first facet (`"PK":"ORG#`), then each facet with the text up to the next
  * (`","SK":"PROJECT#`), the last ending in `",`. head is NULL when a
  * template is not simple. */
@@ -305,15 +290,21 @@ static inline const ddbst__name *ddbst__name_of(const ddbst_model *m,
   return (const ddbst__name *)(const void *)entry;
 }
 
+/* How entity `e` is keyed in index `index` (-1: the table's own key), or
+ * NULL when the entity is not in that index. */
+static inline const ddbst__ekey *ddbst__entity_key(const ddbst__entity *e,
+                                                   int index) {
+  if (index < 0) return &e->key;
+  for (int i = 0; i < e->nindexes; i++)
+    if (e->indexes[i].index == index) return &e->indexes[i];
+  return NULL;
+}
+
 /* Limits DynamoDB puts on key attribute values, in bytes. */
 enum { DDBST__PK_MAX = 2048, DDBST__SK_MAX = 1024 };
 
 /* Facets one template may hold; keeps key parsing on the stack. */
 enum { DDBST__MAX_FACETS = 16 };
-
-const char *ddbst__type_name(ddbst__type t);
-/* Whether an attribute of this type may be a key facet. */
-int ddbst__type_is_key(ddbst__type t);
 
 /* Compiles template text `src` against an entity's attributes: "ORG#{orgId}",
  * "EMAIL#{email:lower}". Returns 0, or DDBST_EMODEL with `why` saying what is

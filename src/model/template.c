@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/bytes.h"
 #include "model/facet.h"
 #include "model/model.h"
 
@@ -126,7 +127,7 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
       segs[ns].as_is = 0;
       lits += (uint32_t)(j - i);
       for (size_t k = i; k < j; k++)
-        if ((unsigned char)src[k] < 0x20 || src[k] == '"' || src[k] == '\\')
+        if (ddbst__byte_needs_escape((unsigned char)src[k]))
           lits_escaped = 1;
       ns++;
       i = j;

@@ -86,11 +86,10 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                        "a global secondary index cannot be read consistently");
 
   const ddbst__entity *e = ddbst__entity_of(it);
-  const ddbst__ekey *k = &e->key;
+  /* the loader puts every entity of a pattern in the pattern's index */
+  const ddbst__ekey *k = ddbst__entity_key(e, p->index);
   const char *pk_attr = m->pk_attr, *sk_attr = m->sk_attr;
   if (p->index >= 0) {
-    for (int i = 0; i < e->nindexes; i++)
-      if (e->indexes[i].index == p->index) k = &e->indexes[i];
     pk_attr = m->indexes[p->index].pk_attr;
     sk_attr = m->indexes[p->index].sk_attr;
   }

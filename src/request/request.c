@@ -10,7 +10,7 @@
 #include "item/itemsize.h"
 #include "item/keys.h"
 #include "request/request.h"
-#include "base/scan.h"
+#include "base/bytes.h"
 
 int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   const ddbst_model *m = it->m;

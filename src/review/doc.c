@@ -257,7 +257,7 @@ static void indexes_section(md *w) {
     int first = 1;
     for (int e = 0; e < m->nentities; e++) {
       const ddbst__entity *ent = &m->entities[e];
-      const ddbst__ekey *k = ddbst__ekey_of(ent, i);
+      const ddbst__ekey *k = ddbst__entity_key(ent, i);
       if (!k) continue;
       if (!first) put(w, ", ");
       first = 0;
@@ -278,7 +278,7 @@ static void key_condition(md *w, const ddbst__pattern *p) {
   const ddbst_model *m = w->m;
   if (p->nentities == 0) return;
   const ddbst__entity *e = &m->entities[p->entities[0]];
-  const ddbst__ekey *k = ddbst__ekey_of(e, p->index);
+  const ddbst__ekey *k = ddbst__entity_key(e, p->index);
   const char *pk_attr = ddbst__pk_attr_of(m, p->index);
   const char *sk_attr = ddbst__sk_attr_of(m, p->index);
   if (!k) return;
@@ -418,7 +418,7 @@ static int collect_partitions(const ddbst_model *m,
   }
   for (int i = 0; i < m->nindexes; i++)
     for (int e = 0; e < m->nentities; e++) {
-      const ddbst__ekey *k = ddbst__ekey_of(&m->entities[e], i);
+      const ddbst__ekey *k = ddbst__entity_key(&m->entities[e], i);
       if (k) partition_node(ps, i, k->pk.source);
     }
   return 0;

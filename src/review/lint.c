@@ -285,7 +285,7 @@ static void check_index(linter *L, int index) {
   for (size_t i = 0; i < ix->ninclude; i++) {
     int declared = m->entity_attr && strcmp(m->entity_attr, ix->include[i]) == 0;
     for (int e = 0; e < m->nentities && !declared; e++)
-      if (ddbst__ekey_of(&m->entities[e], index) &&
+      if (ddbst__entity_key(&m->entities[e], index) &&
           entity_declares(&m->entities[e], ix->include[i]))
         declared = 1;
     if (!declared)
@@ -305,7 +305,7 @@ static void check_index(linter *L, int index) {
   }
   int every = m->nentities > 0;
   for (int e = 0; e < m->nentities && every; e++) {
-    const ddbst__ekey *k = ddbst__ekey_of(&m->entities[e], index);
+    const ddbst__ekey *k = ddbst__entity_key(&m->entities[e], index);
     if (!k || !ddbst__ekey_always_written(&m->entities[e], k)) every = 0;
   }
   if (every)
@@ -408,7 +408,7 @@ static void check_filter(linter *L, const ddbst__pattern *p) {
     const char *name = first->attrs[p->filter[f].attr].name;
     for (int i = 0; i < p->nentities; i++) {
       const ddbst__entity *e = &m->entities[p->entities[i]];
-      const ddbst__ekey *k = ddbst__ekey_of(e, p->index);
+      const ddbst__ekey *k = ddbst__entity_key(e, p->index);
       if (!k) continue;
       int keyable = 0;
       for (int s = 0; s < k->sk.nsegs; s++) {

@@ -1,22 +1,12 @@
 /* Questions about a compiled model that the infrastructure emitter, the
- * linter and the doc generator all ask: which key an entity has in an index,
- * whether an attribute is always present, which patterns read what. */
+ * linter and the doc generator all ask: whether an attribute is always
+ * present, which patterns read what. */
 #ifndef DDBST_REVIEW_H
 #define DDBST_REVIEW_H
 
 #include <string.h>
 
 #include "model/model.h"
-
-/* The entity's key in `index` (-1: the table), or NULL when the entity is not
- * in that index. */
-static inline const ddbst__ekey *ddbst__ekey_of(const ddbst__entity *e,
-                                                int index) {
-  if (index < 0) return &e->key;
-  for (int i = 0; i < e->nindexes; i++)
-    if (e->indexes[i].index == index) return &e->indexes[i];
-  return NULL;
-}
 
 /* The literal text a template starts with (empty when it starts with a
  * facet): every key it renders begins with it. */

@@ -1,6 +1,6 @@
-/* Unit tests for src/facet.c: every accept and refuse rule of the facet types,
- * with exact reasons. Inputs are copied into exact-size heap buffers so that
- * AddressSanitizer or valgrind flags any read past the end. */
+/* Unit tests for model/facet.h: every accept and refuse rule of the facet
+ * types, with exact reasons. Inputs are copied into exact-size heap buffers
+ * so that AddressSanitizer or valgrind flags any read past the end. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "base/bytes.h"
 #include "model/facet.h"
 
 /* A literal with its length, so embedded NUL bytes are kept. */

@@ -267,7 +267,7 @@ static const char escape_model[] =
     "\"negative\":\"sortable\"},\"flag\":\"boolean\"},"
     "\"key\":{\"pk\":\"FILE#{path}\",\"sk\":\"N#{n}#{flag}\"}}}}";
 
-/* Enum values' scans are made at load (model_load.c note_scans), short
+/* Enum values' scans are made at load (model/compile_scans.c), short
  * strings' when set: a value JSON must escape, or that holds the delimiter,
  * must still be escaped or refused, in keys and in bodies. */
 static const char enum_model[] =

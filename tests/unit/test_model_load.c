@@ -1,6 +1,7 @@
-/* Unit tests for src/model_load.c: one test per class of model-file error, each
- * pinning the return code, the exact error path and the key phrase of the
- * message; the examples; the error callback; allocation failure.
+/* Unit tests for the loader (model/load*.c, compile_*.c): one test per class
+ * of model-file error, each pinning the return code, the exact error path
+ * and the key phrase of the message; the examples; the error callback;
+ * allocation failure; a model file ending at a guard page.
  *
  * Models are written with ' for " so that they read like JSON; q() turns them
  * back. Broken variants are derived from one small valid model with edit(),
@@ -1092,7 +1093,7 @@ static void keys_of_the_same_shape_are_refused(void **state) {
       "entities.Beta", "Alpha and Beta can have the same key in GSI1");
 }
 
-/* Was a bug: check_ambiguous_keys (model_load.c) only compares templates of
+/* Was a bug: check_ambiguous_keys (load_overlap.c) only compared templates of
  * identical shape. A facet in one template can stand for a literal in the
  * other: Alpha's SK "{kind}#{a}" with kind = "USER" is Beta's "USER#{a}", so
  * `ddbst parse` reads Beta's key X#1 / USER#1 back as an Alpha. */
@@ -1445,6 +1446,63 @@ static void blog_example_loads(void **state) {
   ddbst_model_free(m);
 }
 
+/* A model is read from the caller's memory and nothing past `len`: each
+ * file, copied to end right at a PROT_NONE page, loads, and the model
+ * holds nothing of it; every shorter prefix is refused, never read past.
+ * The third file has what the examples lack: UTF-8 and escapes, numbers
+ * and literals at the very end. */
+static void model_files_end_at_a_guard_page(void **state) {
+  (void)state;
+  static const char edges[] =
+      "{'ddbst':1,'description':'caf\xc3\xa9 \\u00e9\\n\\ud83d\\ude00',"
+      "'table':{'name':'app-dev','partitionKey':'PK','sortKey':'SK',"
+      "'stream':false},"
+      "'entities':{'Cafe':{'description':'\xe2\x82\xac',"
+      "'attributes':{'n':{'type':'integer','width':3,'default':7},"
+      "'ok':{'type':'boolean','default':true},'t':'string'},"
+      "'key':{'pk':'CAF\xc3\x89#{t}','sk':'N#{n}'}}},"
+      "'patterns':{'all':{'query':'Cafe','limit':{'max':1000}}}}";
+  const char *texts[3];
+  size_t lens[3];
+  char *files[2];
+  files[0] = read_source("examples/saas/model.json", &lens[0]);
+  files[1] = read_source("examples/blog/model.json", &lens[1]);
+  texts[0] = files[0];
+  texts[1] = files[1];
+  texts[2] = q(edges);
+  lens[2] = strlen(texts[2]);
+  for (int f = 0; f < 3; f++) {
+    size_t n = lens[f];
+    ddbst_model *m = NULL, *ref = NULL;
+    ddbst_error err;
+    if (ddbst_model_load(texts[f], n, NULL, &ref, &err))
+      fail_msg("file %d: %s: %s", f, err.path, err.message);
+    char *at = guard_copy(texts[f], n);
+    assert_int_equal(ddbst_model_load(at, n, NULL, &m, &err), 0);
+    memset(at, 'x', n); /* the model holds nothing of its text */
+    guard_free(at);
+    ddbst_buf *a = ddbst_buf_new(NULL), *b = ddbst_buf_new(NULL);
+    assert_int_equal(ddbst_model_patterns_json(m, a, NULL), 0);
+    assert_int_equal(ddbst_model_patterns_json(ref, b, NULL), 0);
+    assert_string_equal(ddbst_buf_data(a), ddbst_buf_data(b));
+    ddbst_buf_free(a);
+    ddbst_buf_free(b);
+    ddbst_model_free(m);
+    ddbst_model_free(ref);
+    for (size_t len = 0; len < n; len++) {
+      at = guard_copy(texts[f], len);
+      m = NULL;
+      int rc = ddbst_model_load(at, len, NULL, &m, &err);
+      guard_free(at);
+      if (rc >= 0 || m)
+        fail_msg("file %d cut at %zu of %zu: loaded (%d)", f, len, n, rc);
+      assert_true(err.offset <= len);
+    }
+  }
+  free(files[0]);
+  free(files[1]);
+}
+
 static void saas_patterns_json(void **state) {
   (void)state;
   ddbst_model *m = load_example("examples/saas/model.json");
@@ -1745,6 +1803,7 @@ int main(void) {
       cmocka_unit_test(on_error_hears_syntax_errors_without_err),
       cmocka_unit_test(load_arguments),
       cmocka_unit_test(saas_example_loads),
+      cmocka_unit_test(model_files_end_at_a_guard_page),
       cmocka_unit_test(blog_example_loads),
       cmocka_unit_test(saas_patterns_json),
       cmocka_unit_test(allocation_failure_saas),

@@ -1,0 +1,531 @@
+/* Every byte trick of the library, in one place: SSE2 vectors and SWAR
+ * words (eight bytes in a uint64_t), each beside its portable twin. The
+ * `portable` preset builds without SSE2 (-U__SSE2__); tests/unit/test_bytes.c
+ * checks both twins against a byte-at-a-time reference, at every length and
+ * every byte value. None of it knows what the bytes mean to DynamoDB: only
+ * ASCII's and JSON's rules.
+ *
+ * Naming: a primitive P with two forms has P_swar (every build) and
+ * P_sse2 (SSE2 builds), and P, which is the one the build has. All are
+ * inline: they run per value on the hot path, where a call costs as much as
+ * the bytes. Inputs are (pointer, length) views; nothing reads outside
+ * s[0..n) unless its comment says so (ddbst__copy_padded). */
+#ifndef DDBST_BYTES_H
+#define DDBST_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* 0x01 in every byte: times b, b in every byte. */
+#define DDBST__ONES UINT64_C(0x0101010101010101)
+/* the high bit of every byte */
+#define DDBST__HIGHS (DDBST__ONES * 0x80)
+
+#if defined(__SSE2__)
+static inline __m128i ddbst__load16(const void *p) {
+  return _mm_loadu_si128((const __m128i *)p);
+}
+#endif
+
+/* ------------------------------------------------------- short copies */
+
+/* memcpy for the short copies bodies are made of (names, IDs, key parts):
+ * a call into libc and its size dispatch cost more than copying 20 bytes as
+ * two overlapping words. */
+static inline void ddbst__copy(char *d, const void *src, size_t n) {
+  const char *s = (const char *)src;
+  if (n >= 8 && n <= 16) {
+    uint64_t head, tail;
+    memcpy(&head, s, 8);
+    memcpy(&tail, s + n - 8, 8);
+    memcpy(d, &head, 8);
+    memcpy(d + n - 8, &tail, 8);
+  } else if (n >= 4 && n < 8) {
+    uint32_t head, tail;
+    memcpy(&head, s, 4);
+    memcpy(&tail, s + n - 4, 4);
+    memcpy(d, &head, 4);
+    memcpy(d + n - 4, &tail, 4);
+  } else if (n > 16) {
+    memcpy(d, s, n);
+  } else if (n) { /* 1 to 3 */
+    d[0] = s[0];
+    d[n / 2] = s[n / 2];
+    d[n - 1] = s[n - 1];
+  }
+}
+
+/* Every ddbst_buf and every block of the model's arena is allocated with
+ * DDBST__PAD bytes past its capacity, so that a copy between them may move a
+ * fixed 32 bytes when the text is shorter: key parts and names, nearly all
+ * under 32 bytes, then cost two loads and two stores. */
+enum { DDBST__PAD = 32 };
+
+/* ddbst__copy for `s` and `d` inside a ddbst_buf's data or the model's arena
+ * (never the caller's memory, which has no pad): the bytes past n that it
+ * writes are garbage the writer overwrites or leaves past the buffer's
+ * length. */
+static inline void ddbst__copy_padded(char *d, const char *s, size_t n) {
+  if (n <= 32)
+    memcpy(d, s, 32);
+  else
+    memcpy(d, s, n);
+}
+
+/* memcmp(a, b, n) == 0 for the short texts compared per request (enum
+ * values, key literals): two overlapping words, not a call into libc. */
+static inline int ddbst__same_bytes(const char *a, const char *b, size_t n) {
+  if (n >= 8 && n <= 16) {
+    uint64_t a0, a1, b0, b1;
+    memcpy(&a0, a, 8);
+    memcpy(&a1, a + n - 8, 8);
+    memcpy(&b0, b, 8);
+    memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n >= 4 && n < 8) {
+    uint32_t a0, a1, b0, b1;
+    memcpy(&a0, a, 4);
+    memcpy(&a1, a + n - 4, 4);
+    memcpy(&b0, b, 4);
+    memcpy(&b1, b + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n < 4) {
+    for (size_t i = 0; i < n; i++)
+      if (a[i] != b[i]) return 0;
+    return 1;
+  }
+  return memcmp(a, b, n) == 0;
+}
+
+/* ------------------------------------------ ASCII without NUL: the run */
+
+/* Whether the eight bytes of `w` hold a NUL or a byte from 0x80 up: the
+ * high bit, or the zero-byte test ((w - 1) & ~w per byte: exact for "is
+ * there one", whatever the borrows do to the bytes above it). */
+static inline int ddbst__word_not_ascii(uint64_t w) {
+  return ((w | ((w - DDBST__ONES) & ~w)) & DDBST__HIGHS) != 0;
+}
+
+#if defined(__SSE2__)
+static inline int ddbst__vec_not_ascii(__m128i v) {
+  return _mm_movemask_epi8(
+             _mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()))) != 0;
+}
+#endif
+
+/* A leading run of s[0..n) that is ASCII without NUL: n when all of it is,
+ * else a length no longer than the run (0 below 4 bytes; the start of the
+ * block that holds the first bad byte above), from which a byte-at-a-time
+ * check (ddbst__utf8_check) takes over. Whole words first, the tail as an
+ * overlapping word: most values are all ASCII. */
+static inline size_t ddbst__ascii_run_swar(const char *s, size_t n) {
+  size_t i = 0;
+  uint64_t w;
+  if (n >= 8) {
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      if (ddbst__word_not_ascii(w)) return i;
+    }
+    memcpy(&w, s + n - 8, 8);
+    return ddbst__word_not_ascii(w) ? i : n;
+  }
+  if (n >= 4) {
+    uint32_t head, tail;
+    memcpy(&head, s, 4);
+    memcpy(&tail, s + n - 4, 4);
+    return ddbst__word_not_ascii((uint64_t)head << 32 | tail) ? 0 : n;
+  }
+  return 0;
+}
+
+#if defined(__SSE2__)
+static inline size_t ddbst__ascii_run_sse2(const char *s, size_t n) {
+  if (n < 16) return ddbst__ascii_run_swar(s, n);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    if (ddbst__vec_not_ascii(ddbst__load16(s + i))) return i;
+  return i == n || !ddbst__vec_not_ascii(ddbst__load16(s + n - 16)) ? n : i;
+}
+#endif
+
+static inline size_t ddbst__ascii_run(const char *s, size_t n) {
+#if defined(__SSE2__)
+  return ddbst__ascii_run_sse2(s, n);
+#else
+  return ddbst__ascii_run_swar(s, n);
+#endif
+}
+
+/* ------------------------------------------ ASCII without NUL: the copy */
+
+/* Copies the leading run of src[0..n) that is ASCII without NUL to dst and
+ * returns its length (n when all of it is). As with ddbst__ascii_run, a
+ * shorter run may be reported than there is: the rest is for
+ * ddbst__utf8_check to judge from there. dst has room for n bytes; nothing
+ * is written past dst[n - 1]. The _long forms take n >= 8 (_swar) and
+ * n >= 16 (_sse2). */
+static inline size_t ddbst__ascii_copy_long_swar(char *dst, const char *src,
+                                                 size_t n) {
+  size_t i = 0;
+  uint64_t w;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, src + i, 8);
+    if (ddbst__word_not_ascii(w)) return i;
+    memcpy(dst + i, &w, 8);
+  }
+  if (i < n) { /* the tail, overlapping copied bytes */
+    memcpy(&w, src + n - 8, 8);
+    if (ddbst__word_not_ascii(w)) return i;
+    memcpy(dst + n - 8, &w, 8);
+  }
+  return n;
+}
+
+#if defined(__SSE2__)
+static inline size_t ddbst__ascii_copy_long_sse2(char *dst, const char *src,
+                                                 size_t n) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = ddbst__load16(src + i);
+    if (ddbst__vec_not_ascii(v)) return i;
+    _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
+  }
+  if (i < n) { /* the tail, overlapping copied bytes */
+    __m128i v = ddbst__load16(src + n - 16);
+    if (ddbst__vec_not_ascii(v)) return i;
+    _mm_storeu_si128((__m128i *)(void *)(dst + n - 16), v);
+  }
+  return n;
+}
+#endif
+
+/* n > 16: ddbst__ascii_copy copies shorter runs itself. */
+static inline size_t ddbst__ascii_copy_long(char *dst, const char *src,
+                                            size_t n) {
+#if defined(__SSE2__)
+  return ddbst__ascii_copy_long_sse2(dst, src, n);
+#else
+  return ddbst__ascii_copy_long_swar(dst, src, n);
+#endif
+}
+
+/* Up to 16 bytes, the length of most IDs and names, as at most two
+ * overlapping words: all or nothing from 4 bytes up (0 or n), byte by byte
+ * below. */
+static inline size_t ddbst__ascii_copy(char *dst, const char *src, size_t n) {
+  if (n > 16) return ddbst__ascii_copy_long(dst, src, n);
+  if (n >= 8) { /* two words, overlapping when n < 16 */
+    uint64_t head, tail;
+    memcpy(&head, src, 8);
+    memcpy(&tail, src + n - 8, 8);
+    if (ddbst__word_not_ascii(head) | ddbst__word_not_ascii(tail)) return 0;
+    memcpy(dst, &head, 8);
+    memcpy(dst + n - 8, &tail, 8);
+    return n;
+  }
+  if (n >= 4) {
+    uint32_t head, tail;
+    memcpy(&head, src, 4);
+    memcpy(&tail, src + n - 4, 4);
+    if (ddbst__word_not_ascii((uint64_t)head << 32 | tail)) return 0;
+    memcpy(dst, &head, 4);
+    memcpy(dst + n - 4, &tail, 4);
+    return n;
+  }
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)src[i];
+    if (c == 0 || c >= 0x80) return i;
+    dst[i] = (char)c;
+  }
+  return n;
+}
+
+/* ---------------------------------------------- needs a JSON escape */
+
+/* The one definition, in each form: '"', '\\' and every control character
+ * (below 0x20) need an escape in a JSON string; every other byte of valid
+ * UTF-8 goes as it is. The JSON writer (ddbst__json_string) and the key
+ * scan (ddbst__scan) both ask it here. */
+static inline int ddbst__byte_needs_escape(unsigned char c) {
+  return c < 0x20 || c == '"' || c == '\\';
+}
+
+/* Whether any of the eight bytes in `w` needs one: the zero-byte test on
+ * w ^ '"' and on w ^ '\\', and w - 0x20 borrowing (w < 0x20). */
+static inline int ddbst__word_needs_escape(uint64_t w) {
+  uint64_t q = w ^ (DDBST__ONES * '"'), b = w ^ (DDBST__ONES * '\\');
+  uint64_t hit = ((q - DDBST__ONES) & ~q) | ((b - DDBST__ONES) & ~b) |
+                 ((w - DDBST__ONES * 0x20) & ~w);
+  return (hit & DDBST__HIGHS) != 0;
+}
+
+#if defined(__SSE2__)
+/* 0xFF in each byte of `v` that needs one: one compare per kind of byte
+ * (min(v, 0x1F) == v is v <= 0x1F, unsigned). */
+static inline __m128i ddbst__vec_escapes(__m128i v) {
+  __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+  return _mm_or_si128(ctl,
+                      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+}
+#endif
+
+/* Length of the leading run of s[0..n) that needs no escape, exactly (n
+ * when nothing does): many bytes at a time, since keys and values are
+ * mostly plain text and the writer asks it of every string of every body;
+ * from the block that holds an escape, byte by byte. */
+static inline size_t ddbst__plain_run_bytes(const char *s, size_t i,
+                                            size_t n) {
+  while (i < n && !ddbst__byte_needs_escape((unsigned char)s[i])) i++;
+  return i;
+}
+
+static inline size_t ddbst__plain_run_swar(const char *s, size_t n) {
+  size_t i = 0;
+  uint64_t w;
+  if (n >= 8) {
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      if (ddbst__word_needs_escape(w)) return ddbst__plain_run_bytes(s, i, n);
+    }
+    memcpy(&w, s + n - 8, 8); /* the tail, overlapping checked bytes */
+    if (!ddbst__word_needs_escape(w)) return n;
+  } else if (n >= 4) { /* short names and values: the first and last four */
+    uint32_t head, tail;
+    memcpy(&head, s, 4);
+    memcpy(&tail, s + n - 4, 4);
+    if (!ddbst__word_needs_escape((uint64_t)head << 32 | tail)) return n;
+  }
+  return ddbst__plain_run_bytes(s, i, n);
+}
+
+#if defined(__SSE2__)
+static inline size_t ddbst__plain_run_sse2(const char *s, size_t n) {
+  if (n < 16) return ddbst__plain_run_swar(s, n);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    if (_mm_movemask_epi8(ddbst__vec_escapes(ddbst__load16(s + i))))
+      return ddbst__plain_run_bytes(s, i, n);
+  /* the tail, overlapping checked bytes */
+  if (i == n ||
+      !_mm_movemask_epi8(ddbst__vec_escapes(ddbst__load16(s + n - 16))))
+    return n;
+  return ddbst__plain_run_bytes(s, i, n);
+}
+#endif
+
+static inline size_t ddbst__plain_run(const char *s, size_t n) {
+#if defined(__SSE2__)
+  return ddbst__plain_run_sse2(s, n);
+#else
+  return ddbst__plain_run_swar(s, n);
+#endif
+}
+
+/* ------------------------------------------------------- the key scan */
+
+/* What a value holds that matters to a key and to JSON, in one pass: the
+ * delimiter's first byte (so perhaps the delimiter), a byte JSON must
+ * escape. KNOWN marks an answer recorded with a value (ddbst__val.scan):
+ * unset, nobody has looked. */
+enum { DDBST__SCAN_DELIM0 = 1, DDBST__SCAN_ESCAPE = 2, DDBST__SCAN_KNOWN = 4 };
+
+static inline unsigned ddbst__scan_word(uint64_t w, unsigned char d0) {
+  uint64_t x = w ^ (DDBST__ONES * d0); /* zero where w holds d0 */
+  return ((((x - DDBST__ONES) & ~x) & DDBST__HIGHS) ? DDBST__SCAN_DELIM0 : 0) |
+         (ddbst__word_needs_escape(w) ? DDBST__SCAN_ESCAPE : 0);
+}
+
+#if defined(__SSE2__)
+/* `d0` holds the delimiter's first byte in every lane. */
+static inline unsigned ddbst__scan_vec(__m128i v, __m128i d0) {
+  return (_mm_movemask_epi8(_mm_cmpeq_epi8(v, d0)) ? DDBST__SCAN_DELIM0 : 0) |
+         (_mm_movemask_epi8(ddbst__vec_escapes(v)) ? DDBST__SCAN_ESCAPE : 0);
+}
+#endif
+
+/* Both questions in one pass over the short values keys are made of: inline
+ * and a word at a time, where a libc memchr per facet and a second scan in
+ * the JSON writer cost more than the bytes. */
+static inline unsigned ddbst__scan_swar(const char *s, size_t n,
+                                        unsigned char d0) {
+  unsigned r = 0;
+  size_t i = 0;
+  uint64_t w;
+  if (n >= 8) {
+    for (; i + 8 <= n; i += 8) {
+      memcpy(&w, s + i, 8);
+      r |= ddbst__scan_word(w, d0);
+    }
+    memcpy(&w, s + n - 8, 8); /* the tail, overlapping checked bytes */
+    return r | ddbst__scan_word(w, d0);
+  }
+  if (n >= 4) {
+    uint32_t head, tail;
+    memcpy(&head, s, 4);
+    memcpy(&tail, s + n - 4, 4);
+    return ddbst__scan_word((uint64_t)head << 32 | tail, d0);
+  }
+  for (; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == d0) r |= DDBST__SCAN_DELIM0;
+    if (ddbst__byte_needs_escape(c)) r |= DDBST__SCAN_ESCAPE;
+  }
+  return r;
+}
+
+#if defined(__SSE2__)
+static inline unsigned ddbst__scan_sse2(const char *s, size_t n,
+                                        unsigned char d0) {
+  if (n < 16) return ddbst__scan_swar(s, n, d0);
+  unsigned r = 0;
+  size_t i = 0;
+  __m128i k = _mm_set1_epi8((char)d0);
+  for (; i + 16 <= n; i += 16) r |= ddbst__scan_vec(ddbst__load16(s + i), k);
+  return i < n ? r | ddbst__scan_vec(ddbst__load16(s + n - 16), k) : r;
+}
+#endif
+
+static inline unsigned ddbst__scan(const char *s, size_t n, unsigned char d0) {
+#if defined(__SSE2__)
+  return ddbst__scan_sse2(s, n, d0);
+#else
+  return ddbst__scan_swar(s, n, d0);
+#endif
+}
+
+/* Copies in[0..n), 4 <= n <= 16, to dst and scans it (ddbst__scan) in the
+ * same pass: DDBST__SCAN_KNOWN and what the scan found, or 0 when a byte is
+ * NUL or not ASCII (dst then holds anything). The SSE2 form puts the two
+ * overlapping words it copies in one vector. */
+static inline unsigned ddbst__copy_scan_short_swar(char *dst, const char *in,
+                                                   size_t n,
+                                                   unsigned char d0) {
+  if (ddbst__ascii_copy(dst, in, n) != n) return 0;
+  return DDBST__SCAN_KNOWN | ddbst__scan_swar(dst, n, d0);
+}
+
+#if defined(__SSE2__)
+static inline unsigned ddbst__copy_scan_short_sse2(char *dst, const char *in,
+                                                   size_t n,
+                                                   unsigned char d0) {
+  __m128i v;
+  if (n >= 8) {
+    uint64_t head, tail;
+    memcpy(&head, in, 8);
+    memcpy(&tail, in + n - 8, 8);
+    memcpy(dst, &head, 8);
+    memcpy(dst + n - 8, &tail, 8);
+    v = _mm_set_epi64x((long long)tail, (long long)head);
+  } else {
+    uint32_t head, tail;
+    memcpy(&head, in, 4);
+    memcpy(&tail, in + n - 4, 4);
+    memcpy(dst, &head, 4);
+    memcpy(dst + n - 4, &tail, 4);
+    v = _mm_set_epi32((int)tail, (int)head, (int)tail, (int)head);
+  }
+  if (ddbst__vec_not_ascii(v)) return 0;
+  return DDBST__SCAN_KNOWN | ddbst__scan_vec(v, _mm_set1_epi8((char)d0));
+}
+#endif
+
+static inline unsigned ddbst__copy_scan_short(char *dst, const char *in,
+                                              size_t n, unsigned char d0) {
+#if defined(__SSE2__)
+  return ddbst__copy_scan_short_sse2(dst, in, n, d0);
+#else
+  return ddbst__copy_scan_short_swar(dst, in, n, d0);
+#endif
+}
+
+/* ---------------------------------------------- digits against a shape */
+
+/* Whether the bytes of p[0..8) where `mask` is 0xFF are all ASCII digits:
+ * high nibble 3, and still 3 after adding 6 (no byte carries into the
+ * next). The other bytes are not looked at. */
+static inline int ddbst__digits_in_word(const char *p,
+                                        const unsigned char mask[8]) {
+  uint64_t w, m;
+  memcpy(&w, p, 8);
+  memcpy(&m, mask, 8);
+  uint64_t d = w & m, hi = DDBST__ONES * 0xF0 & m,
+           three = DDBST__ONES * 0x30 & m;
+  return (d & hi) == three && ((d + (DDBST__ONES * 0x06 & m)) & hi) == three;
+}
+
+/* Whether each byte of p[0..16) equals `shape`'s where `upto` has 0, and
+ * where `upto` has a limit (at most 0x7F) is a digit no greater than it:
+ * "0000-00-" with 9,9,9,9,0,1,9,0 is a year, '-', a month's tens (0-1) and
+ * units, '-'. x = p ^ shape holds each digit's value (a byte that is not a
+ * digit comes out above 9); x <= limit is max(x, limit) == limit. */
+static inline int ddbst__fits16_swar(const char *p, const char shape[16],
+                                     const unsigned char upto[16]) {
+  /* a byte of x past its limit, or with its high bit set, sets that bit of
+   * the sum (no byte carries into the next) */
+  for (int h = 0; h < 16; h += 8) {
+    uint64_t w, sh, u;
+    memcpy(&w, p + h, 8);
+    memcpy(&sh, shape + h, 8);
+    memcpy(&u, upto + h, 8);
+    uint64_t x = w ^ sh, add = DDBST__ONES * 0x7F - u;
+    if ((x | ((x & DDBST__ONES * 0x7F) + add)) & DDBST__HIGHS) return 0;
+  }
+  return 1;
+}
+
+#if defined(__SSE2__)
+static inline int ddbst__fits16_sse2(const char *p, const char shape[16],
+                                     const unsigned char upto[16]) {
+  __m128i x = _mm_xor_si128(ddbst__load16(p), ddbst__load16(shape));
+  __m128i u = ddbst__load16(upto);
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, u), u)) == 0xFFFF;
+}
+#endif
+
+static inline int ddbst__fits16(const char *p, const char shape[16],
+                                const unsigned char upto[16]) {
+#if defined(__SSE2__)
+  return ddbst__fits16_sse2(p, shape, upto);
+#else
+  return ddbst__fits16_swar(p, shape, upto);
+#endif
+}
+
+/* ---------------------------------------------------- ASCII lower case */
+
+/* Eight bytes at a time (lower-cased facets are e-mail addresses, run on
+ * every write of a user): in each byte below 0x80, bit 7 of (b & 0x7F) +
+ * (0x80 - 'A') says b >= 'A' and of (b & 0x7F) + (0x7F - 'Z') says b > 'Z';
+ * where exactly the first holds, 0x20 is added. No byte carries into the
+ * next, and bytes from 0x80 up (UTF-8) are left alone. */
+static inline uint64_t ddbst__lower_word(uint64_t w) {
+  uint64_t low7 = w & DDBST__ONES * 0x7F;
+  uint64_t ge_a = low7 + DDBST__ONES * (0x80 - 'A'),
+           gt_z = low7 + DDBST__ONES * (0x7F - 'Z');
+  uint64_t upper = (ge_a ^ gt_z) & ~w & DDBST__HIGHS;
+  return w | upper >> 2;
+}
+
+/* ASCII A-Z to a-z in s[0..n), other bytes unchanged (multi-byte UTF-8
+ * untouched). */
+static inline void ddbst__lower_ascii(char *s, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    w = ddbst__lower_word(w);
+    memcpy(s + i, &w, 8);
+  }
+  for (; i < n; i++)
+    if (s[i] >= 'A' && s[i] <= 'Z') s[i] = (char)(s[i] - 'A' + 'a');
+}
+
+#endif

@@ -1,0 +1,22 @@
+/* Compiling a loaded model: the hot-path data built once at load, so that a
+ * request never parses, escapes or looks up a name. Each step takes a model
+ * the loader validated (no errors) and returns 0 or DDBST_ENOMEM; load.c
+ * runs them in this order, each building on the ones before. */
+#ifndef DDBST_COMPILE_H
+#define DDBST_COMPILE_H
+
+#include "model/model.h"
+
+/* Interned names and the JSON texts of names (compile_names.c). */
+int ddbst__compile_names(ddbst_model *m);
+/* Scans of the values whose alphabet load knows (compile_scans.c). */
+int ddbst__compile_scans(ddbst_model *m);
+/* Key runs of simple key pairs (compile_key_runs.c): needs the names. */
+int ddbst__compile_key_runs(ddbst_model *m);
+/* Bounds on the text of each entity's keys (compile_key_sizes.c). */
+int ddbst__compile_key_sizes(ddbst_model *m);
+/* Query heads and collections' common sort-key starts
+ * (compile_queries.c): needs the names. */
+int ddbst__compile_queries(ddbst_model *m);
+
+#endif

@@ -1,0 +1,85 @@
+/* Key runs (ddbst__jrun): a pair of simple key templates as the members of
+ * the keys object, literal JSON text between the facets, so that a simple
+ * entity's keys are written straight from its values (keys.c,
+ * keys_json_simple). */
+#include <stdint.h>
+#include <string.h>
+
+#include "model/compile.h"
+
+/* The text of a run (ddbst__jrun) up to the next facet (or the end), into
+ * the arena: the run's head, or the last piece's text after its facet. */
+static int end_text(ddbst_model *m, ddbst_buf *pending, ddbst__jrun *out) {
+  const char *text =
+      ddbst__arena_strndup(&m->arena, pending->data, pending->len);
+  if (!text) return DDBST_ENOMEM;
+  if (out->npieces == 0) {
+    out->head = text;
+    out->head_len = (uint32_t)pending->len;
+  } else {
+    out->pieces[out->npieces - 1].lit = text;
+    out->pieces[out->npieces - 1].lit_len = (uint32_t)pending->len;
+  }
+  ddbst_buf_reset(pending);
+  return 0;
+}
+
+/* `ek`'s keys, named `pk_jname` and `sk_jname` (NULL: no sort key), as one
+ * run of the keys object (ddbst__jrun). */
+static int make_jrun(ddbst_model *m, ddbst_buf *pending, const ddbst__ekey *ek,
+                     const ddbst__jtext *pk_jname, const ddbst__jtext *sk_jname,
+                     ddbst__jrun *out) {
+  memset(out, 0, sizeof *out);
+  const ddbst__template *ts[2] = {&ek->pk, &ek->sk};
+  const ddbst__jtext *names[2] = {pk_jname, sk_jname};
+  int nkeys = sk_jname ? 2 : 1;
+  if (!ek->pk.simple || (sk_jname && !ek->sk.simple)) return 0;
+  out->pieces =
+      ddbst__arena_alloc(&m->arena, (size_t)(ek->pk.nfacets + ek->sk.nfacets) *
+                                        sizeof *out->pieces);
+  if (!out->pieces) return DDBST_ENOMEM;
+  ddbst_buf_reset(pending);
+  for (int k = 0; k < nkeys; k++) {
+    const ddbst__template *t = ts[k];
+    out->lits[k] = t->literal_len;
+    if (ddbst__buf_append(pending, names[k]->p, names[k]->n) ||
+        ddbst__buf_putc(pending, '"'))
+      return DDBST_ENOMEM;
+    for (int g = 0; g < t->nsegs; g++) {
+      if (t->segs[g].attr < 0) {
+        if (ddbst__buf_append(pending, t->segs[g].text, t->segs[g].len))
+          return DDBST_ENOMEM;
+        continue;
+      }
+      /* a facet: the text so far is the head, or the last piece's */
+      if (end_text(m, pending, out)) return DDBST_ENOMEM;
+      out->pieces[out->npieces++] = (ddbst__jpiece){NULL, 0, t->segs[g].attr,
+                                                    k};
+    }
+    if (ddbst__buf_append(pending, "\",", 2)) return DDBST_ENOMEM;
+  }
+  return end_text(m, pending, out);
+}
+
+/* Each pair of simple keys of each entity as a run of the keys object
+ * (ddbst__jrun); an entity's keys are simple when every pair has its run. */
+int ddbst__compile_key_runs(ddbst_model *m) {
+  ddbst_buf tmp;
+  ddbst__buf_init(&tmp, &m->alloc);
+  int rc = 0;
+  for (int e = 0; !rc && e < m->nentities; e++) {
+    ddbst__entity *en = &m->entities[e];
+    rc = make_jrun(m, &tmp, &en->key, &m->pk_jname,
+                   m->sk_attr ? &m->sk_jname : NULL, &en->key.jrun);
+    en->keys_simple = en->key.jrun.head != NULL;
+    for (int i = 0; !rc && i < en->nindexes; i++) {
+      ddbst__ekey *k = &en->indexes[i];
+      const ddbst__index *ix = &m->indexes[k->index];
+      rc = make_jrun(m, &tmp, k, &ix->pk_jname,
+                     ix->sk_attr ? &ix->sk_jname : NULL, &k->jrun);
+      en->keys_simple &= k->jrun.head != NULL;
+    }
+  }
+  ddbst__buf_release(&tmp);
+  return rc;
+}

@@ -1,0 +1,137 @@
+/* The names request bodies write, fixed at load: each distinct name once
+ * (so placeholders are told apart by address) with its JSON string text,
+ * and the JSON pieces bodies copy instead of escaping names per call
+ * ("PK":, {"TableName":"t", "_type":"User", the guards' owners). */
+#include <stdint.h>
+#include <string.h>
+
+#include "model/compile.h"
+
+/* One piece of JSON text fixed at load: `prefix` then `name` as a JSON
+ * string then `suffix`, copied into the model's arena. */
+static int fixed_json(ddbst_model *m, ddbst_buf *tmp, const char *prefix,
+                      const char *name, const char *suffix, ddbst__jtext *out) {
+  if (!name) return 0;
+  ddbst_buf_reset(tmp);
+  if (ddbst__buf_puts(tmp, prefix) ||
+      ddbst__json_string(tmp, name, strlen(name)) ||
+      ddbst__buf_puts(tmp, suffix))
+    return DDBST_ENOMEM;
+  out->p = ddbst__arena_strndup(&m->arena, tmp->data, tmp->len);
+  out->n = (uint32_t)tmp->len;
+  out->raw_len = (uint32_t)strlen(name);
+  return out->p ? 0 : DDBST_ENOMEM;
+}
+
+/* A ddbst__name and its JSON text, laid out one after the other. */
+static size_t name_entry_size(size_t len, size_t json_len) {
+  size_t n = sizeof(ddbst__name) + len + 1 + json_len;
+  return (n + _Alignof(ddbst__name) - 1) / _Alignof(ddbst__name) *
+         _Alignof(ddbst__name);
+}
+
+/* Interns the names expressions write (see ddbst_model.names_lo): one entry
+ * per distinct name, in one block, and every name field re-pointed at its
+ * entry's text. */
+static int intern_names(ddbst_model *m, ddbst_buf *tmp) {
+  size_t cap = 3 + 2 * (size_t)m->nindexes;
+  for (int e = 0; e < m->nentities; e++) cap += (size_t)m->entities[e].nattrs;
+  const char ***slots = ddbst__malloc(&m->alloc, cap * sizeof *slots);
+  if (!slots) return DDBST_ENOMEM;
+  size_t n = 0;
+  slots[n++] = &m->pk_attr;
+  slots[n++] = &m->sk_attr;
+  slots[n++] = &m->entity_attr;
+  for (int i = 0; i < m->nindexes; i++) {
+    slots[n++] = &m->indexes[i].pk_attr;
+    slots[n++] = &m->indexes[i].sk_attr;
+  }
+  for (int e = 0; e < m->nentities; e++)
+    for (int a = 0; a < m->entities[e].nattrs; a++)
+      slots[n++] = &m->entities[e].attrs[a].name;
+
+  /* room for an entry per slot: repeated names over-count a little */
+  int rc = 0;
+  size_t bytes = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    if (!*slots[i]) continue;
+    size_t len = strlen(*slots[i]);
+    ddbst_buf_reset(tmp);
+    rc = ddbst__json_string(tmp, *slots[i], len);
+    bytes += name_entry_size(len, tmp->len);
+  }
+  char *block = rc ? NULL : ddbst__arena_alloc(&m->arena, bytes);
+  m->name_list = block ? ddbst__arena_alloc(&m->arena, n * sizeof *m->name_list)
+                       : NULL;
+  if (!m->name_list) rc = DDBST_ENOMEM;
+  char *at = block;
+  for (size_t i = 0; !rc && i < n; i++) {
+    const char *name = *slots[i];
+    if (!name) continue;
+    const ddbst__name *found = NULL;
+    for (int j = 0; !found && j < m->nnames; j++)
+      if (strcmp(m->name_list[j]->text, name) == 0) found = m->name_list[j];
+    if (!found) {
+      size_t len = strlen(name);
+      ddbst_buf_reset(tmp);
+      rc = ddbst__json_string(tmp, name, len);
+      if (rc) break;
+      ddbst__name *nm = (ddbst__name *)(void *)at;
+      memcpy(nm->text, name, len + 1);
+      char *json = nm->text + len + 1;
+      memcpy(json, tmp->data, tmp->len);
+      nm->json.p = json;
+      nm->json.n = (uint32_t)tmp->len;
+      nm->json.raw_len = (uint32_t)len;
+      at += name_entry_size(len, tmp->len);
+      m->name_list[m->nnames++] = found = nm;
+    }
+    *slots[i] = found->text;
+  }
+  m->names_lo = block;
+  m->names_hi = at;
+  ddbst__free(&m->alloc, slots);
+  return rc;
+}
+
+/* The names request bodies write, interned and as ready JSON text. */
+int ddbst__compile_names(ddbst_model *m) {
+  ddbst_buf tmp, owner; /* owner: "User.email" of a unique guard */
+  ddbst__buf_init(&tmp, &m->alloc);
+  ddbst__buf_init(&owner, &m->alloc);
+  int rc = intern_names(m, &tmp);
+  rc = rc ? rc
+          : fixed_json(m, &tmp, "{\"TableName\":", m->table_name, "",
+                       &m->begin);
+  rc = rc ? rc : fixed_json(m, &tmp, "", m->pk_attr, ":", &m->pk_jname);
+  rc = rc ? rc : fixed_json(m, &tmp, "", m->sk_attr, ":", &m->sk_jname);
+  rc = rc ? rc : fixed_json(m, &tmp, "", m->entity_attr, ":", &m->entity_jname);
+  m->keys_json_names = 2 + m->pk_jname.n + m->sk_jname.n +
+                       m->entity_jname.n + 3 * 3;
+  for (int i = 0; !rc && i < m->nindexes; i++) {
+    ddbst__index *ix = &m->indexes[i];
+    rc = fixed_json(m, &tmp, "", ix->pk_attr, ":", &ix->pk_jname);
+    rc = rc ? rc : fixed_json(m, &tmp, "", ix->sk_attr, ":", &ix->sk_jname);
+    m->keys_json_names += ix->pk_jname.n + ix->sk_jname.n + 3 * 2;
+  }
+  for (int e = 0; !rc && e < m->nentities; e++) {
+    ddbst__entity *en = &m->entities[e];
+    for (int a = 0; !rc && a < en->nattrs; a++)
+      rc = fixed_json(m, &tmp, "", en->attrs[a].name, ":", &en->attrs[a].jname);
+    if (!rc && m->entity_attr)
+      rc = fixed_json(m, &tmp, m->entity_jname.p, en->name, ",",
+                      &en->type_json);
+    for (int u = 0; !rc && u < en->nuniques; u++) {
+      ddbst_buf_reset(&owner);
+      if (ddbst__buf_puts(&owner, en->name) || ddbst__buf_putc(&owner, '.') ||
+          ddbst__buf_puts(&owner, en->uniques[u].name))
+        rc = DDBST_ENOMEM;
+      rc = rc ? rc
+              : fixed_json(m, &tmp, "{\"S\":", owner.data, "}",
+                           &en->uniques[u].owner);
+    }
+  }
+  ddbst__buf_release(&tmp);
+  ddbst__buf_release(&owner);
+  return rc;
+}

@@ -1,0 +1,434 @@
+/* Model file (JSON) → compiled model: the entry points, the file's top
+ * level and the table. Every problem is reported with its JSON path;
+ * loading goes on after an error so that one run shows them all (load.h
+ * lists the other parts). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/tree.h"
+#include "model/compile.h"
+#include "model/load.h"
+#include "model/model.h"
+
+/* ---- table ---- */
+
+/* DynamoDB's rule for table and index names: 3–255 of [A-Za-z0-9_.-]. */
+static int is_table_name(const char *s) {
+  size_t n = strlen(s);
+  if (n < 3 || n > 255) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+      return 0;
+  }
+  return 1;
+}
+
+/* Key attribute names: 1–255 bytes, no control characters. */
+static int is_key_attr_name(const char *s) {
+  size_t n = strlen(s);
+  if (n == 0 || n > 255) return 0;
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) return 0;
+  return 1;
+}
+
+static const char *key_attr(ddbst__loader *L, const ddbst__jnode *obj,
+                            const char *field, int required) {
+  const ddbst__jnode *n = ddbst__load_string(L, obj, field, required);
+  if (!n) return NULL;
+  if (!is_key_attr_name(n->text)) {
+    ddbst__load_report_field(
+        L, field, n,
+        "a key attribute name is 1 to 255 bytes without control "
+        "characters");
+    return NULL;
+  }
+  return ddbst__load_dup(L, n->text);
+}
+
+static void load_index(ddbst__loader *L, const ddbst__jnode *n,
+                       ddbst__index *ix) {
+  static const char *const fields[] = {"partitionKey", "sortKey", "projection",
+                                       NULL};
+  if (!ddbst__load_expect(L, n, DDBST__J_OBJECT, "an object")) return;
+  ddbst__load_check_fields(L, n, fields);
+  ix->pk_attr = key_attr(L, n, "partitionKey", 1);
+  ix->sk_attr = key_attr(L, n, "sortKey", 0);
+  ix->projection = DDBST__PROJ_ALL;
+  const ddbst__jnode *p = ddbst__jobj_get(n, "projection");
+  if (!p) return;
+  size_t old = ddbst__load_push(L, "projection");
+  if (p->type == DDBST__J_STRING && strcmp(p->text, "ALL") == 0) {
+    ix->projection = DDBST__PROJ_ALL;
+  } else if (p->type == DDBST__J_STRING && strcmp(p->text, "KEYS_ONLY") == 0) {
+    ix->projection = DDBST__PROJ_KEYS_ONLY;
+  } else if (p->type == DDBST__J_ARRAY) {
+    ix->projection = DDBST__PROJ_INCLUDE;
+    if (p->count == 0 || p->count > 100)
+      ddbst__load_report(L, p,
+                         "an INCLUDE projection lists 1 to 100 attributes");
+    ix->include = ddbst__load_array(L, p->count, sizeof *ix->include);
+    for (size_t i = 0; i < p->count && ix->include; i++) {
+      const ddbst__jnode *a = p->items[i];
+      if (a->type != DDBST__J_STRING || !ddbst__is_identifier(a->text)) {
+        ddbst__load_report(L, a, "element %zu: expected an attribute name", i);
+        continue;
+      }
+      ix->include[ix->ninclude++] = ddbst__load_dup(L, a->text);
+    }
+  } else {
+    ddbst__load_report(
+        L, p,
+        "expected \"ALL\", \"KEYS_ONLY\" or an array of attribute names "
+        "(INCLUDE)");
+  }
+  ddbst__load_pop(L, old);
+}
+
+static void load_delimiter(ddbst__loader *L, const ddbst__jnode *t) {
+  L->m->delim = "#";
+  L->m->delim_len = 1;
+  const ddbst__jnode *d = ddbst__load_string(L, t, "delimiter", 0);
+  if (!d) return;
+  /* Characters that canonical timestamps, numbers and ULIDs contain would
+   * make every such facet illegal; letters and digits would make keys
+   * unreadable. */
+  int ok = d->len >= 1 && d->len <= 4;
+  for (size_t i = 0; ok && i < d->len; i++) {
+    unsigned char c = (unsigned char)d->text[i];
+    if (c <= 0x20 || c >= 0x7f || (c >= '0' && c <= '9') ||
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+        strchr("-:.+{}%", c))
+      ok = 0;
+  }
+  if (!ok) {
+    ddbst__load_report_field(
+        L, "delimiter", d,
+        "a delimiter is 1 to 4 ASCII punctuation characters, none of "
+        "- : . + { } %% (they occur in timestamps, numbers and "
+        "escapes)");
+    return;
+  }
+  L->m->delim = ddbst__load_dup(L, d->text);
+  L->m->delim_len = d->len;
+}
+
+/* "cursors": "sealed" (the default) or "unsealed", for development. */
+static void load_cursors(ddbst__loader *L, const ddbst__jnode *t) {
+  const ddbst__jnode *c = ddbst__load_string(L, t, "cursors", 0);
+  if (!c) return;
+  if (strcmp(c->text, "unsealed") == 0)
+    L->m->cursors_unsealed = 1;
+  else if (strcmp(c->text, "sealed") != 0)
+    ddbst__load_report_field(L, "cursors", c,
+                             "expected \"sealed\" or \"unsealed\"");
+}
+
+static void load_table(ddbst__loader *L, const ddbst__jnode *t,
+                       const char *name_override) {
+  static const char *const fields[] = {
+      "name",          "partitionKey", "sortKey",   "indexes",
+      "entityAttribute", "ttlAttribute", "delimiter", "stream",
+      "cursors",       NULL};
+  ddbst_model *m = L->m;
+  if (!ddbst__load_expect(L, t, DDBST__J_OBJECT, "an object")) return;
+  ddbst__load_check_fields(L, t, fields);
+
+  const ddbst__jnode *name = ddbst__load_string(L, t, "name", 1);
+  if (name && !is_table_name(name->text))
+    ddbst__load_report_field(L, "name", name,
+                             "a table name is 3 to 255 of A-Z a-z 0-9 _ - .");
+  if (name_override) {
+    if (!is_table_name(name_override))
+      ddbst__load_report_field(
+          L, "name", NULL,
+          "the table name given at load ('%.64s') is not 3 to 255 of "
+          "A-Z a-z 0-9 _ - .",
+          name_override);
+    m->table_name = ddbst__load_dup(L, name_override);
+  } else if (name) {
+    m->table_name = ddbst__load_dup(L, name->text);
+  }
+  m->pk_attr = key_attr(L, t, "partitionKey", 1);
+  m->sk_attr = key_attr(L, t, "sortKey", 0);
+  load_delimiter(L, t);
+  load_cursors(L, t);
+
+  const ddbst__jnode *ea = ddbst__load_string(L, t, "entityAttribute", 0);
+  if (ea) {
+    if (ddbst__is_identifier(ea->text))
+      m->entity_attr = ddbst__load_dup(L, ea->text);
+    else
+      ddbst__load_report_field(L, "entityAttribute", ea,
+                               "expected an attribute name");
+  }
+  const ddbst__jnode *ttl = ddbst__load_string(L, t, "ttlAttribute", 0);
+  if (ttl) {
+    if (ddbst__is_identifier(ttl->text))
+      m->ttl_attr = ddbst__load_dup(L, ttl->text);
+    else
+      ddbst__load_report_field(L, "ttlAttribute", ttl,
+                               "expected an attribute name");
+  }
+
+  const ddbst__jnode *st = ddbst__jobj_get(t, "stream");
+  if (st) {
+    static const char *const views[] = {NULL, "KEYS_ONLY", "NEW_IMAGE",
+                                        "OLD_IMAGE", "NEW_AND_OLD_IMAGES"};
+    int found = st->type == DDBST__J_BOOL && !st->boolean;
+    for (int i = 1; i < 5 && st->type == DDBST__J_STRING; i++)
+      if (strcmp(st->text, views[i]) == 0) {
+        m->stream = (ddbst__stream)i;
+        found = 1;
+      }
+    if (!found)
+      ddbst__load_report_field(L, "stream", st,
+                               "expected KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, "
+                               "NEW_AND_OLD_IMAGES or false");
+  }
+
+  const ddbst__jnode *ixs = ddbst__jobj_get(t, "indexes");
+  if (ixs) {
+    size_t old = ddbst__load_push(L, "indexes");
+    if (ddbst__load_expect(L, ixs, DDBST__J_OBJECT, "an object of indexes")) {
+      if (ixs->count > 20)
+        ddbst__load_report(
+            L, ixs, "DynamoDB allows at most 20 global secondary indexes");
+      m->indexes = ddbst__load_array(L, ixs->count, sizeof *m->indexes);
+      for (size_t i = 0; i < ixs->count && m->indexes; i++) {
+        size_t o2 = ddbst__load_push(L, ixs->keys[i]);
+        ddbst__index *ix = &m->indexes[m->nindexes++];
+        ix->name = ddbst__load_dup(L, ixs->keys[i]);
+        if (!is_table_name(ixs->keys[i]))
+          ddbst__load_report(L, ixs->items[i],
+                             "an index name is 3 to 255 of A-Z a-z 0-9 _ - .");
+        load_index(L, ixs->items[i], ix);
+        ddbst__load_pop(L, o2);
+      }
+    }
+    ddbst__load_pop(L, old);
+  }
+
+  /* Every key attribute has one role: a name used twice would make one key
+   * overwrite another (an index sharing the table's or another index's key
+   * attributes is not supported). */
+  const char *names[2 + 2 * 20 + 2];
+  char roles[sizeof names / sizeof names[0]][300];
+  int n = 0;
+  names[n] = m->pk_attr;
+  snprintf(roles[n++], sizeof roles[0], "the table's partition key");
+  names[n] = m->sk_attr;
+  snprintf(roles[n++], sizeof roles[0], "the table's sort key");
+  for (int i = 0; i < m->nindexes && i < 20; i++) {
+    names[n] = m->indexes[i].pk_attr;
+    snprintf(roles[n++], sizeof roles[0], "%s's partition key",
+             m->indexes[i].name);
+    names[n] = m->indexes[i].sk_attr;
+    snprintf(roles[n++], sizeof roles[0], "%s's sort key", m->indexes[i].name);
+  }
+  names[n] = m->entity_attr;
+  snprintf(roles[n++], sizeof roles[0], "the entity attribute");
+  names[n] = m->ttl_attr;
+  snprintf(roles[n++], sizeof roles[0], "the TTL attribute");
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      if (names[i] && names[j] && strcmp(names[i], names[j]) == 0)
+        ddbst__load_report(L, t, "'%s' is both %s and %s", names[i], roles[j],
+                           roles[i]);
+}
+
+/* ---- the whole file ---- */
+
+static void load_root(ddbst__loader *L, const ddbst__jnode *root,
+                      const char *name_override) {
+  static const char *const fields[] = {"ddbst", "description", "table",
+                                       "entities", "patterns", NULL};
+  ddbst_model *m = L->m;
+  if (!ddbst__load_expect(L, root, DDBST__J_OBJECT, "a JSON object at the top"))
+    return;
+  ddbst__load_check_fields(L, root, fields);
+
+  const ddbst__jnode *v = ddbst__jobj_get(root, "ddbst");
+  if (!v)
+    ddbst__load_report(L, root,
+                       "'ddbst': %d is required (the model format version)",
+                       DDBST_MODEL_FORMAT);
+  else if (v->type == DDBST__J_STRING)
+    ddbst__load_report_field(
+        L, "ddbst", v, "the format version is a number: write %d, not a string",
+        DDBST_MODEL_FORMAT);
+  else if (v->type != DDBST__J_NUMBER || strcmp(v->text, "1") != 0)
+    ddbst__load_report_field(
+        L, "ddbst", v, "this library reads model format %d; the file says %s",
+        DDBST_MODEL_FORMAT,
+        v->text ? v->text : ddbst__load_jtype_name(v->type));
+
+  const ddbst__jnode *desc = ddbst__load_string(L, root, "description", 0);
+  if (desc) m->description = ddbst__load_dup(L, desc->text);
+
+  const ddbst__jnode *t = ddbst__jobj_get(root, "table");
+  size_t old = ddbst__load_push(L, "table");
+  if (!t)
+    ddbst__load_report(L, root, "'table' is required");
+  else
+    load_table(L, t, name_override);
+  ddbst__load_pop(L, old);
+  if (!m->delim) {
+    m->delim = "#";
+    m->delim_len = 1;
+  }
+
+  const ddbst__jnode *es = ddbst__jobj_get(root, "entities");
+  old = ddbst__load_push(L, "entities");
+  if (!es) {
+    ddbst__load_report(L, root, "'entities' is required");
+  } else if (ddbst__load_expect(L, es, DDBST__J_OBJECT,
+                                "an object of entities")) {
+    if (es->count == 0)
+      ddbst__load_report(L, es, "declare at least one entity");
+    m->entities = ddbst__load_array(L, es->count, sizeof *m->entities);
+    for (size_t i = 0; i < es->count && m->entities; i++) {
+      size_t o2 = ddbst__load_push(L, es->keys[i]);
+      ddbst__load_entity(L, es->keys[i], es->items[i],
+                         &m->entities[m->nentities++]);
+      ddbst__load_pop(L, o2);
+    }
+  }
+  ddbst__load_pop(L, old);
+  if (L->nerrors == 0) ddbst__check_ambiguous_keys(L);
+
+  const ddbst__jnode *ps = ddbst__jobj_get(root, "patterns");
+  if (ps) {
+    old = ddbst__load_push(L, "patterns");
+    if (ddbst__load_expect(L, ps, DDBST__J_OBJECT,
+                           "an object of access patterns")) {
+      m->patterns = ddbst__load_array(L, ps->count, sizeof *m->patterns);
+      for (size_t i = 0; i < ps->count && m->patterns; i++) {
+        size_t o2 = ddbst__load_push(L, ps->keys[i]);
+        ddbst__load_pattern(L, ps->keys[i], ps->items[i],
+                            &m->patterns[m->npatterns++]);
+        if (L->nerrors == 0)
+          ddbst__check_pattern_range(L, &m->patterns[m->npatterns - 1]);
+        ddbst__load_pop(L, o2);
+      }
+    }
+    ddbst__load_pop(L, old);
+  }
+}
+
+/* ---- compiling ---- */
+
+/* The hot-path data of a model that loaded without errors (compile.h), in
+ * the order they build on each other: names first, then what copies them. */
+static int compile(ddbst_model *m) {
+  int rc = ddbst__compile_names(m);
+  rc = rc ? rc : ddbst__compile_scans(m);
+  rc = rc ? rc : ddbst__compile_key_runs(m);
+  rc = rc ? rc : ddbst__compile_key_sizes(m);
+  rc = rc ? rc : ddbst__compile_queries(m);
+  return rc;
+}
+
+int ddbst_model_load(const char *json, size_t len,
+                     const ddbst_load_options *opts, ddbst_model **out,
+                     ddbst_error *err) {
+  if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "out is NULL");
+  *out = NULL;
+  if (!json && len) return ddbst__fail(err, DDBST_EINVAL, NULL, "json is NULL");
+  if (opts && opts->size < sizeof(uint32_t) * 2)
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "ddbst_load_options.size is not set");
+  /* Fields past what the caller's struct holds read as zero. */
+  ddbst_load_options o;
+  memset(&o, 0, sizeof o);
+  if (opts)
+    memcpy(&o, opts, opts->size < sizeof o ? opts->size : sizeof o);
+
+  ddbst_allocator alloc;
+  ddbst__alloc_init(&alloc, o.allocator);
+  ddbst_model *m = ddbst__malloc(&alloc, sizeof *m);
+  if (!m) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  memset(m, 0, sizeof *m);
+  m->alloc = alloc;
+  ddbst__arena_init(&m->arena, &m->alloc);
+
+  ddbst__arena tree;
+  ddbst__arena_init(&tree, &m->alloc);
+  ddbst__jnode *root = NULL;
+  ddbst_error syntax;
+  int rc = ddbst__jtree_parse(&tree, json ? json : "", len, &root, &syntax);
+  if (rc) {
+    if (err) *err = syntax;
+    if (rc != DDBST_ENOMEM && o.on_error) o.on_error(o.on_error_user, &syntax);
+    ddbst__arena_free(&tree);
+    ddbst_model_free(m);
+    return rc;
+  }
+
+  ddbst__loader L;
+  memset(&L, 0, sizeof L);
+  L.m = m;
+  L.json = json;
+  L.len = len;
+  L.err = err;
+  L.on_error = o.on_error;
+  L.on_error_user = o.on_error_user;
+  load_root(&L, root, o.table_name);
+  ddbst__arena_free(&tree);
+
+  if (!L.nomem && L.nerrors == 0 && compile(m)) L.nomem = 1;
+  if (!L.nomem && L.nerrors == 0) {
+    m->ulid = ddbst__arena_alloc(&m->arena, sizeof *m->ulid);
+    if (m->ulid) memset(m->ulid, 0, sizeof *m->ulid);
+    if (!m->ulid || pthread_mutex_init(&m->ulid->lock, NULL) != 0) {
+      m->ulid = NULL;
+      L.nomem = 1;
+    } else if (ddbst__fork_lock_add(&m->ulid->fork, &m->ulid->lock)) {
+      L.nomem = 1; /* ddbst_model_free undoes both */
+    }
+  }
+  if (L.nomem) {
+    ddbst_model_free(m);
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  }
+  if (L.nerrors) {
+    ddbst_model_free(m);
+    return DDBST_EMODEL;
+  }
+  *out = m;
+  return 0;
+}
+
+int ddbst_model_load_file(const char *path, const ddbst_load_options *opts,
+                          ddbst_model **out, ddbst_error *err) {
+  if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "out is NULL");
+  *out = NULL;
+  if (!path) return ddbst__fail(err, DDBST_EINVAL, NULL, "path is NULL");
+  ddbst_allocator alloc;
+  ddbst__alloc_init(&alloc, opts && opts->size >= offsetof(ddbst_load_options,
+                                                           on_error)
+                                ? opts->allocator
+                                : NULL);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return ddbst__fail(err, DDBST_EIO, path, "cannot open %s", path);
+  ddbst_buf b;
+  ddbst__buf_init(&b, &alloc);
+  char chunk[8192];
+  size_t n;
+  int rc = 0;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    if (ddbst__buf_append(&b, chunk, n)) {
+      rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+      break;
+    }
+  if (!rc && ferror(f))
+    rc = ddbst__fail(err, DDBST_EIO, path, "cannot read %s", path);
+  fclose(f);
+  if (!rc) rc = ddbst_model_load(b.data ? b.data : "", b.len, opts, out, err);
+  ddbst__buf_release(&b);
+  return rc;
+}

@@ -1,0 +1,92 @@
+/* What the parts of the loader share: the state of one load, reporting a
+ * problem at its JSON path, the shape checks of JSON nodes, and each part's
+ * entry. load.c reads the file and the table, load_entity.c the entities,
+ * load_pattern.c the access patterns, load_overlap.c refuses keys that
+ * could not be told apart; compile.h turns the result into hot-path data. */
+#ifndef DDBST_LOAD_H
+#define DDBST_LOAD_H
+
+#include <stddef.h>
+
+#include "json/tree.h"
+#include "model/model.h"
+
+typedef struct ddbst__loader {
+  ddbst_model *m;
+  const char *json;
+  size_t len;
+  ddbst_error *err;
+  ddbst_error_fn on_error;
+  void *on_error_user;
+  int nerrors;
+  int nomem;
+  char path[DDBST_ERROR_PATH_MAX];
+  size_t plen;
+} ddbst__loader;
+
+/* ---- reporting (load_check.c) ---- */
+
+/* A problem at the current path, located at node `at` (line and column;
+ * NULL: none). Loading goes on after it, so that one run shows them all:
+ * the first fills the caller's ddbst_error, each goes to on_error. */
+void ddbst__load_report(ddbst__loader *L, const ddbst__jnode *at,
+                        const char *fmt, ...) DDBST__PRINTF(3, 4);
+/* The same about member `field` of the current node, path and all. */
+void ddbst__load_report_field(ddbst__loader *L, const char *field,
+                              const ddbst__jnode *at, const char *fmt, ...)
+    DDBST__PRINTF(4, 5);
+/* Enters member `name` of the path; returns what ddbst__load_pop takes to
+ * leave it. */
+size_t ddbst__load_push(ddbst__loader *L, const char *name);
+void ddbst__load_pop(ddbst__loader *L, size_t old);
+
+/* A copy of `s` in the model's arena. Never NULL: on allocation failure
+ * (nomem is set) it is "", so that the checks that still run do not trip
+ * over a missing name. */
+char *ddbst__load_dup(ddbst__loader *L, const char *s);
+/* n zeroed elements in the arena; NULL for none, or with nomem set. */
+void *ddbst__load_array(ddbst__loader *L, size_t n, size_t size);
+
+/* ---- shape checks (load_check.c) ---- */
+
+/* "a string", "an object": for messages. */
+const char *ddbst__load_jtype_name(ddbst__jtype t);
+/* Whether `n` is of type `t`; reports "expected <what>" when not. */
+int ddbst__load_expect(ddbst__loader *L, const ddbst__jnode *n, ddbst__jtype t,
+                       const char *what);
+/* Reports every member of `obj` not in the NULL-terminated `allowed`:
+ * a typo in a model must not pass silently. */
+void ddbst__load_check_fields(ddbst__loader *L, const ddbst__jnode *obj,
+                              const char *const *allowed);
+/* A string member: NULL when absent (reported when `required`) or not a
+ * string (always reported). */
+const ddbst__jnode *ddbst__load_string(ddbst__loader *L,
+                                       const ddbst__jnode *obj,
+                                       const char *field, int required);
+/* Entity, attribute and pattern names: identifiers. */
+int ddbst__is_identifier(const char *s);
+/* A literal (default, condition or filter value) for attribute `a`, as
+ * canonical text in the arena; NULL when refused (reported) or nomem. */
+const char *ddbst__load_literal(ddbst__loader *L, const ddbst__attr *a,
+                                const ddbst__jnode *v, size_t *len);
+
+/* The index of attribute `name` of `e`, or of index `name` of the table;
+ * -1 when there is none. */
+int ddbst__attr_index(const ddbst__entity *e, const char *name);
+int ddbst__index_named(const ddbst_model *m, const char *name);
+
+/* ---- the parts ---- */
+
+/* entities.<name> (load_entity.c), once the table is loaded. */
+void ddbst__load_entity(ddbst__loader *L, const char *name,
+                        const ddbst__jnode *n, ddbst__entity *e);
+/* patterns.<name> (load_pattern.c), once every entity is loaded. */
+void ddbst__load_pattern(ddbst__loader *L, const char *name,
+                         const ddbst__jnode *n, ddbst__pattern *p);
+/* Entities (and unique guards) whose keys could be the same, and a query
+ * pattern's range that other items can fall in (load_overlap.c): run on a
+ * model loaded without errors. */
+void ddbst__check_ambiguous_keys(ddbst__loader *L);
+void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p);
+
+#endif

@@ -1,0 +1,209 @@
+/* The loader's common ground: a problem reported at its JSON path (with
+ * line and column), the arena copies every part makes, and the checks of a
+ * node's shape that every part of the model file needs. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/load.h"
+#include "model/value_canon.h"
+
+/* ---- reporting ---- */
+
+static void vreport(ddbst__loader *L, const ddbst__jnode *at, const char *fmt,
+                    va_list ap) DDBST__PRINTF(3, 0);
+static void vreport(ddbst__loader *L, const ddbst__jnode *at, const char *fmt,
+                    va_list ap) {
+  ddbst_error e;
+  ddbst__vfail(&e, DDBST_EMODEL, L->path, fmt, ap);
+  if (at) {
+    unsigned line, col;
+    ddbst__text_position(L->json, L->len, at->offset, &line, &col);
+    e.offset = at->offset;
+    e.line = line;
+    e.column = col;
+  }
+  if (L->nerrors++ == 0 && L->err) *L->err = e;
+  if (L->on_error) L->on_error(L->on_error_user, &e);
+}
+
+void ddbst__load_report(ddbst__loader *L, const ddbst__jnode *at,
+                        const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(L, at, fmt, ap);
+  va_end(ap);
+}
+
+size_t ddbst__load_push(ddbst__loader *L, const char *name) {
+  size_t old = L->plen;
+  int w = snprintf(L->path + L->plen, sizeof L->path - L->plen, "%s%s",
+                   L->plen ? "." : "", name);
+  if (w > 0) L->plen += (size_t)w;
+  if (L->plen >= sizeof L->path) L->plen = sizeof L->path - 1;
+  return old;
+}
+
+void ddbst__load_pop(ddbst__loader *L, size_t old) {
+  L->plen = old;
+  L->path[old] = '\0';
+}
+
+void ddbst__load_report_field(ddbst__loader *L, const char *field,
+                              const ddbst__jnode *at, const char *fmt, ...) {
+  size_t old = ddbst__load_push(L, field);
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(L, at, fmt, ap);
+  va_end(ap);
+  ddbst__load_pop(L, old);
+}
+
+char *ddbst__load_dup(ddbst__loader *L, const char *s) {
+  static char empty[1];
+  char *p = ddbst__arena_strndup(&L->m->arena, s, strlen(s));
+  if (!p) L->nomem = 1;
+  return p ? p : empty;
+}
+
+void *ddbst__load_array(ddbst__loader *L, size_t n, size_t size) {
+  if (n == 0) return NULL;
+  void *p = ddbst__arena_alloc(&L->m->arena, n * size);
+  if (!p) L->nomem = 1;
+  return p;
+}
+
+/* ---- shape checks ---- */
+
+const char *ddbst__load_jtype_name(ddbst__jtype t) {
+  switch (t) {
+  case DDBST__J_NULL: return "null";
+  case DDBST__J_BOOL: return "a boolean";
+  case DDBST__J_NUMBER: return "a number";
+  case DDBST__J_STRING: return "a string";
+  case DDBST__J_ARRAY: return "an array";
+  case DDBST__J_OBJECT: return "an object";
+  }
+  return "?";
+}
+
+int ddbst__load_expect(ddbst__loader *L, const ddbst__jnode *n, ddbst__jtype t,
+                       const char *what) {
+  if (n->type == t) return 1;
+  ddbst__load_report(L, n, "expected %s, found %s", what,
+                     ddbst__load_jtype_name(n->type));
+  return 0;
+}
+
+void ddbst__load_check_fields(ddbst__loader *L, const ddbst__jnode *obj,
+                              const char *const *allowed) {
+  for (size_t i = 0; i < obj->count; i++) {
+    int ok = 0;
+    for (const char *const *a = allowed; *a; a++)
+      if (strcmp(obj->keys[i], *a) == 0) ok = 1;
+    if (ok) continue;
+    char list[160];
+    size_t used = 0;
+    list[0] = '\0';
+    for (const char *const *a = allowed; *a; a++) {
+      int w = snprintf(list + used, sizeof list - used, "%s%s",
+                       used ? ", " : "", *a);
+      if (w < 0 || (size_t)w >= sizeof list - used) break;
+      used += (size_t)w;
+    }
+    ddbst__load_report_field(L, obj->keys[i], obj->items[i],
+                             "unknown field '%s' (expected one of: %s)",
+                             obj->keys[i], list);
+  }
+}
+
+const ddbst__jnode *ddbst__load_string(ddbst__loader *L,
+                                       const ddbst__jnode *obj,
+                                       const char *field, int required) {
+  const ddbst__jnode *n = ddbst__jobj_get(obj, field);
+  if (!n) {
+    if (required)
+      ddbst__load_report_field(L, field, obj, "'%s' is required", field);
+    return NULL;
+  }
+  if (n->type != DDBST__J_STRING) {
+    ddbst__load_report_field(L, field, n, "expected a string, found %s",
+                             ddbst__load_jtype_name(n->type));
+    return NULL;
+  }
+  return n;
+}
+
+/* Entity, attribute and pattern names: identifiers, so that they read the
+ * same in templates, messages and generated code. */
+int ddbst__is_identifier(const char *s) {
+  size_t n = strlen(s);
+  if (n == 0 || n > 255) return 0;
+  if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') ||
+        s[0] == '_'))
+    return 0;
+  for (size_t i = 1; i < n; i++) {
+    char c = s[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+          (c >= '0' && c <= '9') || c == '_' || c == '-'))
+      return 0;
+  }
+  return 1;
+}
+
+/* ---- literals and names ---- */
+
+const char *ddbst__load_literal(ddbst__loader *L, const ddbst__attr *a,
+                                const ddbst__jnode *v, size_t *len) {
+  char why[160];
+  const char *text;
+  size_t n;
+  if (v->type == DDBST__J_STRING || v->type == DDBST__J_NUMBER) {
+    text = v->text;
+    n = v->len;
+  } else if (v->type == DDBST__J_BOOL) {
+    text = v->boolean ? "true" : "false";
+    n = strlen(text);
+  } else {
+    ddbst__load_report(
+        L, v, "expected a string, number or boolean for a %s attribute",
+        ddbst__type_name(a->type));
+    return NULL;
+  }
+  if ((v->type == DDBST__J_STRING) !=
+      (a->type != DDBST__T_INTEGER && a->type != DDBST__T_NUMBER &&
+       a->type != DDBST__T_BOOLEAN && a->type != DDBST__T_TTL)) {
+    ddbst__load_report(L, v, "a %s attribute does not take %s",
+                       ddbst__type_name(a->type),
+                       ddbst__load_jtype_name(v->type));
+    return NULL;
+  }
+  ddbst_buf b;
+  ddbst__buf_init(&b, &L->m->alloc);
+  int rc = ddbst__value_canon(a, text, n, &b, why, sizeof why);
+  const char *out = NULL;
+  if (rc == DDBST_ENOMEM) {
+    L->nomem = 1;
+  } else if (rc) {
+    ddbst__load_report(L, v, "not a valid %s: %s", ddbst__type_name(a->type),
+                       why);
+  } else {
+    out = ddbst__arena_strndup(&L->m->arena, b.data ? b.data : "", b.len);
+    if (!out) L->nomem = 1;
+    *len = b.len;
+  }
+  ddbst__buf_release(&b);
+  return out;
+}
+
+int ddbst__attr_index(const ddbst__entity *e, const char *name) {
+  for (int i = 0; i < e->nattrs; i++)
+    if (strcmp(e->attrs[i].name, name) == 0) return i;
+  return -1;
+}
+
+int ddbst__index_named(const ddbst_model *m, const char *name) {
+  for (int i = 0; i < m->nindexes; i++)
+    if (m->indexes[i].name && strcmp(m->indexes[i].name, name) == 0) return i;
+  return -1;
+}

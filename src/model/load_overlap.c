@@ -1,0 +1,123 @@
+/* The loader's checks that keys tell items apart, on top of overlap.c
+ * (whether two templates can meet): between entities and unique guards, and
+ * within a query pattern's key range. */
+#include <string.h>
+
+#include "model/load.h"
+
+/* A sort key template that is absent matches only the absent sort key. */
+static int may_share(const ddbst_model *m, const ddbst__ekey *a,
+                     const ddbst__template *a_sk, const ddbst__ekey *b,
+                     const ddbst__template *b_sk) {
+  return ddbst__templates_may_share(&a->pk, &b->pk, m->delim, m->delim_len) &&
+         ddbst__templates_may_share(a_sk, b_sk, m->delim, m->delim_len);
+}
+
+/* Keys must say which entity an item is: two entities (or an entity and a
+ * unique guard) whose templates could produce the same key are refused. */
+void ddbst__check_ambiguous_keys(ddbst__loader *L) {
+  const ddbst_model *m = L->m;
+  for (int ix = -1; ix < m->nindexes; ix++)
+    for (int i = 0; i < m->nentities; i++) {
+      const ddbst__entity *ei = &m->entities[i];
+      const ddbst__ekey *a = ddbst__entity_key(ei, ix);
+      if (!a || !a->pk.nsegs) continue;
+      for (int j = 0; j < i; j++) {
+        const ddbst__entity *ej = &m->entities[j];
+        const ddbst__ekey *b = ddbst__entity_key(ej, ix);
+        if (!b || !b->pk.nsegs || !may_share(m, a, &a->sk, b, &b->sk)) continue;
+        size_t old = ddbst__load_push(L, "entities");
+        size_t o2 = ddbst__load_push(L, ei->name);
+        ddbst__load_report(
+            L, NULL,
+            "%s and %s can have the same key in %s (%s / %s and %s / %s): "
+            "a key could not tell them apart; give them different literals",
+            ej->name, ei->name, ix < 0 ? "the table" : m->indexes[ix].name,
+            b->pk.source, b->sk.nsegs ? b->sk.source : "-", a->pk.source,
+            a->sk.nsegs ? a->sk.source : "-");
+        ddbst__load_pop(L, o2);
+        ddbst__load_pop(L, old);
+      }
+      /* unique guards live in the table, keyed by their template twice */
+      for (int j = 0; ix < 0 && j < m->nentities; j++)
+        for (int u = 0; u < m->entities[j].nuniques; u++) {
+          const ddbst__unique *g = &m->entities[j].uniques[u];
+          ddbst__ekey gk;
+          memset(&gk, 0, sizeof gk);
+          gk.pk = g->tmpl;
+          const ddbst__template empty = {.source = NULL};
+          if (!may_share(m, a, &a->sk, &gk, m->sk_attr ? &g->tmpl : &empty))
+            continue;
+          size_t old = ddbst__load_push(L, "entities");
+          size_t o2 = ddbst__load_push(L, m->entities[j].name);
+          size_t o3 = ddbst__load_push(L, "unique");
+          size_t o4 = ddbst__load_push(L, g->name);
+          ddbst__load_report(
+              L, NULL,
+              "the guard items of %s.%s (%s) can have the same key as %s "
+              "items; give the guard template its own literal",
+              m->entities[j].name, g->name, g->tmpl.source, ei->name);
+          ddbst__load_pop(L, o4);
+          ddbst__load_pop(L, o3);
+          ddbst__load_pop(L, o2);
+          ddbst__load_pop(L, old);
+        }
+    }
+}
+
+/* Whether items that are not the pattern's can fall in its key range: an
+ * entity outside it (or a unique guard) whose keys may share its partition
+ * and start with the sort-key text the pattern reads. Such a pattern filters
+ * on the entity attribute; without one the model is refused. */
+void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p) {
+  const ddbst_model *m = L->m;
+  if (p->op != DDBST__OP_QUERY || p->nentities == 0) return;
+  const ddbst__entity *first = &m->entities[p->entities[0]];
+  const ddbst__ekey *k = ddbst__entity_key(first, p->index);
+  if (!k) return;
+  /* the literal start every entity of the pattern shares */
+  char q[DDBST__SK_MAX];
+  size_t qn = 0;
+  const ddbst__seg *s0 = k->sk.nsegs ? &k->sk.segs[0] : NULL;
+  if (s0 && s0->attr < 0 && s0->len <= sizeof q) {
+    memcpy(q, s0->text, s0->len);
+    qn = s0->len;
+  }
+  for (int i = 1; i < p->nentities; i++) {
+    const ddbst__ekey *o =
+        ddbst__entity_key(&m->entities[p->entities[i]], p->index);
+    const ddbst__seg *t0 = o && o->sk.nsegs ? &o->sk.segs[0] : NULL;
+    size_t l = t0 && t0->attr < 0 ? t0->len : 0, n = 0;
+    while (n < qn && n < l && q[n] == t0->text[n]) n++;
+    qn = n;
+  }
+  const char *intruder = NULL;
+  for (int e = 0; e < m->nentities && !intruder; e++) {
+    int mine = 0;
+    for (int i = 0; i < p->nentities; i++) mine |= p->entities[i] == e;
+    const ddbst__ekey *o = ddbst__entity_key(&m->entities[e], p->index);
+    if (mine || !o) continue;
+    if (ddbst__templates_may_share(&k->pk, &o->pk, m->delim, m->delim_len) &&
+        (!o->sk.nsegs ||
+         ddbst__template_may_start_with(&o->sk, q, qn, m->delim, m->delim_len)))
+      intruder = m->entities[e].name;
+  }
+  for (int e = 0; p->index < 0 && e < m->nentities && !intruder; e++)
+    for (int u = 0; u < m->entities[e].nuniques && !intruder; u++) {
+      const ddbst__template *g = &m->entities[e].uniques[u].tmpl;
+      if (ddbst__templates_may_share(&k->pk, g, m->delim, m->delim_len) &&
+          ddbst__template_may_start_with(g, q, qn, m->delim, m->delim_len))
+        intruder = "a unique guard";
+    }
+  if (!intruder) return;
+  if (m->entity_attr) {
+    p->type_filter = 1;
+    return;
+  }
+  ddbst__load_report(
+      L, NULL,
+      "%s items can fall in the key range %s reads (its sort keys start "
+      "with '%.*s'); give them different literals, or declare "
+      "table.entityAttribute so the query can filter them out",
+      intruder, p->name, (int)qn, q);
+}
