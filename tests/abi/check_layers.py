@@ -76,7 +76,7 @@ def symbols(obj):
     return defined, undefined
 
 
-def check_symbols(objdir, problems):
+def check_symbols(objdir, problems, src=None):
     objs = {}
     for dirpath, _, files in os.walk(objdir):
         for f in files:
@@ -84,6 +84,9 @@ def check_symbols(objdir, problems):
                 path = os.path.join(dirpath, f)
                 rel = os.path.relpath(path, objdir)
                 rel = rel[rel.index("src/") + 4:] if "src/" in rel else rel
+                # an object left by a file since renamed or removed
+                if src and not os.path.exists(os.path.join(src, rel[:-2])):
+                    continue
                 objs[rel[:-2]] = path  # src/item/keys.c.o -> item/keys.c
     if not objs:
         problems.append(f"no object files under {objdir}")
@@ -167,7 +170,8 @@ def self_test():
                                    check=True)
             problems = []
             check_includes(os.path.join(root, "src"), problems)
-            check_symbols(os.path.join(root, "obj"), problems)
+            check_symbols(os.path.join(root, "obj"), problems,
+                          os.path.join(root, "src"))
             return problems
 
         good = tree("good", {
@@ -213,7 +217,7 @@ def main():
     src, objdir = sys.argv[1], sys.argv[2]
     problems = []
     check_includes(src, problems)
-    n = check_symbols(objdir, problems)
+    n = check_symbols(objdir, problems, src)
     for p in problems:
         print(p)
     if problems:
