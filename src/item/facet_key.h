@@ -19,6 +19,8 @@ typedef enum {
   DDBST__FK_DELIM,   /* holds the delimiter: it would forge another key */
   DDBST__FK_DELIM_END, /* ends with the start of a longer delimiter, so the
                           delimiter after it would be found early */
+  DDBST__FK_DELIM_START, /* starts with the end of a longer delimiter whose
+                            start ends the text before it */
   DDBST__FK_WIDTH,   /* an integer its width cannot hold (why: the reason) */
   DDBST__FK_PARTIAL, /* a partial value of a type that has none (integers) */
   DDBST__FK_NOMEM
@@ -59,6 +61,19 @@ static inline ddbst__fk_why ddbst__facet_delim(const ddbst_model *m,
     if (memcmp(v + n - k, d, k) == 0 && memcmp(d + k, d, dn - k) == 0)
       return DDBST__FK_DELIM_END;
   return DDBST__FK_OK;
+}
+
+/* Whether the key text k[0..kn), whose facet starts at `at`, holds the
+ * delimiter across that start: a delimiter of more than one byte can begin
+ * in the text before a facet and end in the facet. */
+static inline int ddbst__facet_delim_before(const ddbst_model *m,
+                                            const char *k, size_t at,
+                                            size_t kn) {
+  const char *d = m->delim;
+  size_t dn = m->delim_len;
+  for (size_t j = 1; j < dn && j <= at; j++)
+    if (at - j + dn <= kn && memcmp(k + at - j, d, dn) == 0) return 1;
+  return 0;
 }
 
 static inline size_t ddbst__facet_key_room(const ddbst__attr *a, size_t n) {

@@ -55,6 +55,12 @@ static int delim_refused(const ddbst_item *it, const ddbst__seg *s,
   const ddbst__entity *e = ddbst__entity_of(it);
   const ddbst__attr *a = &e->attrs[s->attr];
   char path[DDBST_ERROR_PATH_MAX];
+  if (why == DDBST__FK_DELIM_START)
+    return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
+                       "%s.%s starts with the end of the key delimiter '%s', "
+                       "which would join the text before it and forge "
+                       "another key",
+                       e->name, a->name, it->m->delim);
   if (why == DDBST__FK_DELIM_END)
     return ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
                        "%s.%s ends with the start of the key delimiter '%s', "
@@ -128,23 +134,33 @@ DDBST__NOINLINE static int render_general(const ddbst_item *it,
       rc = delim_refused(it, s, dw, err);
       goto refused;
     }
+    size_t at = out->len;
     if (s->as_is) { /* the key form is the value (facet_key.h) */
       if (ddbst__buf_append(out, v, n)) goto nomem;
-      continue;
+    } else {
+      ddbst__fk_why why =
+          ddbst__facet_key(m, a, s->lower, 0, v, n, seen | DDBST__SCAN_KNOWN,
+                           out, NULL);
+      if (why == DDBST__FK_NOMEM) goto nomem;
+      if (why == DDBST__FK_DELIM || why == DDBST__FK_DELIM_END) {
+        rc = delim_refused(it, s, why, err);
+        goto refused;
+      }
+      if (why != DDBST__FK_OK) {
+        char path[DDBST_ERROR_PATH_MAX];
+        const ddbst__entity *e = ddbst__entity_of(it);
+        rc = ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
+                         "%s.%s does not fit its key width", e->name,
+                         a->name);
+        goto refused;
+      }
     }
-    ddbst__fk_why why =
-        ddbst__facet_key(m, a, s->lower, 0, v, n, seen | DDBST__SCAN_KNOWN,
-                         out, NULL);
-    if (why == DDBST__FK_NOMEM) goto nomem;
-    if (why == DDBST__FK_DELIM || why == DDBST__FK_DELIM_END) {
-      rc = delim_refused(it, s, why, err);
-      goto refused;
-    }
-    if (why != DDBST__FK_OK) {
-      char path[DDBST_ERROR_PATH_MAX];
-      const ddbst__entity *e = ddbst__entity_of(it);
-      rc = ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
-                       "%s.%s does not fit its key width", e->name, a->name);
+    /* a longer delimiter can also form across the text before the facet
+     * and its start ("A|" then "|2" with "||") */
+    if (m->delim_len > 1 &&
+        ddbst__facet_delim_before(m, out->data + start, at - start,
+                                  out->len - start)) {
+      rc = delim_refused(it, s, DDBST__FK_DELIM_START, err);
       goto refused;
     }
   }

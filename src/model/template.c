@@ -138,7 +138,10 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
   out->nfacets = nf;
   out->literals_plain = !lits_escaped;
   out->literal_len = lits;
-  out->simple = !lits_escaped && all_as_is;
+  /* a key of simple text needs no look at its facets' values, which a
+   * delimiter of more than one byte could form with the text next to them
+   * (render_general in item/keys.c checks for that) */
+  out->simple = !lits_escaped && all_as_is && delim_len == 1;
   /* The pieces: each facet with the literal before it. The empty literals
    * point at the source, so that padded copies read inside the arena. */
   out->pieces = ddbst__arena_alloc(ar, (size_t)nf * sizeof *out->pieces);

@@ -92,12 +92,12 @@ static void templates_that_cannot(void **state) {
 }
 
 /* The delimiter is what the parts are cut at: with "||", "#" is text.
- * Not asserted, because it does not hold: with a delimiter longer than a
- * byte, a facet can complete one begun by the literal beside it. "A|{x}"
- * with x = "|2" renders "A||2", a key of "A||{y}" too, and "A|{x}" starts
- * with "A|" as "A||{y}" does; both checks say no. overlap.c assumes a facet
- * never forms a delimiter with its neighbours, which only a one-byte
- * delimiter guarantees. */
+ * With a delimiter longer than a byte, a facet could complete one begun by
+ * the literal beside it: "A|{x}" with x = "|2" would render "A||2", a key
+ * of "A||{y}" too. The overlap check assumes a facet never forms a
+ * delimiter with its neighbours, and keys make that so: they refuse such a
+ * value (item/keys.c, render_general; test_facet_key's longer_delimiter
+ * and the case below). */
 static void longer_delimiters(void **state) {
   (void)state;
   assert_int_equal(share("X||{a}", "X||{b}", "||"), 1);
@@ -106,6 +106,26 @@ static void longer_delimiters(void **state) {
   assert_int_equal(share("A||{a}", "A||B||C", "||"), 0);
   assert_int_equal(starts("USER||{a}", "USER||12", "||"), 1);
   assert_int_equal(starts("USER||{a}", "USER||12||", "||"), 0);
+  assert_int_equal(share("A|{a}", "A||{b}", "||"), 0);
+  /* ... which holds because the facet that would join the "|" before it
+   * into a delimiter is refused */
+  ddbst_model *m = load_text(
+      "{\"ddbst\":1,\"table\":{\"name\":\"overlap\",\"partitionKey\":"
+      "\"PK\",\"sortKey\":\"SK\",\"delimiter\":\"||\"},\"entities\":{"
+      "\"Alpha\":{\"attributes\":{\"id\":\"string\",\"x\":\"string\"},"
+      "\"key\":{\"pk\":\"P||{id}\",\"sk\":\"A|{x}\"}},"
+      "\"Beta\":{\"attributes\":{\"id\":\"string\",\"y\":\"string\"},"
+      "\"key\":{\"pk\":\"P||{id}\",\"sk\":\"A||{y}\"}}},"
+      "\"patterns\":{}}");
+  ddbst_item *it = ddbst_item_new(m, ddbst_model_entity(m, "Alpha"));
+  assert_non_null(it);
+  set(it, "id", "1");
+  set(it, "x", "|2");
+  ddbst_error err;
+  assert_int_equal(ddbst_item_build_keys(it, &err), DDBST_EVALUE);
+  assert_string_equal(err.path, "facet x");
+  ddbst_item_free(it);
+  ddbst_model_free(m);
 }
 
 static void may_start_with(void **state) {
