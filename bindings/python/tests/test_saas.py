@@ -1,37 +1,34 @@
-"""The SaaS example (examples/saas/model.json) through the Python binding,
-against DynamoDB or DynamoDB Local: ddbst builds every request and reads
-every answer; the standard library sends them, signed with SigV4 by hand.
+"""The SaaS example (examples/saas/model.json) through the installed ddbst
+package and boto3, against DynamoDB or DynamoDB Local: ddbst builds every
+request and reads every answer, boto3 signs, sends and retries them.
 
-    DDBST_LIBRARY=build/default/libddbst.so \\
-        scripts/dynamodb-local python3 examples/python/test_saas.py
+    scripts/dynamodb-local build/python/venv/bin/python \\
+        bindings/python/tests/test_saas.py
 
-Environment: DDBST_ENDPOINT (unset: the module is skipped, exit 77),
-AWS_REGION or AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
-optionally AWS_SESSION_TOKEN; DDBST_LIBRARY (else find_library("ddbst")).
-Each run writes to a table of its own, deleted at the end.
+Environment: DDBST_ENDPOINT (unset: the module is skipped, exit 77) and
+boto3's usual AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY. Each run
+writes to a table of its own, deleted at the end.
 """
 
 import concurrent.futures
 import datetime
-import hashlib
-import hmac
 import json
 import os
 import sys
 import time
 import unittest
-import urllib.error
-import urllib.parse
-import urllib.request
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+import boto3
+import botocore.config
+import botocore.exceptions
 
-from ddbst import (Ddbst, DdbstError, DynamoDBError,  # noqa: E402
-                   build_request)
+from ddbst import Ddbst, DdbstError, DynamoDBError, build_request
+import ddbst.boto3
 
-MODEL = os.path.join(HERE, "..", "saas", "model.json")
-DOC = os.path.join(HERE, "..", "..", "docs", "examples", "saas.md")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                    "..")
+MODEL = os.path.join(ROOT, "examples", "saas", "model.json")
+DOC = os.path.join(ROOT, "docs", "examples", "saas.md")
 EXIT_SKIP = 77  # ctest's SKIP_RETURN_CODE
 
 
@@ -42,99 +39,27 @@ def skip_reason():
     return None
 
 
-# ---- DynamoDB over HTTP, signed with SigV4 ----
+def client():
+    """boto3's DynamoDB client for DDBST_ENDPOINT, retrying as boto3 does."""
+    return boto3.client(
+        "dynamodb", endpoint_url=os.environ["DDBST_ENDPOINT"],
+        region_name=os.environ.get("AWS_REGION", "us-east-1"),
+        config=botocore.config.Config(retries={"mode": "standard",
+                                               "max_attempts": 6}))
+
 
 class DynamoDB:
-    """POSTs of the DynamoDB JSON protocol, signed with AWS Signature
-    Version 4 (service "dynamodb")."""
+    """ddbst's requests through boto3: (HTTP status, boto3's answer: its
+    response dict, or the ClientError)."""
 
-    def __init__(self, endpoint, region, access_key, secret_key, token=None):
-        self.endpoint = endpoint.rstrip("/") + "/"
-        self.region = region
-        self.access_key = access_key
-        self.secret_key = secret_key
-        self.token = token
-        url = urllib.parse.urlsplit(self.endpoint)
-        self.host = url.netloc
-        self.path = url.path or "/"
-
-    @classmethod
-    def from_environment(cls):
-        env = os.environ
-        region = env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION")
-        missing = [name for name, value in (
-            ("AWS_REGION or AWS_DEFAULT_REGION", region),
-            ("AWS_ACCESS_KEY_ID", env.get("AWS_ACCESS_KEY_ID")),
-            ("AWS_SECRET_ACCESS_KEY", env.get("AWS_SECRET_ACCESS_KEY")))
-            if not value]
-        if missing:
-            raise RuntimeError("set " + ", ".join(missing))
-        return cls(env["DDBST_ENDPOINT"], region, env["AWS_ACCESS_KEY_ID"],
-                   env["AWS_SECRET_ACCESS_KEY"], env.get("AWS_SESSION_TOKEN"))
-
-    @staticmethod
-    def signing_key(secret_key, day, region, service):
-        """SigV4's derived key: HMAC-SHA256 down "AWS4"+secret, the day
-        (YYYYMMDD), the region, the service and "aws4_request"."""
-        key = ("AWS4" + secret_key).encode("utf-8")
-        for part in (day, region, service, "aws4_request"):
-            key = hmac.new(key, part.encode("utf-8"), hashlib.sha256).digest()
-        return key
-
-    def signed_headers(self, target, body, now=None):
-        now = now or datetime.datetime.now(datetime.timezone.utc)
-        amz_date = now.strftime("%Y%m%dT%H%M%SZ")
-        day = amz_date[:8]
-        headers = {
-            "content-type": "application/x-amz-json-1.0",
-            "host": self.host,
-            "x-amz-date": amz_date,
-            "x-amz-target": target,
-        }
-        if self.token:
-            headers["x-amz-security-token"] = self.token
-        names = sorted(headers)
-        signed = ";".join(names)
-        canonical = "\n".join([
-            "POST", self.path, "",
-            "".join(f"{n}:{headers[n].strip()}\n" for n in names),
-            signed, hashlib.sha256(body).hexdigest()])
-        scope = f"{day}/{self.region}/dynamodb/aws4_request"
-        to_sign = "\n".join([
-            "AWS4-HMAC-SHA256", amz_date, scope,
-            hashlib.sha256(canonical.encode("utf-8")).hexdigest()])
-        key = self.signing_key(self.secret_key, day, self.region, "dynamodb")
-        signature = hmac.new(key, to_sign.encode("utf-8"),
-                             hashlib.sha256).hexdigest()
-        headers["authorization"] = (
-            f"AWS4-HMAC-SHA256 Credential={self.access_key}/{scope}, "
-            f"SignedHeaders={signed}, Signature={signature}")
-        del headers["host"]  # urllib writes it
-        return headers
-
-    def post(self, target, body):
-        """(HTTP status, answer text) of one request; `body` a dict or
-        bytes."""
-        if not isinstance(body, bytes):
-            body = json.dumps(body, separators=(",", ":")).encode("utf-8")
-        req = urllib.request.Request(
-            self.endpoint, data=body, method="POST",
-            headers=self.signed_headers(target, body))
-        try:
-            with urllib.request.urlopen(req, timeout=30) as answer:
-                return answer.status, answer.read().decode("utf-8")
-        except urllib.error.HTTPError as e:
-            return e.code, e.read().decode("utf-8")
+    def __init__(self):
+        self.client = client()
 
     def send(self, request):
-        """Sends a ddbst request ({"target", "body", ...}) and returns
-        (status, text); DynamoDB's retryable errors are retried."""
-        for attempt in range(6):
-            status, text = self.post(request["target"], request["body"])
-            if status < 500 and "Throttling" not in text:
-                return status, text
-            time.sleep(0.05 * 2 ** attempt)
-        return status, text
+        try:
+            return 200, ddbst.boto3.send(self.client, request)
+        except botocore.exceptions.ClientError as e:
+            return e.response["ResponseMetadata"]["HTTPStatusCode"], e
 
 
 # ---- the run's data ----
@@ -221,7 +146,7 @@ def setUpModule():
     reason = skip_reason()
     if reason:
         raise unittest.SkipTest(reason)
-    dynamo = DynamoDB.from_environment()
+    dynamo = DynamoDB()
     table = f"saas-api-py-{int(time.time())}-{os.getpid()}"
     db = Ddbst(model_file=MODEL, table=table, cursor_keys=os.urandom(32),
                cursor_max_age=3600)
@@ -231,11 +156,11 @@ def tearDownModule():
     if db is None:
         return
     try:
-        status, text = dynamo.post("DynamoDB_20120810.DeleteTable",
-                                   {"TableName": table})
-        if status != 200 and "ResourceNotFoundException" not in text:
-            print(f"DeleteTable {table}: HTTP {status}: {text}",
-                  file=sys.stderr)
+        try:
+            dynamo.client.delete_table(TableName=table)
+        except botocore.exceptions.ClientError as e:
+            if e.response["Error"]["Code"] != "ResourceNotFoundException":
+                print(f"DeleteTable {table}: {e}", file=sys.stderr)
     finally:
         db.close()
 
@@ -398,13 +323,6 @@ class SaaS(unittest.TestCase):
         self.assertEqual(cm.exception.name, "EMODEL")
         self.assertGreaterEqual(len(cm.exception.errors), 1)
 
-    def test_03_signing_key(self):
-        # the example of AWS's SigV4 documentation ("derive a signing key")
-        key = DynamoDB.signing_key("wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
-                                   "20120215", "us-east-1", "iam")
-        self.assertEqual(key.hex(), "f4780e2d9f65fa895f9c67b32ce1baf0"
-                                    "b0d8a43505a000a1a9e090d414db404d")
-
     def test_04_threads(self):
         # one session, called from several threads at once
         def keys_of(n):
@@ -425,10 +343,7 @@ class SaaS(unittest.TestCase):
         self.assertEqual(request["body"]["TableName"], table)
         self.send_ok(request)
         for _ in range(600):
-            status, text = dynamo.post("DynamoDB_20120810.DescribeTable",
-                                       {"TableName": table})
-            self.assertEqual(status, 200, text)
-            t = json.loads(text)["Table"]
+            t = dynamo.client.describe_table(TableName=table)["Table"]
             if t["TableStatus"] == "ACTIVE" and all(
                     i["IndexStatus"] == "ACTIVE"
                     for i in t.get("GlobalSecondaryIndexes", [])):
