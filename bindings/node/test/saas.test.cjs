@@ -1,12 +1,11 @@
 'use strict';
-// The SaaS example (examples/saas/model.json) from Node through ddbst.js:
-// every operation of the JSON entry at least once, the model's seven access
-// patterns read back page by page through sealed cursors, against DynamoDB
-// Local at DDBST_ENDPOINT (signed with SigV4 by tests/integration/sigv4.js).
+// The SaaS example (examples/saas/model.json) from Node through the
+// installed ddbst package and the AWS SDK for JavaScript: every operation of
+// the JSON entry at least once, the model's seven access patterns read back
+// page by page through sealed cursors, against DynamoDB Local at
+// DDBST_ENDPOINT. The SDK signs, sends and retries.
 //
-//   scripts/dynamodb-local ctest --preset default -L integration -R example.node
-//   DDBST_LIBRARY=build/default/libddbst.so scripts/dynamodb-local \
-//     node --test examples/node/saas.test.js
+//   scripts/dynamodb-local bindings/test node
 //
 // Skipped, every test, when DDBST_ENDPOINT is unset.
 
@@ -15,31 +14,43 @@ const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { Ddbst, DdbstError, DynamoDBError } = require('./ddbst.js');
-const { dynamodb } = require('../../tests/integration/sigv4.js');
+const { DynamoDBClient, DescribeTableCommand, DeleteTableCommand } = require('@aws-sdk/client-dynamodb');
+const { Ddbst, DdbstError, DynamoDBError } = require('ddbst');
+const sdk = require('ddbst/aws-sdk');
 
-const root = path.join(__dirname, '..', '..');
+const root = process.env.DDBST_SOURCE_DIR || path.join(__dirname, '..', '..', '..');
 const modelFile = path.join(root, 'examples', 'saas', 'model.json');
 const model = JSON.parse(fs.readFileSync(modelFile, 'utf8'));
 const table = `saas-node-${Date.now()}-${process.pid}`;
 const NOW = 1773478800000000; // 2026-03-14T09:00:00Z, in microseconds
 const skip = process.env.DDBST_ENDPOINT ? false
   : 'DDBST_ENDPOINT is not set: run under scripts/dynamodb-local';
-if (skip) console.log(`example.node: skipped: ${skip}`);
+if (skip) console.log(`saas.test: skipped: ${skip}`);
 
 let db; // the session of this run: its own table, a random cursor key
+const client = skip ? null : new DynamoDBClient({
+  endpoint: process.env.DDBST_ENDPOINT,
+  region: process.env.AWS_REGION || 'us-east-1',
+  maxAttempts: 6,
+});
 
 // ---- DynamoDB ----
 
-// Sends one request of the JSON entry ({operation, target, body}).
+// Sends one request of the JSON entry ({operation, target, body}) through
+// the SDK: {status: 200, out} or {status, error} (the SDK's exception).
 async function send(request) {
-  return dynamodb(request.target, JSON.stringify(request.body));
+  try {
+    return { status: 200, out: await sdk.send(client, request) };
+  } catch (error) {
+    if (!error.$metadata) throw error;
+    return { status: error.$metadata.httpStatusCode, error };
+  }
 }
 
 async function sendOk(request) {
   const res = await send(request);
-  assert.equal(res.status, 200, `${request.operation}: HTTP ${res.status}: ${res.text}`);
-  return res.text;
+  assert.equal(res.status, 200, `${request.operation}: HTTP ${res.status}: ${res.error}`);
+  return res.out;
 }
 
 // Every BatchWriteItem of a batchWrite answer, and DynamoDB's leftovers
@@ -86,8 +97,7 @@ async function pages(pattern, values, options = {}) {
 
 async function waitActive() {
   for (let i = 0; i < 600; i++) {
-    const { data } = await dynamodb('DescribeTable', { TableName: table });
-    const t = data && data.Table;
+    const { Table: t } = await client.send(new DescribeTableCommand({ TableName: table }));
     if (t && t.TableStatus === 'ACTIVE' &&
         (t.GlobalSecondaryIndexes || []).every((x) => x.IndexStatus === 'ACTIVE')) return;
     await new Promise((r) => setTimeout(r, 500));
@@ -136,7 +146,7 @@ const eventsGiven = [
 let events = []; // as stored: with the ULIDs ddbst generated
 const writes = {}; // requests kept for the stream event
 
-describe('the SaaS example through the JSON entry (koffi)', { skip }, () => {
+describe('the SaaS example through the ddbst package and the AWS SDK', { skip }, () => {
   before(async () => {
     db = new Ddbst({
       modelFile,
@@ -154,7 +164,7 @@ describe('the SaaS example through the JSON entry (koffi)', { skip }, () => {
 
   after(async () => {
     if (db) {
-      await dynamodb('DeleteTable', { TableName: table });
+      await client.send(new DeleteTableCommand({ TableName: table }));
       db.close();
     }
   });
@@ -270,7 +280,7 @@ describe('the SaaS example through the JSON entry (koffi)', { skip }, () => {
     // a create of what exists is refused; a put overwrites
     const again = await send(db.create('Organisation', { orgId: 'acme', name: 'x' }));
     assert.equal(again.status, 400);
-    assert.throws(() => db.page(again.text, { operation: 'GetItem' }), (e) => {
+    assert.throws(() => db.page(again.error, { operation: 'GetItem' }), (e) => {
       assert.ok(e instanceof DynamoDBError);
       assert.equal(e.name, 'DynamoDBError');
       assert.equal(e.codeName, 'EDYNAMODB');
@@ -438,15 +448,15 @@ describe('the SaaS example through the JSON entry (koffi)', { skip }, () => {
       values: { orgId: 'acme', userId: 'u6', email: 'ANN@ACME.example', role: 'member', name: 'Ann Again' },
     };
     const res = await send(db.call(request));
-    assert.equal(res.status, 400, res.text);
-    assert.throws(() => db.page(res.text, { operation: 'GetItem' }), (e) => {
+    assert.equal(res.status, 400, String(res.error));
+    assert.throws(() => db.page(res.error, { operation: 'GetItem' }), (e) => {
       assert.ok(e instanceof DynamoDBError);
       assert.equal(e.dynamodb.type, 'TransactionCanceledException');
       assert.equal(e.dynamodb.kind, 'TransactionCanceled');
       assert.deepEqual(e.dynamodb.reasons.map((r) => r.kind), ['None', 'ConditionalCheckFailed']);
       return true;
     });
-    const why = db.explain(res.text, request);
+    const why = db.explain(res.error, request);
     assert.equal(why.kind, 'unique');
     assert.match(why.explanation, /unique constraint User\.email/);
     assert.equal(why.dynamodb.type, 'TransactionCanceledException');
