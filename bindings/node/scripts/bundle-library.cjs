@@ -4,7 +4,7 @@
 //   $DDBST_LIBRARY_FILE (a libddbst.so file);
 //   an installed ddbst that pkg-config finds (its libdir);
 //   the ddbst source tree this directory sits in (../..), built with CMake
-//   into build/libddbst/ here (Release, no tests).
+//   into build/libddbst/ here (Release, the library alone).
 // An installed one's version must be the package's (a source tree's is). YAJL, libsodium and libcbor stay the
 // system's shared libraries.
 
@@ -39,7 +39,7 @@ function fromSource() {
   }
   const build = path.join(here, 'build', 'libddbst');
   const run = (args) => execFileSync('cmake', args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  run(['-S', root, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DDDBST_TESTS=OFF']);
+  run(['-S', root, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DDDBST_TESTS=OFF', '-DDDBST_TOOLS=OFF']);
   run(['--build', build, '--target', 'ddbst', '-j2']);
   return path.join(build, 'libddbst.so');
 }

@@ -10,7 +10,7 @@ library comes from, in this order:
      $DDBST_WHEEL_LIBRARY: a libddbst.so file;
   2. an installed ddbst that pkg-config finds (its libdir);
   3. the ddbst source tree this directory sits in (../..), built with CMake
-     into build/libddbst/ here (Release, no tests), once.
+     into build/libddbst/ here (Release, the library alone), once.
 
 Its version must be the package's. libddbst's own dependencies (YAJL,
 libsodium, libcbor) stay the system's shared libraries.
@@ -84,7 +84,7 @@ def _build_from_source():
     build.mkdir(parents=True, exist_ok=True)
     with open(log, "w") as out:
         for cmd in (["cmake", "-S", str(SOURCE_ROOT), "-B", str(build),
-                     "-DCMAKE_BUILD_TYPE=Release", "-DDDBST_TESTS=OFF"],
+                     "-DCMAKE_BUILD_TYPE=Release", "-DDDBST_TESTS=OFF", "-DDDBST_TOOLS=OFF"],
                     ["cmake", "--build", str(build), "--target", "ddbst",
                      "-j2"]):
             if subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT).returncode:
