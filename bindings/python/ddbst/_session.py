@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any, cast
 
 from . import _values
@@ -13,6 +15,8 @@ from ._errors import DdbstError
 from ._library import attribute_types, load_library
 from ._types import (Check, Explanation, ItemSize, Keys, Lint, Page, Parsed,
                      Request, Requests, StreamAnswer, Values)
+
+_DECODER = json.JSONDecoder(parse_float=Decimal)
 
 _CAMEL = {
     "expect_version": "expectVersion", "if_exists": "ifExists",
@@ -144,6 +148,27 @@ class Ddbst:
         if "error" in answer:
             raise DdbstError.from_answer(answer)
         return cast(dict[str, Any], answer)
+
+    def build(self, request: Mapping[str, Any]) -> tuple[Request, bytes]:
+        """A request that builds one body, and that body's bytes exactly as
+        ddbst wrote them (to send as they are). The answer's own "body" is
+        left out; "item" is there, typed, for put and create."""
+        raw = self.call_raw(request)
+        text = raw.decode("utf-8")
+        start = text.find(',"body":') + 8
+        if not text.startswith('{"operation":') or start < 8:
+            answer = _values.decode(raw)
+            if "error" in answer:
+                raise DdbstError.from_answer(answer)
+            raise ValueError(f"{request.get('op')} builds no single body")
+        # the body is followed by "item" (put, create) or the end
+        _, end = _DECODER.raw_decode(text, start)
+        head = _values.decode(text[:start - 8] + "}")
+        if text[end] == ",":
+            head.update(_values.decode("{" + text[end + 1:]))
+        if "item" in head:
+            self.typed(request.get("entity"), head["item"])
+        return cast(Request, head), text[start:end].encode("utf-8")
 
     def close(self) -> None:
         """Closes the session once the calls in flight have returned. Calls

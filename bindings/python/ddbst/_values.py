@@ -95,7 +95,7 @@ def _encode_slowly(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
 
-def decode(raw: bytes) -> Any:
+def decode(raw: bytes | str) -> Any:
     """An answer: integers as int, other numbers as Decimal."""
     return json.loads(raw, parse_float=Decimal)
 

@@ -20,16 +20,18 @@ caller's bytes exactly; numbers travel as DynamoDB's text, never as floats.
 
 from __future__ import annotations
 
+import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from . import _values
 from ._errors import DdbstError, DynamoDBError
 from ._session import Ddbst, build_request
 from ._types import Page, PageItem, Request, Values
 
-__all__ = ["Table", "send", "METHODS"]
+__all__ = ["Table", "send", "send_body", "METHODS"]
 
 # The boto3 client method of each operation ddbst builds.
 METHODS = {
@@ -50,6 +52,56 @@ def send(client: Any, request: Mapping[str, Any]) -> dict[str, Any]:
     return cast(dict[str, Any], method(**_values.body_to_sdk(request["body"])))
 
 
+# ---- sending ddbst's own bytes ----
+#
+# boto3 validates and serializes the keyword arguments of every call (about
+# 90 us for a PutItem on the machine of docs/performance.md, 100 times what
+# building the dict costs). ddbst has built the exact body already, so for
+# the single-item operations and Query the adapter calls boto3 with the
+# smallest arguments that validate, and swaps ddbst's body in at botocore's
+# before-call event: boto3 still signs, sends, retries and parses the
+# answer. The swapped body is per thread, set just before the call.
+
+# What each fast operation takes besides TableName to pass validation.
+_PLACEHOLDERS: dict[str, dict[str, Any]] = {
+    "GetItem": {"Key": {}}, "PutItem": {"Item": {}},
+    "UpdateItem": {"Key": {}}, "DeleteItem": {"Key": {}}, "Query": {},
+}
+_pending = threading.local()
+_hooked: "weakref.WeakSet[Any]" = weakref.WeakSet()
+_hook_lock = threading.Lock()
+
+
+def _swap_body(params: dict[str, Any], **_: Any) -> None:
+    body = getattr(_pending, "body", None)
+    if body is not None:
+        params["body"] = body
+        _pending.body = None
+
+
+def _hook(client: Any) -> None:
+    with _hook_lock:
+        if client not in _hooked:
+            client.meta.events.register("before-call.dynamodb", _swap_body)
+            _hooked.add(client)
+
+
+def send_body(client: Any, operation: str, table: str, body: bytes
+              ) -> dict[str, Any]:
+    """Sends `body` (a request body's bytes, as ddbst built them) as
+    `operation` through a boto3 client, which signs, sends, retries and
+    parses the answer, without validating and serializing arguments again.
+    For GetItem, PutItem, UpdateItem, DeleteItem and Query."""
+    placeholder = _PLACEHOLDERS[operation]
+    _hook(client)
+    _pending.body = body
+    try:
+        return cast(dict[str, Any], getattr(client, METHODS[operation])(
+            TableName=table, **placeholder))
+    finally:
+        _pending.body = None
+
+
 def _is_client_error(e: BaseException) -> bool:
     return isinstance(getattr(e, "response", None), dict) and \
         "Error" in getattr(e, "response")
@@ -68,10 +120,18 @@ class Table:
     """
 
     def __init__(self, db: Ddbst, client: Any, *,
-                 unprocessed_attempts: int = 8) -> None:
+                 unprocessed_attempts: int = 8,
+                 serialize: Literal["ddbst", "boto3"] = "ddbst") -> None:
+        """serialize="ddbst" (the default) sends the bytes ddbst built for
+        single-item operations and queries (see send_body); "boto3" gives
+        boto3 the request as keyword arguments to validate and serialize
+        itself, for code that inspects them (botocore's Stubber, hooks on
+        before-parameter-build)."""
         self.db = db
         self.client = client
         self.unprocessed_attempts = unprocessed_attempts
+        self.serialize = serialize
+        self.table_name = db.check()["table"]
 
     # ---- sending ----
 
@@ -110,14 +170,33 @@ class Table:
             return refused
         return DdbstError(-12, "EDYNAMODB", "", str(e))
 
+    def _sent(self, request: Mapping[str, Any],
+              write: Mapping[str, Any] | None = None) -> tuple[Request, dict[str, Any]]:
+        """Builds `request` and sends it: ddbst's bytes when it is a fast
+        operation (see send_body), else through boto3's arguments."""
+        if self.serialize == "ddbst":
+            built, body = self.db.build(request)
+            if built["operation"] in _PLACEHOLDERS:
+                if write is not None and "item" in built:
+                    # explain() needs the values as built (ids, the clock)
+                    write = dict(write, values=built["item"])
+                try:
+                    return built, send_body(self.client, built["operation"],
+                                            self.table_name, body)
+                except Exception as e:
+                    if not _is_client_error(e):
+                        raise
+                    raise self._error(e, write) from e
+        built = cast(Request, self.db.call(request))
+        if "item" in built:
+            self.db.typed(request.get("entity"), built["item"])
+            if write is not None:
+                write = dict(write, values=built["item"])
+        return built, self.send(built, write)
+
     def _write(self, op: str, **fields: Any) -> tuple[Request, dict[str, Any]]:
         req = build_request(op, **fields)
-        built = cast(Request, self.db.call(req))
-        if "item" in built:
-            # explain() needs the values as built (generated ids, clock)
-            req["values"] = built["item"]
-            self.db.typed(fields["entity"], built["item"])
-        self.send(built, req)
+        built, _ = self._sent(req, req)
         return built, req
 
     # ---- the table ----
@@ -141,7 +220,9 @@ class Table:
     def get(self, entity: str, values: Values, consistent: bool = False,
             project: Sequence[str] | None = None) -> Values | None:
         """The item, its values typed by the model, or None."""
-        response = self.send(self.db.get(entity, values, consistent, project))
+        _, response = self._sent(build_request(
+            "get", entity=entity, values=values, consistent=consistent,
+            project=project))
         page = self.db.page(response, operation="GetItem")
         entry = page["items"][0] if page["items"] else None
         return entry["item"] if entry is not None else None
@@ -186,10 +267,11 @@ class Table:
               now: int | None = None) -> Page:
         """One page: {"items": [{"entity", "item"}], "count", "hasMore",
         "cursor"?}. Pass its "cursor" back for the next page."""
-        request = self.db.query(pattern, values, condition, limit, cursor,
-                                consistent, project, now)
-        return self.db.page(self.send(request), pattern=pattern,
-                            values=values, now=now)
+        _, response = self._sent(build_request(
+            "query", pattern=pattern, values=values, condition=condition,
+            limit=limit, cursor=cursor, consistent=consistent,
+            project=project, now=now))
+        return self.db.page(response, pattern=pattern, values=values, now=now)
 
     def query_all(self, pattern: str, values: Values,
                   condition: Mapping[str, Mapping[str, Any]] | None = None,
