@@ -200,6 +200,36 @@ class Values(unittest.TestCase):
         self.assertEqual(request["body"]["Item"]["total"], {"N": "0.1"})
 
 
+class Wire(unittest.TestCase):
+    def test_boto3_sends_ddbsts_bytes(self):
+        # what went over the wire, watched at botocore's before-send (the
+        # request still goes to DynamoDB Local)
+        sent = []
+
+        def watch(request, **_):
+            sent.append(bytes(request.body))
+
+        raw.meta.events.register("before-send.dynamodb.PutItem", watch)
+        try:
+            values = order(customerId="c7", orderId="01KKNS5TM0JB3X7N5WJJTB8P97")
+            table.put("Order", values, now=NOW)
+        finally:
+            raw.meta.events.unregister("before-send.dynamodb.PutItem", watch)
+        _, body = db.build(ddbst.build_request("put", entity="Order",
+                                               values=values, now=NOW))
+        self.assertEqual(sent, [body])
+
+    def test_serialize_boto3_gives_the_same_items(self):
+        slow = Table(db, raw, serialize="boto3")
+        key = {"customerId": "c8", "placedAt": "2026-05-05T00:00:00Z",
+               "orderId": "01KKNS5TM0JB3X7N5WJJTB8P98"}
+        written = slow.put("Order", order(**key), now=NOW)
+        self.assertEqual(slow.get("Order", key, consistent=True), written)
+        self.assertEqual(table.get("Order", key, consistent=True), written)
+        self.assertEqual(slow.query("listOrders", {"customerId": "c8"}),
+                         table.query("listOrders", {"customerId": "c8"}))
+
+
 class Pages(unittest.TestCase):
     def test_sealed_cursors_through_boto3(self):
         for i in range(7):
