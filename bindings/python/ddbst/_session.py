@@ -79,7 +79,9 @@ class Ddbst:
         self._handle: int | None = None
         self._closed = False
         self._in_flight = 0
-        self._state = threading.Condition()
+        # a plain Lock under the Condition: cheaper than the default RLock,
+        # and nothing here takes it twice
+        self._state = threading.Condition(threading.Lock())
         config: dict[str, Any] = {}
         model_text: bytes | None = None
         if model_file is not None:
@@ -155,15 +157,19 @@ class Ddbst:
         left out; "item" is there, typed, for put and create."""
         raw = self.call_raw(request)
         text = raw.decode("utf-8")
+        # {"operation":"PutItem","target":"DynamoDB_20120810.PutItem",
+        #  "body":{...},"item":{...}}: ddbst's own layout
         start = text.find(',"body":') + 8
-        if not text.startswith('{"operation":') or start < 8:
+        if not text.startswith('{"operation":"') or start < 8:
             answer = _values.decode(raw)
             if "error" in answer:
                 raise DdbstError.from_answer(answer)
             raise ValueError(f"{request.get('op')} builds no single body")
-        # the body is followed by "item" (put, create) or the end
+        operation = text[14:text.index('"', 14)]
+        # the body's end, found by reading it (a string may hold anything)
         _, end = _DECODER.raw_decode(text, start)
-        head = _values.decode(text[:start - 8] + "}")
+        head: dict[str, Any] = {"operation": operation,
+                                "target": "DynamoDB_20120810." + operation}
         if text[end] == ",":
             head.update(_values.decode("{" + text[end + 1:]))
         if "item" in head:
