@@ -14,6 +14,12 @@ library comes from, in this order:
 
 Its version must be the package's. libddbst's own dependencies (YAJL,
 libsodium, libcbor) stay the system's shared libraries.
+
+With a C compiler and Python's headers (Debian's python3-dev) the wheel
+also holds ddbst/_native, the per-call path in C (src/native.c), linked to
+that libddbst with an RPATH of $ORIGIN; the wheel is then for this Python
+(cp311-cp311-...). Without them, or with the config setting native=no, it
+is left out and the package uses ctypes alone (py3-none-...).
 """
 
 import base64
@@ -23,7 +29,9 @@ import io
 import os
 import subprocess
 import sysconfig
+import sys
 import tarfile
+import tempfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -113,9 +121,50 @@ def _find_library(config_settings):
     return path.resolve()
 
 
-def _tag():
+def _include_dir():
+    if (SOURCE_ROOT / "include" / "ddbst.h").exists():
+        return SOURCE_ROOT / "include"
+    try:
+        d = subprocess.run(["pkg-config", "--variable=includedir", "ddbst"],
+                           check=True, capture_output=True,
+                           text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return Path(d) if (Path(d) / "ddbst.h").exists() else None
+
+
+def _build_native(library, config_settings):
+    """ddbst/_native's file name and bytes, or None (with why, on stderr)."""
+    if (config_settings or {}).get("native") == "no":
+        return None
+    include = _include_dir()
+    python_include = sysconfig.get_paths()["include"]
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    if include is None or not (Path(python_include) / "Python.h").exists():
+        print("ddbst_build: no ddbst.h or Python.h: the wheel has no "
+              "ddbst._native (ctypes alone)", file=sys.stderr)
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / ("_native" + suffix)
+        cmd = cc + ["-shared", "-fPIC", "-O2", "-std=c11", "-Wall",
+                    f"-I{python_include}", f"-I{include}",
+                    str(HERE / "src" / "native.c"), str(library),
+                    "-Wl,-rpath,$ORIGIN", "-o", str(out)]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode:
+            print("ddbst_build: ddbst._native did not build (ctypes alone):\n"
+                  + done.stderr, file=sys.stderr)
+            return None
+        return "_native" + suffix, out.read_bytes()
+
+
+def _tag(native):
     platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
-    return f"py3-none-{platform}"
+    if not native:
+        return f"py3-none-{platform}"
+    impl = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    return f"{impl}-{impl}-{platform}"
 
 
 def _record_line(name, data):
@@ -140,14 +189,18 @@ def get_requires_for_build_sdist(config_settings=None):
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     p = _project()
     library = _find_library(config_settings)
+    native = _build_native(library, config_settings)
+    tag = _tag(native)
     dist_info = f"{p['name']}-{p['version']}.dist-info"
-    name = f"{p['name']}-{p['version']}-{_tag()}.whl"
+    name = f"{p['name']}-{p['version']}-{tag}.whl"
     files = list(_package_files())
     files.append((f"{PACKAGE}/{LIBRARY_NAME}", library.read_bytes()))
+    if native:
+        files.append((f"{PACKAGE}/{native[0]}", native[1]))
     files.append((f"{dist_info}/METADATA", _metadata().encode("utf-8")))
     files.append((f"{dist_info}/WHEEL", (
         "Wheel-Version: 1.0\nGenerator: ddbst_build\n"
-        f"Root-Is-Purelib: false\nTag: {_tag()}\n").encode()))
+        f"Root-Is-Purelib: false\nTag: {tag}\n").encode()))
     record = [_record_line(n, d) for n, d in files]
     record.append(f"{dist_info}/RECORD,,")
     files.append((f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode()))
@@ -155,7 +208,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
                          zipfile.ZIP_DEFLATED) as wheel:
         for n, d in files:
             info = zipfile.ZipInfo(n, date_time=(2026, 1, 1, 0, 0, 0))
-            info.external_attr = (0o755 if n.endswith(".so.0") else 0o644) << 16
+            info.external_attr = (0o755 if ".so" in n else 0o644) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             wheel.writestr(info, d)
     return name
@@ -168,7 +221,8 @@ def build_sdist(sdist_directory, config_settings=None):
     base = f"{p['name']}-{p['version']}"
     name = f"{base}.tar.gz"
     with tarfile.open(Path(sdist_directory) / name, "w:gz") as tar:
-        for rel in ["pyproject.toml", p["readme"], "_build/ddbst_build.py"] + \
+        for rel in ["pyproject.toml", p["readme"], "_build/ddbst_build.py",
+                    "src/native.c"] + \
                 [n for n, _ in _package_files()]:
             tar.add(HERE / rel, arcname=f"{base}/{rel}")
         info = tarfile.TarInfo(f"{base}/PKG-INFO")

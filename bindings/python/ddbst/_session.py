@@ -12,7 +12,20 @@ from typing import Any, cast
 
 from . import _values
 from ._errors import DdbstError
-from ._library import attribute_types, load_library
+from ._library import BUNDLED, attribute_types, load_library
+
+# The per-call path in C (ddbst/_native, built with the wheel when a C
+# compiler and Python's headers are there); ctypes and json otherwise, or
+# with DDBST_NATIVE=0. It is linked to the library the wheel carries, so it
+# serves sessions on that library only.
+_native: Any
+try:
+    from . import _native  # type: ignore[attr-defined,no-redef]
+    _native.set_default(_values.native_default)
+except ImportError:
+    _native = None
+if os.environ.get("DDBST_NATIVE") == "0":
+    _native = None
 from ._types import (Check, Explanation, ItemSize, Keys, Lint, Page, Parsed,
                      Request, Requests, StreamAnswer, Values)
 
@@ -76,6 +89,9 @@ class Ddbst:
         if (model_file is None) == (model is None):
             raise ValueError("give model_file= or model=, one of the two")
         self._lib = load_library(library)
+        self._native = _native if _native is not None and \
+            os.path.realpath(self._lib._name) == os.path.realpath(BUNDLED) \
+            else None
         self._handle: int | None = None
         self._closed = False
         self._in_flight = 0
@@ -122,24 +138,36 @@ class Ddbst:
         finally:
             self._lib.ddbst_json_free(pointer)
 
-    def call_raw(self, request: Mapping[str, Any]) -> bytes:
-        """The answer's JSON text to one request dict, error answers
-        included (not raised)."""
-        text = _values.encode(request)
+    def _enter(self) -> None:
         with self._state:
             if self._closed:
                 raise ValueError("this Ddbst session is closed")
             self._in_flight += 1
+
+    def _leave(self) -> None:
+        with self._state:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._state.notify_all()
+
+    def call_raw(self, request: Mapping[str, Any]) -> bytes:
+        """The answer's JSON text to one request dict, error answers
+        included (not raised)."""
+        if self._native is not None:
+            self._enter()
+            try:
+                return cast(bytes, self._native.call(self._handle, request))
+            finally:
+                self._leave()
+        text = _values.encode(request)
+        self._enter()
         try:
             length = ctypes.c_size_t()
             pointer = self._lib.ddbst_json_call(self._handle, text, len(text),
                                                 ctypes.byref(length))
             return self._take(pointer, length.value)
         finally:
-            with self._state:
-                self._in_flight -= 1
-                if self._in_flight == 0:
-                    self._state.notify_all()
+            self._leave()
 
     def call(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """Runs one request dict ({"op": "query", ...}) and returns its
@@ -155,6 +183,24 @@ class Ddbst:
         """A request that builds one body, and that body's bytes exactly as
         ddbst wrote them (to send as they are). The answer's own "body" is
         left out; "item" is there, typed, for put and create."""
+        if self._native is not None:
+            self._enter()
+            try:
+                op, body, rest = self._native.build(self._handle, request)
+            finally:
+                self._leave()
+            if op is None:  # an error answer
+                answer = _values.decode(body)
+                if "error" in answer:
+                    raise DdbstError.from_answer(answer)
+                raise ValueError(f"{request.get('op')} builds no single body")
+            head: dict[str, Any] = {"operation": op,
+                                    "target": "DynamoDB_20120810." + op}
+            if rest is not None:
+                head.update(_values.decode(rest))
+                if "item" in head:
+                    self.typed(request.get("entity"), head["item"])
+            return cast(Request, head), cast(bytes, body)
         raw = self.call_raw(request)
         text = raw.decode("utf-8")
         # {"operation":"PutItem","target":"DynamoDB_20120810.PutItem",
@@ -168,8 +214,8 @@ class Ddbst:
         operation = text[14:text.index('"', 14)]
         # the body's end, found by reading it (a string may hold anything)
         _, end = _DECODER.raw_decode(text, start)
-        head: dict[str, Any] = {"operation": operation,
-                                "target": "DynamoDB_20120810." + operation}
+        head = {"operation": operation,
+                "target": "DynamoDB_20120810." + operation}
         if text[end] == ",":
             head.update(_values.decode("{" + text[end + 1:]))
         if "item" in head:

@@ -60,6 +60,28 @@ class _Encoder:
                         "datetime with a time zone, list, dict)")
 
 
+def native_default(value: Any) -> tuple[int, Any]:
+    """For ddbst._native's encoder, the types JSON lacks: (1, text) writes
+    a number's text bare, (0, value) writes value in its place."""
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{value!r} is not a number DynamoDB stores")
+        return 1, format(value, "f" if _plain(value) else "")
+    if isinstance(value, (set, frozenset)):
+        try:
+            return 0, sorted(value)
+        except TypeError:
+            return 0, list(value)
+    if isinstance(value, datetime.datetime):
+        if value.utcoffset() is None:
+            raise ValueError(f"{value!r} is a naive datetime: give it a "
+                             "time zone (datetime.timezone.utc)")
+        return 0, value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not a value ddbst takes "
+                    "(str, int, Decimal, float, bool, bytes, set, "
+                    "datetime with a time zone, list, dict)")
+
+
 def _plain(d: Decimal) -> bool:
     """Write without an exponent when that is short (1E+2 → 100)."""
     exponent = d.as_tuple().exponent

@@ -65,6 +65,9 @@ class DynamoDB:
 # ---- the run's data ----
 
 NOW = 1773478800000000  # 2026-03-14T09:00:00Z, for defaults
+# DynamoDB remembers a ClientRequestToken for ten minutes, across tables:
+# one a run, so that a second run does not replay the first one's
+TOKEN = f"py-eve-{os.getpid()}-{int(time.time())}"
 
 ORGS = {
     "acme": {"orgId": "acme", "name": "Acme Corp", "plan": "pro",
@@ -378,9 +381,9 @@ class SaaS(unittest.TestCase):
         request = db.transact([
             {"op": "create", "entity": "User", "values": USERS[4]},
             {"op": "check", "entity": "Organisation",
-             "values": {"orgId": "acme"}}], token="py-eve-1")
+             "values": {"orgId": "acme"}}], token=TOKEN)
         self.assertEqual(request["operation"], "TransactWriteItems")
-        self.assertEqual(request["body"]["ClientRequestToken"], "py-eve-1")
+        self.assertEqual(request["body"]["ClientRequestToken"], TOKEN)
         self.assertEqual(len(request["body"]["TransactItems"]), 3)
         self.send_ok(request)
 
