@@ -84,6 +84,8 @@ def main():
         ("building the kwargs: by hand", lambda: by_hand(VALUES)),
         ("building the kwargs: ddbst", lambda: _values.body_to_sdk(
             db.put("Project", VALUES, now=NOW)["body"])),
+        ("building the body's bytes: ddbst (Ddbst.build)",
+         lambda: db.build(request)),
         ("put_item through boto3: by hand",
          lambda: client.put_item(**by_hand(VALUES))),
         ("put_item through boto3: ddbst.boto3.Table.put",
@@ -92,11 +94,13 @@ def main():
          lambda: slow.put("Project", VALUES, now=NOW)),
     ]
     slow = Table(db, client, serialize="boto3")
+    request = {"op": "put", "entity": "Project", "values": VALUES, "now": NOW}
     results = {}
     for label, fn in cases:
         best = min(timeit.repeat(fn, number=n, repeat=5)) / n
         results[label] = best
         print(f"{label:48s} {best * 1e6:8.2f} us a call")
+    print("ddbst._native:", "yes" if db._native is not None else "no (ctypes)")
     hand = results["put_item through boto3: by hand"]
     ours = results["put_item through boto3: ddbst.boto3.Table.put"]
     print(f"through boto3, ddbst / by hand: {ours / hand:.2f}")

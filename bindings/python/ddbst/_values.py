@@ -117,9 +117,14 @@ def _encode_slowly(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
 
+# one decoder for every answer: json.loads with parse_float builds a new
+# one each call
+_DECODER = json.JSONDecoder(parse_float=Decimal)
+
+
 def decode(raw: bytes | str) -> Any:
     """An answer: integers as int, other numbers as Decimal."""
-    return json.loads(raw, parse_float=Decimal)
+    return _DECODER.decode(raw if isinstance(raw, str) else raw.decode("utf-8"))
 
 
 # ---- typing items by the model ----
