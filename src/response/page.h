@@ -5,6 +5,8 @@
 #ifndef DDBST_PAGE_H
 #define DDBST_PAGE_H
 
+#include <string.h>
+
 #include "item/item.h"
 
 /* DynamoDB's AttributeValue types. */
@@ -181,6 +183,94 @@ void ddbst__page_item_path(const ddbst_page *page, uint32_t i, char *buf,
 static inline const char *ddbst__page_text(const ddbst_page *page,
                                            uint32_t off) {
   return page->text.data + off;
+}
+
+/* ---- shared by the page's files (inline where the parser calls them for
+ * every attribute) ---- */
+
+/* Forgets the previous parse, keeping every buffer's memory; with
+ * `keep_error` the error body's type, message and reasons stay. */
+void ddbst__page_clear(ddbst_page *page, int keep_error);
+
+/* Frees the blocks kept for YAJL between parses (parse.c). */
+void ddbst__page_release_blocks(ddbst_page *page);
+
+/* The DDBST_DDB_* kind of an error type or a cancellation reason code
+ * (error_body.c): DDBST_DDB_OTHER when DynamoDB's name is not known. */
+int ddbst__ddb_error_kind(const char *name, size_t n);
+
+/* 0 when item `i` of a page of items exists, else DDBST_EINVAL (items.c). */
+int ddbst__page_check_index(const ddbst_page *page, int i, ddbst_error *err);
+
+static inline uint32_t ddbst__fnv1a(const char *s, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++) {
+    h ^= (unsigned char)s[i];
+    h *= 16777619u;
+  }
+  return h;
+}
+
+/* The id of a name the model knows, or -1. */
+static inline int32_t ddbst__page_name_id(const ddbst_page *pg, const char *s,
+                                          size_t n) {
+  if (!pg->cap_name_slots) return -1;
+  uint32_t mask = pg->cap_name_slots - 1;
+  for (uint32_t i = ddbst__fnv1a(s, n) & mask;; i = (i + 1) & mask) {
+    uint32_t e = pg->name_slots[i];
+    if (!e) return -1;
+    uint32_t id = e - 1;
+    if (pg->name_lens[id] == n && memcmp(pg->names[id], s, n) == 0)
+      return (int32_t)id;
+  }
+}
+
+/* Room for `need` elements of `size` bytes in `v` (capacity *cap, doubled
+ * as needed): the array, or NULL when allocation fails (v unchanged). */
+static inline void *ddbst__page_grow(const ddbst_allocator *a, void *v,
+                                     uint32_t *cap, uint32_t need,
+                                     size_t size) {
+  if (need <= *cap) return v;
+  uint32_t c = *cap ? *cap : 16;
+  while (c < need) {
+    if (c > UINT32_MAX / 2) return NULL;
+    c *= 2;
+  }
+  if ((size_t)c > SIZE_MAX / size) return NULL;
+  void *p = ddbst__realloc(a, v, (size_t)c * size);
+  if (p) *cap = c;
+  return p;
+}
+
+/* The AttributeValue type an attribute of type `t` is stored as. */
+static inline int ddbst__av_of_type(ddbst__type t) {
+  switch (t) {
+  case DDBST__T_NUMBER:
+  case DDBST__T_INTEGER:
+  case DDBST__T_TTL:
+    return DDBST__AV_N;
+  case DDBST__T_BOOLEAN: return DDBST__AV_BOOL;
+  case DDBST__T_BINARY: return DDBST__AV_B;
+  case DDBST__T_LIST: return DDBST__AV_L;
+  case DDBST__T_MAP: return DDBST__AV_M;
+  case DDBST__T_STRING_SET: return DDBST__AV_SS;
+  case DDBST__T_NUMBER_SET: return DDBST__AV_NS;
+  default: return DDBST__AV_S;
+  }
+}
+
+/* The tag DynamoDB writes for AttributeValue type `type` ("S", "BOOL"). */
+static inline const char *ddbst__av_tag(int type) {
+  static const char *const tags[] = {"S", "N",    "B", "BOOL", "NULL",
+                                     "L", "M",    "SS", "NS",  "BS"};
+  return type >= 0 && type < (int)(sizeof tags / sizeof tags[0]) ? tags[type]
+                                                                  : "?";
+}
+
+/* L, M and the sets: kept as AttributeValue JSON, with a plain twin. */
+static inline int ddbst__av_is_container(int t) {
+  return t == DDBST__AV_L || t == DDBST__AV_M || t == DDBST__AV_SS ||
+         t == DDBST__AV_NS || t == DDBST__AV_BS;
 }
 
 /* ---- transactions, for explaining a cancellation (transact.c) ---- */

@@ -1,15 +1,13 @@
 /* Reading DynamoDB's answers: the items of GetItem, Query, BatchGetItem and
  * TransactGetItems, LastEvaluatedKey, unprocessed batch entries, error bodies
  * and stream events, parsed with YAJL's streaming parser straight into the
- * page's storage (no tree); and a cancelled transaction explained in the
- * model's words. */
+ * page's storage (no tree). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
-#include "cursor/cursor.h"
 #include "model/facet.h"
 #include "json/tree.h"
 #include "response/page.h"
@@ -88,6 +86,14 @@ static void yb_idle_all(ddbst_page *pg) {
   for (ddbst__yblock *b = pg->yblocks; b; b = b->h.next) b->h.live = 0;
 }
 
+void ddbst__page_release_blocks(ddbst_page *pg) {
+  while (pg->yblocks) {
+    ddbst__yblock *next = pg->yblocks->h.next;
+    ddbst__free(&pg->m->alloc, pg->yblocks);
+    pg->yblocks = next;
+  }
+}
+
 /* Parses json[0..len) with `cb`; 0, or DDBST_ENOMEM when YAJL could not
  * allocate. r->status and r->msg say how the parse ended. */
 static int yajl_run_cached(yrun *r, const yajl_callbacks *cb, void *ctx,
@@ -123,206 +129,6 @@ static int yajl_run_cached(yrun *r, const yajl_callbacks *cb, void *ctx,
   yajl_free(r->h);
   yb_idle_all(r->page);
   return 0;
-}
-
-/* ---- the page's storage ---- */
-
-static uint32_t fnv1a(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 16777619u;
-  }
-  return h;
-}
-
-/* The id of a name the model knows, or -1. */
-static int32_t name_lookup(const ddbst_page *pg, const char *s, size_t n) {
-  if (!pg->cap_name_slots) return -1;
-  uint32_t mask = pg->cap_name_slots - 1;
-  for (uint32_t i = fnv1a(s, n) & mask;; i = (i + 1) & mask) {
-    uint32_t e = pg->name_slots[i];
-    if (!e) return -1;
-    uint32_t id = e - 1;
-    if (pg->name_lens[id] == n && memcmp(pg->names[id], s, n) == 0)
-      return (int32_t)id;
-  }
-}
-
-static int32_t name_add(ddbst_page *pg, const char *s, uint8_t role) {
-  size_t n = strlen(s);
-  int32_t id = name_lookup(pg, s, n);
-  if (id >= 0) return id;
-  uint32_t mask = pg->cap_name_slots - 1, i = fnv1a(s, n) & mask;
-  while (pg->name_slots[i]) i = (i + 1) & mask;
-  id = (int32_t)pg->nnames++;
-  pg->names[id] = s;
-  pg->name_lens[id] = (uint32_t)n;
-  pg->name_role[id] = role;
-  pg->name_slots[i] = (uint32_t)id + 1;
-  return id;
-}
-
-int ddbst__page_init(ddbst_page *pg, const ddbst_model *m) {
-  memset(pg, 0, sizeof *pg);
-  pg->m = m;
-  pg->gen = 1;
-  pg->error_kind = DDBST_DDB_NONE;
-  ddbst__buf_init(&pg->text, &m->alloc);
-  ddbst__buf_init(&pg->plain, &m->alloc);
-  const ddbst_allocator *a = &m->alloc;
-  size_t most = 3 + 2 * (size_t)m->nindexes;
-  for (int e = 0; e < m->nentities; e++) most += (size_t)m->entities[e].nattrs;
-  uint32_t cap = 16;
-  while (cap < 2 * most) cap *= 2;
-  size_t nattr_slots = m->max_attrs ? (size_t)m->max_attrs : 1;
-  pg->names = ddbst__malloc(a, most * sizeof *pg->names);
-  pg->name_lens = ddbst__malloc(a, most * sizeof *pg->name_lens);
-  pg->name_role = ddbst__malloc(a, most);
-  pg->name_slots = ddbst__malloc(a, cap * sizeof *pg->name_slots);
-  pg->seen_gen = ddbst__malloc(a, most * sizeof *pg->seen_gen);
-  pg->seen_rec = ddbst__malloc(a, most * sizeof *pg->seen_rec);
-  pg->present_gen = ddbst__malloc(a, nattr_slots * sizeof *pg->present_gen);
-  pg->scratch = m->nentities ? ddbst_item_new(m, 0) : NULL;
-  if (!pg->names || !pg->name_lens || !pg->name_role || !pg->name_slots ||
-      !pg->seen_gen || !pg->seen_rec || !pg->present_gen || !pg->scratch)
-    goto nomem;
-  memset(pg->name_slots, 0, cap * sizeof *pg->name_slots);
-  memset(pg->seen_gen, 0, most * sizeof *pg->seen_gen);
-  memset(pg->present_gen, 0, nattr_slots * sizeof *pg->present_gen);
-  pg->cap_name_slots = cap;
-  pg->pk_id = name_add(pg, m->pk_attr, DDBST__PA_KEY);
-  pg->sk_id = m->sk_attr ? name_add(pg, m->sk_attr, DDBST__PA_KEY) : -1;
-  for (int i = 0; i < m->nindexes; i++) {
-    name_add(pg, m->indexes[i].pk_attr, DDBST__PA_KEY);
-    if (m->indexes[i].sk_attr)
-      name_add(pg, m->indexes[i].sk_attr, DDBST__PA_KEY);
-  }
-  pg->entity_id =
-      m->entity_attr ? name_add(pg, m->entity_attr, DDBST__PA_ENTITY) : -1;
-  for (int e = 0; e < m->nentities; e++)
-    for (int i = 0; i < m->entities[e].nattrs; i++)
-      name_add(pg, m->entities[e].attrs[i].name, DDBST__PA_ATTR);
-  size_t nmap = (size_t)(m->nentities ? m->nentities : 1) * pg->nnames;
-  pg->name_attr = ddbst__malloc(a, nmap * sizeof *pg->name_attr);
-  if (!pg->name_attr) goto nomem;
-  for (size_t i = 0; i < nmap; i++) pg->name_attr[i] = -1;
-  for (int e = 0; e < m->nentities; e++)
-    for (int i = 0; i < m->entities[e].nattrs; i++) {
-      const char *nm = m->entities[e].attrs[i].name;
-      int32_t id = name_lookup(pg, nm, strlen(nm));
-      pg->name_attr[(size_t)e * pg->nnames + (size_t)id] = i;
-    }
-  return 0;
-nomem:
-  ddbst__page_release(pg);
-  return DDBST_ENOMEM;
-}
-
-void ddbst__page_release(ddbst_page *pg) {
-  const ddbst_allocator *a = &pg->m->alloc;
-  ddbst__buf_release(&pg->text);
-  ddbst__buf_release(&pg->plain);
-  ddbst__free(a, pg->attrs);
-  ddbst__free(a, pg->items);
-  ddbst__free(a, pg->groups);
-  ddbst__free(a, pg->spans);
-  ddbst__free(a, pg->reasons);
-  ddbst__free(a, pg->records);
-  ddbst__free(a, pg->names);
-  ddbst__free(a, pg->name_lens);
-  ddbst__free(a, pg->name_role);
-  ddbst__free(a, pg->name_attr);
-  ddbst__free(a, pg->name_slots);
-  ddbst__free(a, pg->seen_gen);
-  ddbst__free(a, pg->seen_rec);
-  ddbst__free(a, pg->present_gen);
-  ddbst__free(a, pg->other_slots);
-  ddbst__free(a, pg->other_gen);
-  ddbst_item_free(pg->scratch);
-  while (pg->yblocks) {
-    ddbst__yblock *next = pg->yblocks->h.next;
-    ddbst__free(a, pg->yblocks);
-    pg->yblocks = next;
-  }
-  memset(pg, 0, sizeof *pg);
-}
-
-/* Room for `need` elements of `size` bytes in `v` (capacity *cap, doubled
- * as needed): the array, or NULL when allocation fails (v unchanged). */
-static void *grow(const ddbst_allocator *a, void *v, uint32_t *cap,
-                  uint32_t need, size_t size) {
-  if (need <= *cap) return v;
-  uint32_t c = *cap ? *cap : 16;
-  while (c < need) {
-    if (c > UINT32_MAX / 2) return NULL;
-    c *= 2;
-  }
-  if ((size_t)c > SIZE_MAX / size) return NULL;
-  void *p = ddbst__realloc(a, v, (size_t)c * size);
-  if (p) *cap = c;
-  return p;
-}
-
-/* Forgets the previous parse, keeping every buffer's memory. */
-static void page_clear(ddbst_page *pg, int keep_error) {
-  ddbst_buf_reset(&pg->plain);
-  pg->nattrs = pg->nitems = pg->ngroups = pg->nspans = pg->nrecords = 0;
-  pg->count = 0;
-  pg->has_more = 0;
-  memset(&pg->lek, 0, sizeof pg->lek);
-  if (!keep_error) {
-    ddbst_buf_reset(&pg->text);
-    pg->error_kind = DDBST_DDB_NONE;
-    pg->nreasons = 0;
-    pg->etype = pg->etype_len = pg->emsg = pg->emsg_len = 0;
-  }
-}
-
-/* ---- error bodies: types and reasons ---- */
-
-static const struct {
-  const char *name;
-  int kind;
-} error_types[] = {
-    {"ConditionalCheckFailedException", DDBST_DDB_CONDITIONAL_CHECK_FAILED},
-    {"TransactionCanceledException", DDBST_DDB_TRANSACTION_CANCELED},
-    {"TransactionConflictException", DDBST_DDB_TRANSACTION_CONFLICT},
-    {"TransactionInProgressException", DDBST_DDB_TRANSACTION_IN_PROGRESS},
-    {"ProvisionedThroughputExceededException", DDBST_DDB_THROTTLED},
-    {"ThrottlingException", DDBST_DDB_THROTTLED},
-    {"RequestLimitExceeded", DDBST_DDB_THROTTLED},
-    {"ValidationException", DDBST_DDB_VALIDATION},
-    {"SerializationException", DDBST_DDB_VALIDATION},
-    {"ResourceNotFoundException", DDBST_DDB_RESOURCE_NOT_FOUND},
-    {"InternalServerError", DDBST_DDB_INTERNAL},
-    {"ServiceUnavailable", DDBST_DDB_INTERNAL},
-    {"ItemCollectionSizeLimitExceededException",
-     DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT},
-    {"IdempotentParameterMismatchException",
-     DDBST_DDB_IDEMPOTENT_PARAMETER_MISMATCH},
-    {"AccessDeniedException", DDBST_DDB_ACCESS_DENIED},
-    {"UnrecognizedClientException", DDBST_DDB_ACCESS_DENIED},
-    {"MissingAuthenticationTokenException", DDBST_DDB_ACCESS_DENIED},
-    {"InvalidSignatureException", DDBST_DDB_ACCESS_DENIED},
-    {"IncompleteSignatureException", DDBST_DDB_ACCESS_DENIED},
-    {"ExpiredTokenException", DDBST_DDB_ACCESS_DENIED},
-    /* CancellationReasons codes */
-    {"None", DDBST_DDB_NONE},
-    {"ConditionalCheckFailed", DDBST_DDB_CONDITIONAL_CHECK_FAILED},
-    {"TransactionConflict", DDBST_DDB_TRANSACTION_CONFLICT},
-    {"ProvisionedThroughputExceeded", DDBST_DDB_THROTTLED},
-    {"ThrottlingError", DDBST_DDB_THROTTLED},
-    {"ItemCollectionSizeLimitExceeded", DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT},
-    {"ValidationError", DDBST_DDB_VALIDATION},
-};
-
-static int classify(const char *s, size_t n) {
-  for (size_t i = 0; i < sizeof error_types / sizeof error_types[0]; i++)
-    if (strlen(error_types[i].name) == n &&
-        memcmp(error_types[i].name, s, n) == 0)
-      return error_types[i].kind;
-  return DDBST_DDB_OTHER;
 }
 
 /* ---- the parser ---- */
@@ -580,7 +386,7 @@ static void next_gen(ddbst_page *pg) {
 
 static int32_t new_item(P *p, int where, uint32_t ordinal) {
   ddbst_page *pg = p->pg;
-  ddbst__pitem *v = grow(&p->m->alloc, pg->items, &pg->cap_items,
+  ddbst__pitem *v = ddbst__page_grow(&p->m->alloc, pg->items, &pg->cap_items,
                          pg->nitems + 1, sizeof *v);
   if (!v) return nomem(p) - 1;
   pg->items = v;
@@ -632,7 +438,7 @@ static int other_seen(P *p, uint32_t rec) {
     for (uint32_t k = first; k < rec; k++) {
       if (pg->attrs[k].name_id >= 0) continue;
       const ddbst__pattr *q = &pg->attrs[k];
-      uint32_t i = fnv1a(pg->text.data + q->name, q->name_len) & (cap - 1);
+      uint32_t i = ddbst__fnv1a(pg->text.data + q->name, q->name_len) & (cap - 1);
       while (gens[i] == pg->gen) i = (i + 1) & (cap - 1);
       gens[i] = pg->gen;
       slots[i] = k;
@@ -640,7 +446,7 @@ static int other_seen(P *p, uint32_t rec) {
   }
   uint32_t mask = pg->cap_other - 1;
   const char *name = pg->text.data + r->name;
-  for (uint32_t i = fnv1a(name, r->name_len) & mask;; i = (i + 1) & mask) {
+  for (uint32_t i = ddbst__fnv1a(name, r->name_len) & mask;; i = (i + 1) & mask) {
     if (pg->other_gen[i] != pg->gen) {
       pg->other_gen[i] = pg->gen;
       pg->other_slots[i] = rec;
@@ -663,7 +469,7 @@ static int item_key(P *p, const char *k, size_t n) {
   if (n == 0)
     return refuse(p, DDBST_EVALUE, p->depth, NULL,
                   "an attribute name is empty");
-  ddbst__pattr *v = grow(&p->m->alloc, pg->attrs, &pg->cap_attrs,
+  ddbst__pattr *v = ddbst__page_grow(&p->m->alloc, pg->attrs, &pg->cap_attrs,
                          pg->nattrs + 1, sizeof *v);
   if (!v) return nomem(p);
   pg->attrs = v;
@@ -672,7 +478,7 @@ static int item_key(P *p, const char *k, size_t n) {
   memset(r, 0, sizeof *r);
   if (!keep(p, k, n, &r->name)) return 0;
   r->name_len = (uint32_t)n;
-  r->name_id = name_lookup(pg, k, n);
+  r->name_id = ddbst__page_name_id(pg, k, n);
   r->role = r->name_id >= 0 ? pg->name_role[r->name_id] : DDBST__PA_ATTR;
   r->attr = -1;
   pg->nattrs++;
@@ -705,22 +511,6 @@ static const char *rec_val(const ddbst_page *pg, int32_t rec) {
   return pg->text.data + pg->attrs[rec].val;
 }
 
-static int av_of_type(ddbst__type t) {
-  switch (t) {
-  case DDBST__T_NUMBER:
-  case DDBST__T_INTEGER:
-  case DDBST__T_TTL:
-    return DDBST__AV_N;
-  case DDBST__T_BOOLEAN: return DDBST__AV_BOOL;
-  case DDBST__T_BINARY: return DDBST__AV_B;
-  case DDBST__T_LIST: return DDBST__AV_L;
-  case DDBST__T_MAP: return DDBST__AV_M;
-  case DDBST__T_STRING_SET: return DDBST__AV_SS;
-  case DDBST__T_NUMBER_SET: return DDBST__AV_NS;
-  default: return DDBST__AV_S;
-  }
-}
-
 /* Facets of `t` the item lacks (and that the key holds as written, not
  * lower-cased). */
 static int lacks(const ddbst_page *pg, const ddbst__template *t) {
@@ -742,7 +532,7 @@ static int recover(P *p, int32_t e, const ddbst__template *t) {
     size_t vl = 0;
     const char *v = ddbst__item_text(pg->scratch, a, &vl);
     if (!v) continue;
-    ddbst__pattr *arr = grow(&p->m->alloc, pg->attrs, &pg->cap_attrs,
+    ddbst__pattr *arr = ddbst__page_grow(&p->m->alloc, pg->attrs, &pg->cap_attrs,
                              pg->nattrs + 1, sizeof *arr);
     if (!arr) return nomem(p);
     pg->attrs = arr;
@@ -753,10 +543,10 @@ static int recover(P *p, int32_t e, const ddbst__template *t) {
       return 0;
     r->name_len = (uint32_t)strlen(nm);
     r->val_len = (uint32_t)vl;
-    r->name_id = name_lookup(pg, nm, r->name_len);
+    r->name_id = ddbst__page_name_id(pg, nm, r->name_len);
     r->attr = a;
     r->role = DDBST__PA_RECOVERED;
-    r->type = (uint8_t)av_of_type(ent->attrs[a].type);
+    r->type = (uint8_t)ddbst__av_of_type(ent->attrs[a].type);
     pg->present_gen[a] = pg->gen;
     pg->nattrs++;
   }
@@ -880,9 +670,9 @@ static int finish_item(P *p) {
     const ddbst__ekey *k = &ent->indexes[j];
     if (!lacks(pg, &k->pk) && !lacks(pg, &k->sk)) continue;
     const ddbst__index *ix = &m->indexes[k->index];
-    int32_t ipk = rec_of(pg, name_lookup(pg, ix->pk_attr, strlen(ix->pk_attr)));
+    int32_t ipk = rec_of(pg, ddbst__page_name_id(pg, ix->pk_attr, strlen(ix->pk_attr)));
     int32_t isk = ix->sk_attr
-                      ? rec_of(pg, name_lookup(pg, ix->sk_attr, strlen(ix->sk_attr)))
+                      ? rec_of(pg, ddbst__page_name_id(pg, ix->sk_attr, strlen(ix->sk_attr)))
                       : -1;
     if (ipk < 0 || (ix->sk_attr && isk < 0) ||
         pg->attrs[ipk].type != DDBST__AV_S ||
@@ -897,27 +687,6 @@ static int finish_item(P *p) {
 }
 
 /* ---- AttributeValues ---- */
-
-static const struct {
-  const char *tag;
-  int type;
-} av_tags[] = {
-    {"S", DDBST__AV_S},       {"N", DDBST__AV_N},   {"B", DDBST__AV_B},
-    {"BOOL", DDBST__AV_BOOL}, {"NULL", DDBST__AV_NULL},
-    {"L", DDBST__AV_L},       {"M", DDBST__AV_M},   {"SS", DDBST__AV_SS},
-    {"NS", DDBST__AV_NS},     {"BS", DDBST__AV_BS},
-};
-
-static const char *av_tag(int type) {
-  for (size_t i = 0; i < sizeof av_tags / sizeof av_tags[0]; i++)
-    if (av_tags[i].type == type) return av_tags[i].tag;
-  return "?";
-}
-
-static int is_container_av(int t) {
-  return t == DDBST__AV_L || t == DDBST__AV_M || t == DDBST__AV_SS ||
-         t == DDBST__AV_NS || t == DDBST__AV_BS;
-}
 
 /* The AttributeValue type named k[0..n), or -1. */
 static int av_type_of(const char *k, size_t n) {
@@ -951,7 +720,7 @@ static int av_key(P *p, const char *k, size_t n) {
                   "L, M, SS, NS, BS)",
                   (int)(n > 32 ? 32 : n), k);
   f->key_src = K_LIT;
-  f->key_lit = av_tag(type);
+  f->key_lit = ddbst__av_tag(type);
   f->avtype = (uint8_t)type;
   f->state = 1;
   p->pending = X_AV_VALUE;
@@ -960,7 +729,7 @@ static int av_key(P *p, const char *k, size_t n) {
     r->type = (uint8_t)type;
     r->val = (uint32_t)p->pg->text.len;
     r->plain = (uint32_t)p->pg->plain.len;
-    if (!is_container_av(type)) return 1;
+    if (!ddbst__av_is_container(type)) return 1;
   }
   /* {"TAG": */
   return put_text(p, "{\"", 2) && put_text(p, k, n) && put_text(p, "\":", 2);
@@ -1112,7 +881,7 @@ static int new_group(P *p, const char *table, size_t n) {
         memcmp(pg->text.data + pg->groups[g].table, table, n) == 0)
       return refuse(p, DDBST_EVALUE, p->depth, NULL,
                     "the table appears twice");
-  ddbst__pgroup *v = grow(&p->m->alloc, pg->groups, &pg->cap_groups,
+  ddbst__pgroup *v = ddbst__page_grow(&p->m->alloc, pg->groups, &pg->cap_groups,
                           pg->ngroups + 1, sizeof *v);
   if (!v) return nomem(p);
   pg->groups = v;
@@ -1132,7 +901,7 @@ static int new_group(P *p, const char *table, size_t n) {
 
 static int add_span(P *p, uint32_t off) {
   ddbst_page *pg = p->pg;
-  ddbst__pspan *v = grow(&p->m->alloc, pg->spans, &pg->cap_spans,
+  ddbst__pspan *v = ddbst__page_grow(&p->m->alloc, pg->spans, &pg->cap_spans,
                          pg->nspans + 1, sizeof *v);
   if (!v) return nomem(p);
   pg->spans = v;
@@ -1462,7 +1231,7 @@ static int on_value(P *p, int vt, const char *s, size_t n, int b) {
     return want(p, vt, V_ARRAY, "a list") && push(p, F_REASONS, M_RAW, -1);
   case X_REASON_ELEM: {
     if (!want(p, vt, V_MAP, "an object")) return 0;
-    ddbst__preason *v = grow(&p->m->alloc, pg->reasons, &pg->cap_reasons,
+    ddbst__preason *v = ddbst__page_grow(&p->m->alloc, pg->reasons, &pg->cap_reasons,
                              pg->nreasons + 1, sizeof *v);
     if (!v) return nomem(p);
     pg->reasons = v;
@@ -1483,7 +1252,7 @@ static int on_value(P *p, int vt, const char *s, size_t n, int b) {
            push(p, F_RECORDS, M_RAW, -1);
   case X_RECORD_ELEM: {
     if (!want(p, vt, V_MAP, "a record (a JSON object)")) return 0;
-    ddbst__precord *v = grow(&p->m->alloc, pg->records, &pg->cap_records,
+    ddbst__precord *v = ddbst__page_grow(&p->m->alloc, pg->records, &pg->cap_records,
                              pg->nrecords + 1, sizeof *v);
     if (!v) return nomem(p);
     pg->records = v;
@@ -1546,7 +1315,7 @@ static int on_value(P *p, int vt, const char *s, size_t n, int b) {
   }
   case X_AV_VALUE:
     if (vt == V_MAP || vt == V_ARRAY) {
-      if (!is_container_av(top(p)->avtype))
+      if (!ddbst__av_is_container(top(p)->avtype))
         return refuse(p, DDBST_EVALUE, p->depth, NULL, "expected %s, found %s",
                       top(p)->avtype == DDBST__AV_BOOL   ? "true or false"
                       : top(p)->avtype == DDBST__AV_NULL ? "true"
@@ -1554,7 +1323,7 @@ static int on_value(P *p, int vt, const char *s, size_t n, int b) {
                       vt_names[vt]);
       return av_container(p, vt == V_MAP);
     }
-    if (is_container_av(top(p)->avtype))
+    if (ddbst__av_is_container(top(p)->avtype))
       return refuse(p, DDBST_EVALUE, p->depth, NULL, "expected %s, found %s",
                     top(p)->avtype == DDBST__AV_M ? "an object" : "a list",
                     vt_names[vt]);
@@ -1644,7 +1413,7 @@ static int on_end(void *ctx) {
                     "{\"S\": \"text\"}");
     if (f->mode == M_TOP) {
       ddbst__pattr *r = &pg->attrs[f->target];
-      if (is_container_av(r->type)) {
+      if (ddbst__av_is_container(r->type)) {
         if (!put_text(p, "}", 1)) return 0;
         r->val_len = (uint32_t)(pg->text.len - r->val);
         r->plain_len = (uint32_t)(pg->plain.len - r->plain);
@@ -1698,7 +1467,7 @@ static int on_end(void *ctx) {
     ddbst__preason *r = &pg->reasons[f->target];
     if (r->code == UINT32_MAX)
       return refuse(p, DDBST_EVALUE, up, "Code", "missing");
-    r->kind = classify(pg->text.data + r->code, r->code_len);
+    r->kind = ddbst__ddb_error_kind(pg->text.data + r->code, r->code_len);
     break;
   }
   case F_RECORD:
@@ -1718,7 +1487,7 @@ static const yajl_callbacks callbacks = {
 
 int ddbst__page_parse(ddbst_page *pg, int op, const char *json, size_t len,
                       ddbst_error *err) {
-  page_clear(pg, 0);
+  ddbst__page_clear(pg, 0);
   pg->op = op;
   pg->failed = 1;
   if (!json && len) return ddbst__fail(err, DDBST_EINVAL, NULL, "json is NULL");
@@ -1742,7 +1511,7 @@ int ddbst__page_parse(ddbst_page *pg, int op, const char *json, size_t len,
   if (rc == 0 && (r.status != yajl_status_ok || p.code))
     rc = p.code ? p.code : DDBST_ESYNTAX;
   if (rc) {
-    page_clear(pg, 0);
+    ddbst__page_clear(pg, 0);
     if (rc == DDBST_ENOMEM)
       return ddbst__fail(err, rc, NULL, "out of memory");
     unsigned line, col;
@@ -1759,8 +1528,8 @@ int ddbst__page_parse(ddbst_page *pg, int op, const char *json, size_t len,
     return rc;
   }
   if (p.has_type) {
-    page_clear(pg, 1);
-    pg->error_kind = classify(pg->text.data + pg->etype, pg->etype_len);
+    ddbst__page_clear(pg, 1);
+    pg->error_kind = ddbst__ddb_error_kind(pg->text.data + pg->etype, pg->etype_len);
     /* a type spelled like the reason "None" is still an error */
     if (pg->error_kind == DDBST_DDB_NONE) pg->error_kind = DDBST_DDB_OTHER;
     pg->failed = 0;
@@ -1775,607 +1544,4 @@ int ddbst__page_parse(ddbst_page *pg, int op, const char *json, size_t len,
               : op == DDBST_OP_BATCH_WRITE_ITEM ? 0
                                                 : (int)pg->nitems;
   return pg->count;
-}
-
-/* ---- pages ---- */
-
-ddbst_page *ddbst_page_new(const ddbst_model *m) {
-  if (!m) return NULL;
-  ddbst_page *pg = ddbst__malloc(&m->alloc, sizeof *pg);
-  if (!pg) return NULL;
-  if (ddbst__page_init(pg, m)) {
-    ddbst__free(&m->alloc, pg);
-    return NULL;
-  }
-  return pg;
-}
-
-void ddbst_page_free(ddbst_page *pg) {
-  if (!pg) return;
-  const ddbst_model *m = pg->m;
-  ddbst__page_release(pg);
-  ddbst__free(&m->alloc, pg);
-}
-
-int ddbst_page_parse(ddbst_page *pg, int op, const char *json, size_t len,
-                     ddbst_error *err) {
-  if (!pg) return ddbst__fail(err, DDBST_EINVAL, NULL, "page is NULL");
-  if (op != DDBST_OP_GET_ITEM && op != DDBST_OP_QUERY &&
-      op != DDBST_OP_BATCH_GET_ITEM && op != DDBST_OP_BATCH_WRITE_ITEM &&
-      op != DDBST_OP_TRANSACT_GET_ITEMS) {
-    page_clear(pg, 0);
-    return ddbst__fail(err, DDBST_EINVAL, "op",
-                       "%s answers hold no items: parse GetItem, Query, "
-                       "BatchGetItem, BatchWriteItem or TransactGetItems "
-                       "answers, and errors with ddbst_page_parse_error",
-                       ddbst_operation_name(op) ? ddbst_operation_name(op)
-                                                : "an unknown operation's");
-  }
-  return ddbst__page_parse(pg, op, json, len, err);
-}
-
-int ddbst_page_count(const ddbst_page *pg) { return pg ? pg->count : 0; }
-
-void ddbst__page_item_path(const ddbst_page *pg, uint32_t i, char *buf,
-                           size_t cap) {
-  const ddbst__pitem *pi = &pg->items[i];
-  unsigned o = pi->ordinal;
-  switch (pi->where) {
-  case DDBST__IN_ITEM: snprintf(buf, cap, "Item"); break;
-  case DDBST__IN_ITEMS: snprintf(buf, cap, "Items[%u]", o); break;
-  case DDBST__IN_BATCH:
-    snprintf(buf, cap, "Responses.%.*s[%u]",
-             (int)(pi->table_len > 100 ? 100 : pi->table_len),
-             pg->text.data + pi->table, o);
-    break;
-  case DDBST__IN_TXN: snprintf(buf, cap, "Responses[%u].Item", o); break;
-  case DDBST__IN_KEYS: snprintf(buf, cap, "Records[%u].dynamodb.Keys", o); break;
-  case DDBST__IN_NEW:
-    snprintf(buf, cap, "Records[%u].dynamodb.NewImage", o);
-    break;
-  case DDBST__IN_OLD:
-    snprintf(buf, cap, "Records[%u].dynamodb.OldImage", o);
-    break;
-  default: snprintf(buf, cap, "LastEvaluatedKey");
-  }
-}
-
-int ddbst__page_fill(const ddbst_page *pg, uint32_t i, ddbst_item *item,
-                     ddbst_error *err) {
-  const ddbst__pitem *pi = &pg->items[i];
-  char path[DDBST_ERROR_PATH_MAX];
-  ddbst__page_item_path(pg, i, path, sizeof path);
-  if (!pi->present) {
-    path[strcspn(path, ".")] = '\0'; /* "Responses[1]": it has no Item */
-    return ddbst__fail(err, DDBST_ENOTFOUND, path,
-                       "no such item: the Get found nothing");
-  }
-  if (pi->entity < 0)
-    return ddbst__fail(err, DDBST_ENOTFOUND, path,
-                       "not an item of an entity of the model (a unique "
-                       "guard, or an item another program wrote)");
-  const ddbst__entity *ent = &pg->m->entities[pi->entity];
-  ddbst_item_reset(item, pi->entity);
-  for (uint32_t k = pi->first; k < pi->first + pi->count; k++) {
-    const ddbst__pattr *r = &pg->attrs[k];
-    if (r->attr < 0 || r->type == DDBST__AV_NULL ||
-        (r->role != DDBST__PA_ATTR && r->role != DDBST__PA_RECOVERED))
-      continue;
-    const ddbst__attr *a = &ent->attrs[r->attr];
-    const char *v = pg->text.data + r->val;
-    size_t plen = strlen(path);
-    snprintf(path + plen, sizeof path - plen, ".%s", a->name);
-    int want_av = av_of_type(a->type);
-    if (r->type != want_av)
-      return ddbst__fail(err, DDBST_EVALUE, path,
-                         "%s.%s is of type %s, stored as %s; the item holds %s",
-                         ent->name, a->name, ddbst__type_name(a->type),
-                         av_tag(want_av), av_tag(r->type));
-    int rc;
-    if (r->role == DDBST__PA_RECOVERED || is_container_av(r->type)) {
-      /* canonical already: read back from a key, or written by the parser
-       * in the form the item keeps */
-      rc = ddbst__item_store(item, r->attr, v, r->val_len);
-      if (rc) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-    } else {
-      ddbst_error e2;
-      rc = ddbst_item_set(item, r->attr, v, r->val_len, &e2);
-      if (rc == DDBST_ENOMEM)
-        return ddbst__fail(err, rc, NULL, "out of memory");
-      if (rc) return ddbst__fail(err, DDBST_EVALUE, path, "%s", e2.message);
-    }
-    path[plen] = '\0';
-  }
-  return pi->entity;
-}
-
-static int check_index(const ddbst_page *pg, int i, ddbst_error *err) {
-  if (!pg) return ddbst__fail(err, DDBST_EINVAL, NULL, "page is NULL");
-  if (i < 0 || i >= pg->count || pg->op == DDBST__OP_STREAM)
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "item %d of %d does not exist", i, pg->count);
-  return 0;
-}
-
-int ddbst_page_item(const ddbst_page *pg, int i, ddbst_item *item,
-                    ddbst_error *err) {
-  int rc = check_index(pg, i, err);
-  if (rc) return rc;
-  if (!item) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
-  if (item->m != pg->m)
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "the item belongs to another model");
-  return ddbst__page_fill(pg, (uint32_t)i, item, err);
-}
-
-int ddbst_page_item_entity(const ddbst_page *pg, int i) {
-  if (check_index(pg, i, NULL)) return DDBST_EINVAL;
-  const ddbst__pitem *pi = &pg->items[i];
-  return pi->present && pi->entity >= 0 ? pi->entity : DDBST_ENOTFOUND;
-}
-
-/* ---- items as plain JSON ---- */
-
-static int plain_value(const ddbst_page *pg, const ddbst__pattr *r,
-                       ddbst_buf *out) {
-  const char *v = pg->text.data + r->val;
-  switch (r->type) {
-  case DDBST__AV_S:
-  case DDBST__AV_B: return ddbst__json_string(out, v, r->val_len);
-  case DDBST__AV_N: return ddbst__json_number(out, v, r->val_len);
-  case DDBST__AV_BOOL: return ddbst__buf_append(out, v, r->val_len);
-  case DDBST__AV_NULL: return ddbst__buf_puts(out, "null");
-  default: return ddbst__buf_append(out, pg->plain.data + r->plain, r->plain_len);
-  }
-}
-
-static int plain_member(const ddbst_page *pg, const ddbst__pattr *r,
-                        ddbst_buf *out, int *first) {
-  int rc = *first ? 0 : ddbst__buf_putc(out, ',');
-  *first = 0;
-  rc = rc ? rc : ddbst__json_string(out, pg->text.data + r->name, r->name_len);
-  rc = rc ? rc : ddbst__buf_putc(out, ':');
-  return rc ? rc : plain_value(pg, r, out);
-}
-
-int ddbst__page_json_attrs(const ddbst_page *pg, uint32_t i, ddbst_buf *out) {
-  const ddbst__pitem *pi = &pg->items[i];
-  uint32_t end = pi->first + pi->count;
-  int first = 1;
-  int rc = ddbst__buf_putc(out, '{');
-  if (pi->entity < 0) {
-    /* nothing is known about it: every attribute, keys included */
-    for (uint32_t k = pi->first; !rc && k < end; k++)
-      rc = plain_member(pg, &pg->attrs[k], out, &first);
-    return rc ? rc : ddbst__buf_putc(out, '}');
-  }
-  /* declaration order, so equal items give equal text */
-  int nattrs = pg->m->entities[pi->entity].nattrs;
-  for (int a = 0; !rc && a < nattrs; a++)
-    for (uint32_t k = pi->first; k < end; k++) {
-      const ddbst__pattr *r = &pg->attrs[k];
-      if (r->attr != a || (r->role != DDBST__PA_ATTR &&
-                           r->role != DDBST__PA_RECOVERED))
-        continue;
-      rc = plain_member(pg, r, out, &first);
-      break;
-    }
-  return rc ? rc : ddbst__buf_putc(out, '}');
-}
-
-int ddbst__page_json_undeclared(const ddbst_page *pg, uint32_t i,
-                                const char *member, ddbst_buf *out) {
-  const ddbst__pitem *pi = &pg->items[i];
-  if (pi->entity < 0) return 0;
-  int first = 1, rc = 0;
-  for (uint32_t k = pi->first; !rc && k < pi->first + pi->count; k++) {
-    const ddbst__pattr *r = &pg->attrs[k];
-    if (r->role != DDBST__PA_ATTR || r->attr >= 0) continue;
-    if (first) {
-      rc = ddbst__buf_puts(out, ",\"");
-      rc = rc ? rc : ddbst__buf_puts(out, member);
-      rc = rc ? rc : ddbst__buf_puts(out, "\":{");
-    }
-    rc = rc ? rc : plain_member(pg, r, out, &first);
-  }
-  if (!rc && !first) rc = ddbst__buf_putc(out, '}');
-  return rc;
-}
-
-int ddbst__page_json_item(const ddbst_page *pg, uint32_t i, ddbst_buf *out) {
-  const ddbst__pitem *pi = &pg->items[i];
-  if (!pi->present) return ddbst__buf_puts(out, "null");
-  int rc = ddbst__buf_puts(out, "{\"entity\":");
-  if (!rc && pi->entity >= 0) {
-    const char *e = pg->m->entities[pi->entity].name;
-    rc = ddbst__json_string(out, e, strlen(e));
-  } else if (!rc) {
-    rc = ddbst__buf_puts(out, "null");
-  }
-  rc = rc ? rc : ddbst__buf_puts(out, ",\"item\":");
-  rc = rc ? rc : ddbst__page_json_attrs(pg, i, out);
-  rc = rc ? rc : ddbst__page_json_undeclared(pg, i, "undeclared", out);
-  return rc ? rc : ddbst__buf_putc(out, '}');
-}
-
-int ddbst_page_item_json(const ddbst_page *pg, int i, ddbst_buf *out,
-                         ddbst_error *err) {
-  int rc = check_index(pg, i, err);
-  if (rc) return rc;
-  if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "buffer is NULL");
-  size_t start = out->len;
-  if (ddbst__page_json_item(pg, (uint32_t)i, out)) {
-    ddbst__buf_truncate(out, start);
-    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  }
-  return 0;
-}
-
-/* ---- what is left: LastEvaluatedKey and unprocessed batch entries ---- */
-
-int ddbst_page_has_more(const ddbst_page *pg) {
-  return pg && pg->has_more ? 1 : 0;
-}
-
-int ddbst_page_followup_request(const ddbst_page *pg, ddbst_buf *out,
-                                ddbst_error *err) {
-  if (!pg || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "page or buffer is NULL");
-  int is_get = pg->op == DDBST_OP_BATCH_GET_ITEM;
-  if (pg->nspans == 0 || (!is_get && pg->op != DDBST_OP_BATCH_WRITE_ITEM))
-    return 0;
-  size_t start = out->len;
-  const char *text = pg->text.data;
-  int rc = ddbst__buf_puts(out, "{\"RequestItems\":{");
-  int first = 1;
-  for (uint32_t g = 0; !rc && g < pg->ngroups; g++) {
-    const ddbst__pgroup *gr = &pg->groups[g];
-    if (!gr->count) continue;
-    if (!first) rc = ddbst__buf_putc(out, ',');
-    first = 0;
-    rc = rc ? rc : ddbst__json_string(out, text + gr->table, gr->table_len);
-    rc = rc ? rc : ddbst__buf_puts(out, is_get ? ":{\"Keys\":[" : ":[");
-    for (uint32_t k = gr->first; !rc && k < gr->first + gr->count; k++) {
-      if (k > gr->first) rc = ddbst__buf_putc(out, ',');
-      rc = rc ? rc
-              : ddbst__buf_append(out, text + pg->spans[k].off,
-                                  pg->spans[k].len);
-    }
-    rc = rc ? rc : ddbst__buf_putc(out, ']');
-    if (!is_get) continue;
-    /* the read's own settings, as DynamoDB handed them back */
-    if (!rc && gr->consistent == 1)
-      rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
-    if (!rc && gr->proj_len) {
-      rc = ddbst__buf_puts(out, ",\"ProjectionExpression\":");
-      rc = rc ? rc : ddbst__json_string(out, text + gr->proj, gr->proj_len);
-    }
-    if (!rc && gr->names_len) {
-      rc = ddbst__buf_puts(out, ",\"ExpressionAttributeNames\":");
-      rc = rc ? rc : ddbst__buf_append(out, text + gr->names, gr->names_len);
-    }
-    rc = rc ? rc : ddbst__buf_putc(out, '}');
-  }
-  rc = rc ? rc : ddbst__buf_puts(out, "}}");
-  if (rc) {
-    ddbst__buf_truncate(out, start);
-    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  }
-  return is_get ? DDBST_OP_BATCH_GET_ITEM : DDBST_OP_BATCH_WRITE_ITEM;
-}
-
-int ddbst_page_cursor(const ddbst_page *pg, const ddbst_cursor_keys *keys,
-                      ddbst_item *values, int pattern, int64_t now_us,
-                      ddbst_buf *out, ddbst_error *err) {
-  if (!pg || !values || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "page, values or buffer is NULL");
-  if (!pg->has_more)
-    return ddbst__fail(err, DDBST_ENOTFOUND, "LastEvaluatedKey",
-                       "the page is the last one: there is no cursor");
-  enum { MAX_KEYS = 8 };
-  const char *names[MAX_KEYS], *vals[MAX_KEYS];
-  size_t lens[MAX_KEYS];
-  const ddbst__pitem *pi = &pg->lek;
-  if (pi->count > MAX_KEYS)
-    return ddbst__fail(err, DDBST_EVALUE, "LastEvaluatedKey",
-                       "LastEvaluatedKey holds %u attributes; a query's holds "
-                       "at most 4",
-                       pi->count);
-  for (uint32_t k = 0; k < pi->count; k++) {
-    const ddbst__pattr *r = &pg->attrs[pi->first + k];
-    names[k] = pg->text.data + r->name;
-    vals[k] = pg->text.data + r->val;
-    lens[k] = r->val_len;
-  }
-  return ddbst__cursor_seal(keys, values, pattern, names, vals, lens,
-                            (int)pi->count, now_us, out, err);
-}
-
-/* ---- errors from DynamoDB ---- */
-
-int ddbst_page_parse_error(ddbst_page *pg, const char *json, size_t len,
-                           ddbst_error *err) {
-  if (!pg) return ddbst__fail(err, DDBST_EINVAL, NULL, "page is NULL");
-  return ddbst__page_parse(pg, DDBST__OP_ERROR, json, len, err);
-}
-
-int ddbst_page_error_kind(const ddbst_page *pg) {
-  return pg ? pg->error_kind : DDBST_DDB_NONE;
-}
-
-const char *ddbst_page_error_type(const ddbst_page *pg) {
-  if (!pg || pg->error_kind == DDBST_DDB_NONE) return NULL;
-  return pg->text.data + pg->etype;
-}
-
-const char *ddbst_page_error_message(const ddbst_page *pg) {
-  if (!pg || pg->error_kind == DDBST_DDB_NONE || !pg->emsg_len) return "";
-  return pg->text.data + pg->emsg;
-}
-
-int ddbst_page_reason_count(const ddbst_page *pg) {
-  return pg && pg->error_kind != DDBST_DDB_NONE ? (int)pg->nreasons : 0;
-}
-
-int ddbst_page_reason(const ddbst_page *pg, int i, const char **code,
-                      const char **message) {
-  if (i < 0 || i >= ddbst_page_reason_count(pg)) return DDBST_EINVAL;
-  const ddbst__preason *r = &pg->reasons[i];
-  if (code) *code = pg->text.data + r->code;
-  if (message) *message = r->msg_len ? pg->text.data + r->msg : "";
-  return r->kind;
-}
-
-static int kind_retryable(int kind) {
-  return kind == DDBST_DDB_THROTTLED || kind == DDBST_DDB_INTERNAL ||
-         kind == DDBST_DDB_TRANSACTION_CONFLICT ||
-         kind == DDBST_DDB_TRANSACTION_IN_PROGRESS;
-}
-
-int ddbst_page_error_retryable(const ddbst_page *pg) {
-  if (!pg) return 0;
-  if (pg->error_kind != DDBST_DDB_TRANSACTION_CANCELED)
-    return kind_retryable(pg->error_kind);
-  /* a cancellation is worth retrying when only contention caused it */
-  int failed = 0;
-  for (uint32_t i = 0; i < pg->nreasons; i++) {
-    int k = pg->reasons[i].kind;
-    if (k == DDBST_DDB_NONE) continue;
-    if (!kind_retryable(k)) return 0;
-    failed++;
-  }
-  return failed > 0;
-}
-
-/* ---- a cancelled transaction, in the model's words ---- */
-
-/* The key of entry `i` of a view: "pk / sk" into buf. */
-static void entry_key(const ddbst__txn_view *v, int i, char *buf, size_t cap) {
-  const char *p = v->keys, *end = v->keys + v->keys_len;
-  buf[0] = '\0';
-  for (int k = 0; p && p < end; k++) {
-    const char *rec_end = memchr(p, '\x1e', (size_t)(end - p));
-    if (!rec_end) return;
-    if (k == i) {
-      const char *sep = memchr(p, '\x1f', (size_t)(rec_end - p));
-      if (!sep) return;
-      int pl = (int)(sep - p), sl = (int)(rec_end - sep - 1);
-      /* a guard item's sort key repeats its partition key */
-      if (sl == pl && memcmp(p, sep + 1, (size_t)pl) == 0) sl = 0;
-      if (sl)
-        snprintf(buf, cap, "%.*s / %.*s", pl > 200 ? 200 : pl, p,
-                 sl > 200 ? 200 : sl, sep + 1);
-      else
-        snprintf(buf, cap, "%.*s", pl > 200 ? 200 : pl, p);
-      return;
-    }
-    p = rec_end + 1;
-  }
-}
-
-/* Why entry `op` failed with reason kind `rk`: a DDBST_FAIL_* kind and a
- * sentence. */
-static int why_failed(const ddbst_model *m, const ddbst__txn_op *op,
-                      const char *key, int rk, const char *code,
-                      const char *msg, char *out, size_t cap) {
-  const ddbst__entity *e = &m->entities[op->entity];
-  char what[300];
-  if (op->kind == DDBST__TXOP_GUARD_PUT || op->kind == DDBST__TXOP_GUARD_DELETE)
-    snprintf(what, sizeof what, "the %s.%s guard (%s)", e->name,
-             e->uniques[op->unique].name, key);
-  else
-    snprintf(what, sizeof what, "%s (%s)", e->name, key);
-  long long ver = (long long)op->version;
-  switch (rk) {
-  case DDBST_DDB_CONDITIONAL_CHECK_FAILED:
-    break;
-  case DDBST_DDB_TRANSACTION_CONFLICT:
-    snprintf(out, cap, "%s: another transaction was writing it at the same "
-                       "time; retry the transaction",
-             what);
-    return DDBST_FAIL_CONFLICT;
-  case DDBST_DDB_THROTTLED:
-    snprintf(out, cap, "%s: throttled (%s); retry with backoff", what, code);
-    return DDBST_FAIL_THROTTLED;
-  case DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT:
-    snprintf(out, cap, "%s: the partition's item collection is over 10 GB",
-             what);
-    return DDBST_FAIL_OTHER;
-  default:
-    snprintf(out, cap, "%s: DynamoDB refused the operation: %s%s%s", what,
-             code, *msg ? ": " : "", msg);
-    return DDBST_FAIL_OTHER;
-  }
-  unsigned c = op->conds;
-  switch (op->kind) {
-  case DDBST__TXOP_GUARD_PUT:
-    snprintf(out, cap, "unique constraint %s.%s: another %s already has this "
-                       "%s (%s)",
-             e->name, e->uniques[op->unique].name, e->name,
-             e->uniques[op->unique].name, key);
-    return DDBST_FAIL_UNIQUE;
-  case DDBST__TXOP_CREATE:
-    if (c & DDBST__TXC_VERSION)
-      snprintf(out, cap, "%s already exists, and not at version %lld", what,
-               ver);
-    else
-      snprintf(out, cap, "%s already exists", what);
-    return DDBST_FAIL_EXISTS;
-  default:
-    break;
-  }
-  if (c & DDBST__TXC_VERSION) {
-    snprintf(out, cap, "version mismatch: %s is not at version %lld (or no "
-                       "longer exists); read it again and retry",
-             what, ver);
-    return DDBST_FAIL_VERSION;
-  }
-  if (c & DDBST__TXC_UNIQUE) {
-    snprintf(out, cap, "%s does not exist, or its unique attributes no "
-                       "longer hold the %s given",
-             what, op->kind == DDBST__TXOP_UPDATE ? "previous values" : "values");
-    return DDBST_FAIL_CONDITION;
-  }
-  if (c & DDBST__TXC_EXISTS) {
-    snprintf(out, cap, "%s does not exist", what);
-    return DDBST_FAIL_MISSING;
-  }
-  snprintf(out, cap, "%s: a condition failed", what);
-  return DDBST_FAIL_CONDITION;
-}
-
-/* The k-th failure of `page` against view `v`: its kind (> 0), *index and
- * the sentence; 0 past the last; DDBST_EINVAL when they do not match. */
-static int nth_failure(const ddbst_model *m, const ddbst__txn_view *v,
-                       const ddbst_page *pg, int k, int *index, char *out,
-                       size_t cap, ddbst_error *err) {
-  if (!pg || pg->error_kind == DDBST_DDB_NONE)
-    return ddbst__fail(err, DDBST_EINVAL, "page",
-                       "the page holds no DynamoDB error: parse the error "
-                       "body with ddbst_page_parse_error");
-  char key[512];
-  const char *text = pg->text.data;
-  if (pg->error_kind == DDBST_DDB_TRANSACTION_CANCELED ||
-      pg->error_kind == DDBST_DDB_CONDITIONAL_CHECK_FAILED) {
-    int single = pg->error_kind == DDBST_DDB_CONDITIONAL_CHECK_FAILED;
-    int n = single ? 1 : (int)pg->nreasons;
-    if (n != v->n)
-      return ddbst__fail(err, DDBST_EINVAL, "page",
-                         single ? "a ConditionalCheckFailedException answers "
-                                  "one write, and this wrote %d operations"
-                                : "the answer holds %d cancellation reasons "
-                                  "for %d operations: not this transaction's",
-                         single ? v->n : n, v->n);
-    for (int i = 0, seen = 0; i < n; i++) {
-      int rk = single ? DDBST_DDB_CONDITIONAL_CHECK_FAILED
-                      : pg->reasons[i].kind;
-      if (rk == DDBST_DDB_NONE) continue;
-      if (seen++ < k) continue;
-      const char *code = single ? "ConditionalCheckFailed"
-                                : text + pg->reasons[i].code;
-      const char *msg = single || !pg->reasons[i].msg_len
-                            ? ""
-                            : text + pg->reasons[i].msg;
-      entry_key(v, i, key, sizeof key);
-      *index = i;
-      return why_failed(m, &v->ops[i], key, rk, code, msg, out, cap);
-    }
-    return 0;
-  }
-  /* the request failed as a whole */
-  if (k > 0) return 0;
-  *index = -1;
-  int kind = pg->error_kind == DDBST_DDB_THROTTLED ? DDBST_FAIL_THROTTLED
-             : pg->error_kind == DDBST_DDB_TRANSACTION_CONFLICT ||
-                     pg->error_kind == DDBST_DDB_TRANSACTION_IN_PROGRESS
-                 ? DDBST_FAIL_CONFLICT
-                 : DDBST_FAIL_OTHER;
-  snprintf(out, cap, "the request failed as a whole: %s: %s%s",
-           text + pg->etype, ddbst_page_error_message(pg),
-           kind == DDBST_FAIL_OTHER ? "" : "; retry with backoff");
-  return kind;
-}
-
-/* Every failure, one line each, appended to `out`; the first one's kind. */
-static int explain(const ddbst_model *m, const ddbst__txn_view *v,
-                   const ddbst_page *pg, ddbst_buf *out, ddbst_error *err) {
-  if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "buffer is NULL");
-  size_t start = out->len;
-  int first = 0;
-  for (int k = 0;; k++) {
-    char line[1024];
-    int index;
-    int kind = nth_failure(m, v, pg, k, &index, line, sizeof line, err);
-    if (kind < 0) {
-      ddbst__buf_truncate(out, start);
-      return kind;
-    }
-    if (kind == 0) break;
-    if (!first) first = kind;
-    /* a plain conditional write is no transaction: no position to name */
-    char head[48] = "";
-    if (index >= 0 && pg->error_kind != DDBST_DDB_CONDITIONAL_CHECK_FAILED)
-      snprintf(head, sizeof head, "TransactItems[%d]: ", index);
-    if (ddbst__buf_puts(out, head) || ddbst__buf_puts(out, line) ||
-        ddbst__buf_putc(out, '\n')) {
-      ddbst__buf_truncate(out, start);
-      return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-    }
-  }
-  return first;
-}
-
-int ddbst_txn_explain(const ddbst_txn *txn, const ddbst_page *pg,
-                      ddbst_buf *out, ddbst_error *err) {
-  if (!txn) return ddbst__fail(err, DDBST_EINVAL, NULL, "transaction is NULL");
-  ddbst__txn_view v;
-  ddbst__txn_view_of(txn, &v);
-  if (pg && pg->m != v.m)
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "the page belongs to another model");
-  return explain(v.m, &v, pg, out, err);
-}
-
-int ddbst_txn_failure(const ddbst_txn *txn, const ddbst_page *pg, int k,
-                      int *index, int *entity, const char **unique) {
-  if (!txn || k < 0) return DDBST_EINVAL;
-  ddbst__txn_view v;
-  ddbst__txn_view_of(txn, &v);
-  if (pg && pg->m != v.m) return DDBST_EINVAL;
-  char line[1024];
-  int at = -1;
-  int kind = nth_failure(v.m, &v, pg, k, &at, line, sizeof line, NULL);
-  if (kind <= 0) return kind ? kind : DDBST_ENOTFOUND;
-  const ddbst__txn_op *op = at >= 0 ? &v.ops[at] : NULL;
-  if (index) *index = at;
-  if (entity) *entity = op ? op->entity : DDBST_ENOTFOUND;
-  if (unique)
-    *unique = op && op->unique >= 0
-                  ? v.m->entities[op->entity].uniques[op->unique].name
-                  : NULL;
-  return kind;
-}
-
-int ddbst_item_explain(ddbst_item *item, int op, uint32_t flags,
-                       const ddbst_page *pg, ddbst_buf *out,
-                       ddbst_error *err) {
-  if (!item || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
-  if (pg && pg->m != item->m)
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "the page belongs to another model");
-  const ddbst_allocator *a = &item->m->alloc;
-  ddbst__txn_op *ops = ddbst__malloc(a, DDBST__TXN_MAX * sizeof *ops);
-  ddbst_buf scratch, keys;
-  ddbst__buf_init(&scratch, a);
-  ddbst__buf_init(&keys, a);
-  int rc = ops ? 0 : ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  ddbst__txn_view v;
-  if (!rc) rc = ddbst__item_view(item, op, flags, ops, &scratch, &keys, &v, err);
-  if (!rc) rc = explain(item->m, &v, pg, out, err);
-  ddbst__buf_release(&scratch);
-  ddbst__buf_release(&keys);
-  ddbst__free(a, ops);
-  return rc;
 }
