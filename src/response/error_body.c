@@ -1,52 +1,8 @@
-/* DynamoDB's error bodies: the exception types and cancellation reason codes
- * told apart, and what a page that read one says about it. */
+/* DynamoDB's error bodies: what a page that read one says about it (its
+ * kind, type, message, cancellation reasons, whether to retry). */
 #include <string.h>
 
 #include "response/page.h"
-
-static const struct {
-  const char *name;
-  int kind;
-} error_types[] = {
-    {"ConditionalCheckFailedException", DDBST_DDB_CONDITIONAL_CHECK_FAILED},
-    {"TransactionCanceledException", DDBST_DDB_TRANSACTION_CANCELED},
-    {"TransactionConflictException", DDBST_DDB_TRANSACTION_CONFLICT},
-    {"TransactionInProgressException", DDBST_DDB_TRANSACTION_IN_PROGRESS},
-    {"ProvisionedThroughputExceededException", DDBST_DDB_THROTTLED},
-    {"ThrottlingException", DDBST_DDB_THROTTLED},
-    {"RequestLimitExceeded", DDBST_DDB_THROTTLED},
-    {"ValidationException", DDBST_DDB_VALIDATION},
-    {"SerializationException", DDBST_DDB_VALIDATION},
-    {"ResourceNotFoundException", DDBST_DDB_RESOURCE_NOT_FOUND},
-    {"InternalServerError", DDBST_DDB_INTERNAL},
-    {"ServiceUnavailable", DDBST_DDB_INTERNAL},
-    {"ItemCollectionSizeLimitExceededException",
-     DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT},
-    {"IdempotentParameterMismatchException",
-     DDBST_DDB_IDEMPOTENT_PARAMETER_MISMATCH},
-    {"AccessDeniedException", DDBST_DDB_ACCESS_DENIED},
-    {"UnrecognizedClientException", DDBST_DDB_ACCESS_DENIED},
-    {"MissingAuthenticationTokenException", DDBST_DDB_ACCESS_DENIED},
-    {"InvalidSignatureException", DDBST_DDB_ACCESS_DENIED},
-    {"IncompleteSignatureException", DDBST_DDB_ACCESS_DENIED},
-    {"ExpiredTokenException", DDBST_DDB_ACCESS_DENIED},
-    /* CancellationReasons codes */
-    {"None", DDBST_DDB_NONE},
-    {"ConditionalCheckFailed", DDBST_DDB_CONDITIONAL_CHECK_FAILED},
-    {"TransactionConflict", DDBST_DDB_TRANSACTION_CONFLICT},
-    {"ProvisionedThroughputExceeded", DDBST_DDB_THROTTLED},
-    {"ThrottlingError", DDBST_DDB_THROTTLED},
-    {"ItemCollectionSizeLimitExceeded", DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT},
-    {"ValidationError", DDBST_DDB_VALIDATION},
-};
-
-int ddbst__ddb_error_kind(const char *s, size_t n) {
-  for (size_t i = 0; i < sizeof error_types / sizeof error_types[0]; i++)
-    if (strlen(error_types[i].name) == n &&
-        memcmp(error_types[i].name, s, n) == 0)
-      return error_types[i].kind;
-  return DDBST_DDB_OTHER;
-}
 
 int ddbst_page_parse_error(ddbst_page *pg, const char *json, size_t len,
                            ddbst_error *err) {

@@ -1,5 +1,5 @@
 /* The page: its storage (kept between parses), the names the model knows
- * hashed once, and the public life of a page (new, parse, count, free). */
+ * hashed once, and the public life of a page (new, count, free). */
 #include <string.h>
 
 #include "response/page.h"
@@ -95,7 +95,11 @@ void ddbst__page_release(ddbst_page *pg) {
   ddbst__free(a, pg->other_slots);
   ddbst__free(a, pg->other_gen);
   ddbst_item_free(pg->scratch);
-  ddbst__page_release_blocks(pg);
+  while (pg->yblocks) {
+    ddbst__yblock *next = pg->yblocks->h.next;
+    ddbst__free(a, pg->yblocks);
+    pg->yblocks = next;
+  }
   memset(pg, 0, sizeof *pg);
 }
 
@@ -130,23 +134,6 @@ void ddbst_page_free(ddbst_page *pg) {
   const ddbst_model *m = pg->m;
   ddbst__page_release(pg);
   ddbst__free(&m->alloc, pg);
-}
-
-int ddbst_page_parse(ddbst_page *pg, int op, const char *json, size_t len,
-                     ddbst_error *err) {
-  if (!pg) return ddbst__fail(err, DDBST_EINVAL, NULL, "page is NULL");
-  if (op != DDBST_OP_GET_ITEM && op != DDBST_OP_QUERY &&
-      op != DDBST_OP_BATCH_GET_ITEM && op != DDBST_OP_BATCH_WRITE_ITEM &&
-      op != DDBST_OP_TRANSACT_GET_ITEMS) {
-    ddbst__page_clear(pg, 0);
-    return ddbst__fail(err, DDBST_EINVAL, "op",
-                       "%s answers hold no items: parse GetItem, Query, "
-                       "BatchGetItem, BatchWriteItem or TransactGetItems "
-                       "answers, and errors with ddbst_page_parse_error",
-                       ddbst_operation_name(op) ? ddbst_operation_name(op)
-                                                : "an unknown operation's");
-  }
-  return ddbst__page_parse(pg, op, json, len, err);
 }
 
 int ddbst_page_count(const ddbst_page *pg) { return pg ? pg->count : 0; }

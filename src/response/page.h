@@ -97,8 +97,18 @@ typedef struct ddbst__precord {
   uint32_t id, id_len;
 } ddbst__precord;
 
-/* Block cache for YAJL's allocations (response.c). */
+/* Block cache for YAJL's allocations (parse.c): a page keeps the blocks
+ * YAJL freed for its next parse. */
 typedef union ddbst__yblock ddbst__yblock;
+
+union ddbst__yblock {
+  struct {
+    ddbst__yblock *next;
+    size_t cap;
+    int live;
+  } h;
+  max_align_t align; /* keeps the memory after the header aligned */
+};
 
 struct ddbst_page {
   const ddbst_model *m;
@@ -191,13 +201,6 @@ static inline const char *ddbst__page_text(const ddbst_page *page,
 /* Forgets the previous parse, keeping every buffer's memory; with
  * `keep_error` the error body's type, message and reasons stay. */
 void ddbst__page_clear(ddbst_page *page, int keep_error);
-
-/* Frees the blocks kept for YAJL between parses (parse.c). */
-void ddbst__page_release_blocks(ddbst_page *page);
-
-/* The DDBST_DDB_* kind of an error type or a cancellation reason code
- * (error_body.c): DDBST_DDB_OTHER when DynamoDB's name is not known. */
-int ddbst__ddb_error_kind(const char *name, size_t n);
 
 /* 0 when item `i` of a page of items exists, else DDBST_EINVAL (items.c). */
 int ddbst__page_check_index(const ddbst_page *page, int i, ddbst_error *err);
