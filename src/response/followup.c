@@ -14,8 +14,8 @@ int ddbst_page_followup_request(const ddbst_page *pg, ddbst_buf *out,
                                 ddbst_error *err) {
   if (!pg || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "page or buffer is NULL");
-  int is_get = pg->op == DDBST_OP_BATCH_GET_ITEM;
-  if (pg->nspans == 0 || (!is_get && pg->op != DDBST_OP_BATCH_WRITE_ITEM))
+  int is_get = pg->kind == DDBST__ANSWER_BATCH_GET;
+  if (pg->nspans == 0 || (!is_get && pg->kind != DDBST__ANSWER_BATCH_WRITE))
     return 0;
   size_t start = out->len;
   const char *text = pg->text.data;

@@ -80,7 +80,7 @@ int ddbst__page_fill(const ddbst_page *pg, uint32_t i, ddbst_item *item,
 
 int ddbst__page_check_index(const ddbst_page *pg, int i, ddbst_error *err) {
   if (!pg) return ddbst__fail(err, DDBST_EINVAL, NULL, "page is NULL");
-  if (i < 0 || i >= pg->count || pg->op == DDBST__OP_STREAM)
+  if (i < 0 || i >= pg->count || pg->kind == DDBST__ANSWER_STREAM)
     return ddbst__fail(err, DDBST_EINVAL, NULL,
                        "item %d of %d does not exist", i, pg->count);
   return 0;

@@ -31,6 +31,20 @@ typedef enum {
   DDBST__PA_RECOVERED  /* a facet absent from the item, read from its keys */
 } ddbst__parole;
 
+/* What a parse reads: the answer of one operation, a stream event, or an
+ * error body alone. Never a DDBST_OP_* code: the public operations map onto
+ * these (ddbst_page_parse), and streams and error bodies are no
+ * operation. */
+typedef enum {
+  DDBST__ANSWER_GET_ITEM,
+  DDBST__ANSWER_QUERY,
+  DDBST__ANSWER_BATCH_GET,
+  DDBST__ANSWER_BATCH_WRITE,
+  DDBST__ANSWER_TRANSACT_GET,
+  DDBST__ANSWER_STREAM,
+  DDBST__ANSWER_ERROR /* ddbst_page_parse_error */
+} ddbst__answer;
+
 /* One top-level attribute of a stored item. `val` is S, N and B text as
  * given, "true"/"false" for BOOL, empty for NULL, and for L, M and the sets
  * the AttributeValue JSON re-written compactly ({"L":[{"S":"a"}]}), the form
@@ -112,7 +126,7 @@ union ddbst__yblock {
 
 struct ddbst_page {
   const ddbst_model *m;
-  int op;
+  ddbst__answer kind; /* of the last parse */
   int failed; /* the last parse failed: the page is empty */
   ddbst_buf text, plain;
   ddbst__pattr *attrs;
@@ -162,13 +176,12 @@ struct ddbst_page {
 int ddbst__page_init(ddbst_page *page, const ddbst_model *m);
 void ddbst__page_release(ddbst_page *page);
 
-/* Stream events are parsed by the page machinery with this operation. */
-#define DDBST__OP_STREAM 1000
-/* Error bodies only (ddbst_page_parse_error). */
-#define DDBST__OP_ERROR 1001
-
-int ddbst__page_parse(ddbst_page *page, int op, const char *json, size_t len,
-                      ddbst_error *err);
+/* Parses `json` as an answer of `kind` into `page`: the number of items
+ * (stream records; 0 for BatchWriteItem), or a negative code with `err`
+ * filled (DDBST_EDYNAMODB for an error body, which the page then holds).
+ * For DDBST__ANSWER_ERROR, the error's DDBST_DDB_* kind. */
+int ddbst__page_parse(ddbst_page *page, ddbst__answer kind, const char *json,
+                      size_t len, ddbst_error *err);
 
 /* Item `i` (an index into page->items, whatever the page's kind) into `item`,
  * or as plain JSON. */

@@ -213,26 +213,27 @@ static int item_key(ddbst__parser *p, const char *k, size_t n) {
 /* A member of the answer's root: what each kind of answer holds there. */
 static int root_key(ddbst__parser *p, const char *k, size_t n) {
   static const struct {
-    int op; /* 0: any */
+    ddbst__answer kind; /* DDBST__ANSWER_ERROR: any answer but a stream's */
     const char *name;
     int x;
   } members[] = {
-      {0, "__type", X_ETYPE},
-      {0, "message", X_EMSG},
-      {0, "Message", X_EMSG},
-      {0, "CancellationReasons", X_REASONS},
-      {DDBST_OP_GET_ITEM, "Item", X_ITEM_SINGLE},
-      {DDBST_OP_QUERY, "Items", X_ITEMS},
-      {DDBST_OP_QUERY, "LastEvaluatedKey", X_LEK},
-      {DDBST_OP_BATCH_GET_ITEM, "Responses", X_BATCH_RESPONSES},
-      {DDBST_OP_BATCH_GET_ITEM, "UnprocessedKeys", X_UNPROC_KEYS},
-      {DDBST_OP_BATCH_WRITE_ITEM, "UnprocessedItems", X_UNPROC_ITEMS},
-      {DDBST_OP_TRANSACT_GET_ITEMS, "Responses", X_TXN_RESPONSES},
-      {DDBST__OP_STREAM, "Records", X_RECORDS},
+      {DDBST__ANSWER_ERROR, "__type", X_ETYPE},
+      {DDBST__ANSWER_ERROR, "message", X_EMSG},
+      {DDBST__ANSWER_ERROR, "Message", X_EMSG},
+      {DDBST__ANSWER_ERROR, "CancellationReasons", X_REASONS},
+      {DDBST__ANSWER_GET_ITEM, "Item", X_ITEM_SINGLE},
+      {DDBST__ANSWER_QUERY, "Items", X_ITEMS},
+      {DDBST__ANSWER_QUERY, "LastEvaluatedKey", X_LEK},
+      {DDBST__ANSWER_BATCH_GET, "Responses", X_BATCH_RESPONSES},
+      {DDBST__ANSWER_BATCH_GET, "UnprocessedKeys", X_UNPROC_KEYS},
+      {DDBST__ANSWER_BATCH_WRITE, "UnprocessedItems", X_UNPROC_ITEMS},
+      {DDBST__ANSWER_TRANSACT_GET, "Responses", X_TXN_RESPONSES},
+      {DDBST__ANSWER_STREAM, "Records", X_RECORDS},
   };
   for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
-    if ((members[i].op == p->op ||
-         (!members[i].op && p->op != DDBST__OP_STREAM)) &&
+    if ((members[i].kind == p->kind ||
+         (members[i].kind == DDBST__ANSWER_ERROR &&
+          p->kind != DDBST__ANSWER_STREAM)) &&
         key_is(k, n, members[i].name))
       return ddbst__member(p, members[i].x, members[i].name);
   top(p)->key_src = K_NONE;
@@ -433,21 +434,22 @@ static int root_complete(ddbst__parser *p) {
   ddbst__frame *f = top(p);
   if (p->has_type) return 1; /* an error body: told apart afterwards */
   static const struct {
-    int op, x;
+    ddbst__answer kind;
+    int x;
     const char *name;
   } required[] = {
-      {DDBST_OP_QUERY, X_ITEMS, "Items"},
-      {DDBST_OP_BATCH_GET_ITEM, X_BATCH_RESPONSES, "Responses"},
-      {DDBST_OP_BATCH_WRITE_ITEM, X_UNPROC_ITEMS, "UnprocessedItems"},
-      {DDBST_OP_TRANSACT_GET_ITEMS, X_TXN_RESPONSES, "Responses"},
-      {DDBST__OP_STREAM, X_RECORDS, "Records"},
-      {DDBST__OP_ERROR, X_ETYPE, "__type"},
+      {DDBST__ANSWER_QUERY, X_ITEMS, "Items"},
+      {DDBST__ANSWER_BATCH_GET, X_BATCH_RESPONSES, "Responses"},
+      {DDBST__ANSWER_BATCH_WRITE, X_UNPROC_ITEMS, "UnprocessedItems"},
+      {DDBST__ANSWER_TRANSACT_GET, X_TXN_RESPONSES, "Responses"},
+      {DDBST__ANSWER_STREAM, X_RECORDS, "Records"},
+      {DDBST__ANSWER_ERROR, X_ETYPE, "__type"},
   };
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-    if (required[i].op == p->op && !(f->seen & (1ull << required[i].x)))
+    if (required[i].kind == p->kind && !(f->seen & (1ull << required[i].x)))
       return ddbst__refuse(
           p, DDBST_EVALUE, 0, required[i].name, "%s",
-          p->op == DDBST__OP_ERROR
+          p->kind == DDBST__ANSWER_ERROR
               ? "missing: this is not a DynamoDB error body"
               : "missing: this is not the answer to the operation "
                 "given");
@@ -519,10 +521,10 @@ static const yajl_callbacks callbacks = {
     on_start_map, on_key,  on_end, on_start_array, on_end,
 };
 
-int ddbst__page_parse(ddbst_page *pg, int op, const char *json, size_t len,
-                      ddbst_error *err) {
+int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
+                      size_t len, ddbst_error *err) {
   ddbst__page_clear(pg, 0);
-  pg->op = op;
+  pg->kind = kind;
   pg->failed = 1;
   if (!json && len) return ddbst__fail(err, DDBST_EINVAL, NULL, "json is NULL");
   if (len > UINT32_MAX / 4)
@@ -536,8 +538,8 @@ int ddbst__page_parse(ddbst_page *pg, int op, const char *json, size_t len,
   memset(&p, 0, sizeof p);
   p.pg = pg;
   p.m = pg->m;
-  p.op = op;
-  p.lenient = op == DDBST__OP_STREAM;
+  p.kind = kind;
+  p.lenient = kind == DDBST__ANSWER_STREAM;
   yrun r;
   memset(&r, 0, sizeof r);
   r.page = pg;
@@ -568,25 +570,30 @@ int ddbst__page_parse(ddbst_page *pg, int op, const char *json, size_t len,
     /* a type spelled like the reason "None" is still an error */
     if (pg->error_kind == DDBST_DDB_NONE) pg->error_kind = DDBST_DDB_OTHER;
     pg->failed = 0;
-    if (op == DDBST__OP_ERROR) return pg->error_kind;
+    if (kind == DDBST__ANSWER_ERROR) return pg->error_kind;
     return ddbst__fail(err, DDBST_EDYNAMODB, "__type", "%s: %s",
                        pg->text.data + pg->etype,
                        pg->emsg_len ? pg->text.data + pg->emsg
                                     : "(no message)");
   }
   pg->failed = 0;
-  pg->count = op == DDBST__OP_STREAM            ? (int)pg->nrecords
-              : op == DDBST_OP_BATCH_WRITE_ITEM ? 0
-                                                : (int)pg->nitems;
+  pg->count = kind == DDBST__ANSWER_STREAM        ? (int)pg->nrecords
+              : kind == DDBST__ANSWER_BATCH_WRITE ? 0
+                                                  : (int)pg->nitems;
   return pg->count;
 }
 
 int ddbst_page_parse(ddbst_page *pg, int op, const char *json, size_t len,
                      ddbst_error *err) {
   if (!pg) return ddbst__fail(err, DDBST_EINVAL, NULL, "page is NULL");
-  if (op != DDBST_OP_GET_ITEM && op != DDBST_OP_QUERY &&
-      op != DDBST_OP_BATCH_GET_ITEM && op != DDBST_OP_BATCH_WRITE_ITEM &&
-      op != DDBST_OP_TRANSACT_GET_ITEMS) {
+  ddbst__answer kind;
+  switch (op) {
+  case DDBST_OP_GET_ITEM: kind = DDBST__ANSWER_GET_ITEM; break;
+  case DDBST_OP_QUERY: kind = DDBST__ANSWER_QUERY; break;
+  case DDBST_OP_BATCH_GET_ITEM: kind = DDBST__ANSWER_BATCH_GET; break;
+  case DDBST_OP_BATCH_WRITE_ITEM: kind = DDBST__ANSWER_BATCH_WRITE; break;
+  case DDBST_OP_TRANSACT_GET_ITEMS: kind = DDBST__ANSWER_TRANSACT_GET; break;
+  default:
     ddbst__page_clear(pg, 0);
     return ddbst__fail(err, DDBST_EINVAL, "op",
                        "%s answers hold no items: parse GetItem, Query, "
@@ -595,5 +602,5 @@ int ddbst_page_parse(ddbst_page *pg, int op, const char *json, size_t len,
                        ddbst_operation_name(op) ? ddbst_operation_name(op)
                                                 : "an unknown operation's");
   }
-  return ddbst__page_parse(pg, op, json, len, err);
+  return ddbst__page_parse(pg, kind, json, len, err);
 }

@@ -139,7 +139,7 @@ typedef struct ddbst__frame {
 typedef struct ddbst__parser {
   ddbst_page *pg;
   const ddbst_model *m;
-  int op;
+  ddbst__answer kind;
   int lenient; /* stream images: an item of no entity is kept, not refused */
   ddbst__frame st[MAX_FRAMES];
   int depth;
