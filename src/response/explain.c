@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "request/txn_view.h"
 #include "response/page.h"
 
 /* The key of entry `i` of a view: "pk / sk" into buf. */
