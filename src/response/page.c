@@ -6,15 +6,14 @@
 
 static int32_t name_add(ddbst_page *pg, const char *s, uint8_t role) {
   size_t n = strlen(s);
-  int32_t id = ddbst__page_name_id(pg, s, n);
-  if (id >= 0) return id;
-  uint32_t mask = pg->cap_name_slots - 1, i = ddbst__fnv1a(s, n) & mask;
-  while (pg->name_slots[i]) i = (i + 1) & mask;
-  id = (int32_t)pg->nnames++;
+  ddbst__strslot *slot =
+      ddbst__strset_find(&pg->name_set, s, n, ddbst__page_name_key, pg);
+  if (ddbst__strset_taken(&pg->name_set, slot)) return (int32_t)slot->entry;
+  int32_t id = (int32_t)pg->nnames++;
   pg->names[id] = s;
   pg->name_lens[id] = (uint32_t)n;
   pg->name_role[id] = role;
-  pg->name_slots[i] = (uint32_t)id + 1;
+  ddbst__strset_put(&pg->name_set, slot, (uint32_t)id);
   return id;
 }
 
@@ -23,29 +22,28 @@ int ddbst__page_init(ddbst_page *pg, const ddbst_model *m) {
   pg->m = m;
   pg->gen = 1;
   pg->error_kind = DDBST_DDB_NONE;
+  ddbst__strset_init(&pg->name_set);
+  ddbst__strset_init(&pg->others);
   ddbst__buf_init(&pg->text, &m->alloc);
   ddbst__buf_init(&pg->plain, &m->alloc);
   const ddbst_allocator *a = &m->alloc;
   size_t most = 3 + 2 * (size_t)m->nindexes;
   for (int e = 0; e < m->nentities; e++) most += (size_t)m->entities[e].nattrs;
-  uint32_t cap = 16;
-  while (cap < 2 * most) cap *= 2;
   size_t nattr_slots = m->max_attrs ? (size_t)m->max_attrs : 1;
   pg->names = ddbst__malloc(a, most * sizeof *pg->names);
   pg->name_lens = ddbst__malloc(a, most * sizeof *pg->name_lens);
   pg->name_role = ddbst__malloc(a, most);
-  pg->name_slots = ddbst__malloc(a, cap * sizeof *pg->name_slots);
   pg->seen_gen = ddbst__malloc(a, most * sizeof *pg->seen_gen);
   pg->seen_rec = ddbst__malloc(a, most * sizeof *pg->seen_rec);
   pg->present_gen = ddbst__malloc(a, nattr_slots * sizeof *pg->present_gen);
   pg->scratch = m->nentities ? ddbst_item_new(m, 0) : NULL;
-  if (!pg->names || !pg->name_lens || !pg->name_role || !pg->name_slots ||
-      !pg->seen_gen || !pg->seen_rec || !pg->present_gen || !pg->scratch)
+  if (!pg->names || !pg->name_lens || !pg->name_role || !pg->seen_gen ||
+      !pg->seen_rec || !pg->present_gen || !pg->scratch ||
+      ddbst__strset_reserve(&pg->name_set, a, (uint32_t)most, 16,
+                            ddbst__page_name_key, pg))
     goto nomem;
-  memset(pg->name_slots, 0, cap * sizeof *pg->name_slots);
   memset(pg->seen_gen, 0, most * sizeof *pg->seen_gen);
   memset(pg->present_gen, 0, nattr_slots * sizeof *pg->present_gen);
-  pg->cap_name_slots = cap;
   pg->pk_id = name_add(pg, m->pk_attr, DDBST__PA_KEY);
   pg->sk_id = m->sk_attr ? name_add(pg, m->sk_attr, DDBST__PA_KEY) : -1;
   for (int i = 0; i < m->nindexes; i++) {
@@ -88,12 +86,11 @@ void ddbst__page_release(ddbst_page *pg) {
   ddbst__free(a, pg->name_lens);
   ddbst__free(a, pg->name_role);
   ddbst__free(a, pg->name_attr);
-  ddbst__free(a, pg->name_slots);
+  ddbst__strset_release(&pg->name_set, a);
   ddbst__free(a, pg->seen_gen);
   ddbst__free(a, pg->seen_rec);
   ddbst__free(a, pg->present_gen);
-  ddbst__free(a, pg->other_slots);
-  ddbst__free(a, pg->other_gen);
+  ddbst__strset_release(&pg->others, a);
   ddbst_item_free(pg->scratch);
   while (pg->yblocks) {
     ddbst__yblock *next = pg->yblocks->h.next;

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "base/hash.h"
 #include "item/item.h"
 
 /* DynamoDB's AttributeValue types. */
@@ -157,15 +158,14 @@ struct ddbst_page {
   uint32_t *name_lens;
   uint8_t *name_role;   /* ddbst__parole */
   int32_t *name_attr;   /* [entity * nnames + id]: attribute index or -1 */
-  uint32_t *name_slots; /* open addressing: id + 1, 0 empty */
-  uint32_t nnames, cap_name_slots;
+  ddbst__strset name_set; /* entries: name ids */
+  uint32_t nnames;
   int32_t pk_id, sk_id, entity_id;
   /* Per-item duplicate detection and presence, by generation stamps. */
   uint32_t gen;
   uint32_t *seen_gen, *seen_rec; /* per name id */
   uint32_t *present_gen;         /* per attribute index */
-  uint32_t *other_slots, *other_gen; /* names the model does not know */
-  uint32_t cap_other;
+  ddbst__strset others; /* names the model does not know: records */
   /* For reading keys back into entities and facets. */
   ddbst_item *scratch;
   ddbst__yblock *yblocks;
@@ -218,27 +218,20 @@ void ddbst__page_clear(ddbst_page *page, int keep_error);
 /* 0 when item `i` of a page of items exists, else DDBST_EINVAL (items.c). */
 int ddbst__page_check_index(const ddbst_page *page, int i, ddbst_error *err);
 
-static inline uint32_t ddbst__fnv1a(const char *s, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 16777619u;
-  }
-  return h;
+static inline ddbst__strkey ddbst__page_name_key(const void *page,
+                                                 uint32_t id) {
+  const ddbst_page *pg = page;
+  ddbst__strkey k = {pg->names[id], pg->name_lens[id]};
+  return k;
 }
 
 /* The id of a name the model knows, or -1. */
 static inline int32_t ddbst__page_name_id(const ddbst_page *pg, const char *s,
                                           size_t n) {
-  if (!pg->cap_name_slots) return -1;
-  uint32_t mask = pg->cap_name_slots - 1;
-  for (uint32_t i = ddbst__fnv1a(s, n) & mask;; i = (i + 1) & mask) {
-    uint32_t e = pg->name_slots[i];
-    if (!e) return -1;
-    uint32_t id = e - 1;
-    if (pg->name_lens[id] == n && memcmp(pg->names[id], s, n) == 0)
-      return (int32_t)id;
-  }
+  const ddbst__strslot *slot =
+      ddbst__strset_find(&pg->name_set, s, n, ddbst__page_name_key, pg);
+  return slot && ddbst__strset_taken(&pg->name_set, slot) ? (int32_t)slot->entry
+                                                          : -1;
 }
 
 /* Room for `need` elements of `size` bytes in `v` (capacity *cap, doubled

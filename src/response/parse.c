@@ -118,53 +118,28 @@ static int yajl_run_cached(yrun *r, const yajl_callbacks *cb, void *ctx,
 
 /* ---- items: records and duplicate names ---- */
 
-/* Names the model does not know: a small hash set per item, by generation,
- * so that a hostile item with many names stays linear. */
-static int other_seen(ddbst__parser *p, uint32_t rec) {
+static ddbst__strkey record_name(const void *page, uint32_t rec) {
+  const ddbst_page *pg = page;
+  ddbst__strkey k = {pg->text.data + pg->attrs[rec].name,
+                     pg->attrs[rec].name_len};
+  return k;
+}
+
+/* Names the model does not know: a set per item (emptied in O(1) when the
+ * next item opens), so that a hostile item with many names stays linear.
+ * *dup: record `rec`'s name was in the item already. 0 when out of
+ * memory. */
+static int other_seen(ddbst__parser *p, uint32_t rec, int *dup) {
   ddbst_page *pg = p->pg;
-  const ddbst__pattr *r = &pg->attrs[rec];
-  if ((p->nother + 1) * 2 > pg->cap_other) {
-    uint32_t cap = pg->cap_other ? pg->cap_other * 2 : 64;
-    uint32_t *slots = ddbst__malloc(&p->m->alloc, cap * sizeof *slots);
-    uint32_t *gens = ddbst__malloc(&p->m->alloc, cap * sizeof *gens);
-    if (!slots || !gens) {
-      ddbst__free(&p->m->alloc, slots);
-      ddbst__free(&p->m->alloc, gens);
-      return nomem(p) - 1;
-    }
-    memset(gens, 0, cap * sizeof *gens);
-    ddbst__free(&p->m->alloc, pg->other_slots);
-    ddbst__free(&p->m->alloc, pg->other_gen);
-    pg->other_slots = slots;
-    pg->other_gen = gens;
-    pg->cap_other = cap;
-    /* the current item's earlier unknown names go in again */
-    uint32_t first = item_at(pg, top(p)->target)->first;
-    for (uint32_t k = first; k < rec; k++) {
-      if (pg->attrs[k].name_id >= 0) continue;
-      const ddbst__pattr *q = &pg->attrs[k];
-      uint32_t i =
-          ddbst__fnv1a(pg->text.data + q->name, q->name_len) & (cap - 1);
-      while (gens[i] == pg->gen) i = (i + 1) & (cap - 1);
-      gens[i] = pg->gen;
-      slots[i] = k;
-    }
-  }
-  uint32_t mask = pg->cap_other - 1;
-  const char *name = pg->text.data + r->name;
-  for (uint32_t i = ddbst__fnv1a(name, r->name_len) & mask;;
-       i = (i + 1) & mask) {
-    if (pg->other_gen[i] != pg->gen) {
-      pg->other_gen[i] = pg->gen;
-      pg->other_slots[i] = rec;
-      p->nother++;
-      return 0;
-    }
-    const ddbst__pattr *q = &pg->attrs[pg->other_slots[i]];
-    if (q->name_len == r->name_len &&
-        memcmp(pg->text.data + q->name, name, r->name_len) == 0)
-      return 1;
-  }
+  ddbst__strset *set = &pg->others;
+  if (ddbst__strset_reserve(set, &p->m->alloc, set->count + 1, 64,
+                            record_name, pg))
+    return nomem(p);
+  ddbst__strkey k = record_name(pg, rec);
+  ddbst__strslot *slot = ddbst__strset_find(set, k.s, k.n, record_name, pg);
+  *dup = ddbst__strset_taken(set, slot);
+  if (!*dup) ddbst__strset_put(set, slot, rec);
+  return 1;
 }
 
 /* A new record named k[0..n) in the current item. */
@@ -197,9 +172,8 @@ static int item_key(ddbst__parser *p, const char *k, size_t n) {
     dup = pg->seen_gen[r->name_id] == pg->gen;
     pg->seen_gen[r->name_id] = pg->gen;
     pg->seen_rec[r->name_id] = rec;
-  } else {
-    dup = other_seen(p, rec);
-    if (dup < 0) return 0;
+  } else if (!other_seen(p, rec, &dup)) {
+    return 0;
   }
   if (dup)
     return ddbst__refuse(p, DDBST_EVALUE, p->depth, NULL,

@@ -1,8 +1,8 @@
 /* The state of the streaming answer parser, shared by its parts: parse.c
  * drives it (items, AttributeValues); parse_unprocessed.c, parse_error.c
- * and parse_stream.c read the other answer parts. The helpers the parser calls for nearly
- * every token are static inline here, so a part in another file costs no
- * call on the hot path. */
+ * and parse_stream.c read the other answer parts. The helpers called for
+ * nearly every token are static inline here, so that a part in another
+ * file costs no call on the hot path. */
 #ifndef DDBST_RESPONSE_PARSER_H
 #define DDBST_RESPONSE_PARSER_H
 
@@ -149,7 +149,6 @@ typedef struct ddbst__parser {
   int code; /* our refusal, or 0 */
   char path[DDBST_ERROR_PATH_MAX];
   char msg[DDBST_ERROR_MESSAGE_MAX];
-  uint32_t nother; /* names of the current item the model does not know */
 } ddbst__parser;
 
 /* Refuses the response: `code` at the path of frames [0, upto), with
@@ -297,8 +296,6 @@ static inline void next_gen(ddbst_page *pg) {
     memset(pg->present_gen, 0,
            (size_t)(pg->m->max_attrs ? pg->m->max_attrs : 1) *
                sizeof *pg->present_gen);
-    if (pg->other_gen)
-      memset(pg->other_gen, 0, pg->cap_other * sizeof *pg->other_gen);
     pg->gen = 1;
   }
 }
@@ -324,7 +321,7 @@ static inline int32_t new_item(ddbst__parser *p, int where, uint32_t ordinal) {
 static inline int open_item(ddbst__parser *p, int32_t target) {
   ddbst_page *pg = p->pg;
   next_gen(pg);
-  p->nother = 0;
+  ddbst__strset_clear(&pg->others);
   item_at(pg, target)->first = pg->nattrs;
   return push(p, F_ITEM, M_TOP, target);
 }
