@@ -1,12 +1,13 @@
 /* A small read-only JSON tree for documents read once and walked with paths
- * (model files). Built with YAJL's streaming parser into an arena; the only
- * place outside the response parser that knows YAJL, so it can be swapped. */
+ * (model files, the JSON entry's requests), built into an arena from the
+ * streaming parser (parse.h). */
 #ifndef DDBST_JSON_TREE_H
 #define DDBST_JSON_TREE_H
 
 #include <stddef.h>
 
 #include "base/internal.h"
+#include "json/parse.h" /* ddbst__text_position, for errors at a node */
 
 typedef enum {
   DDBST__J_NULL,
@@ -35,10 +36,6 @@ struct ddbst__jnode {
  * offset, line and column. */
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err);
-
-/* 1-based line and column of byte `offset` in `text`. */
-void ddbst__text_position(const char *text, size_t len, size_t offset,
-                          unsigned *line, unsigned *column);
 
 /* The member `key` of an object node, or NULL. */
 const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key);

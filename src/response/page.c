@@ -92,11 +92,7 @@ void ddbst__page_release(ddbst_page *pg) {
   ddbst__free(a, pg->present_gen);
   ddbst__strset_release(&pg->others, a);
   ddbst_item_free(pg->scratch);
-  while (pg->yblocks) {
-    ddbst__yblock *next = pg->yblocks->h.next;
-    ddbst__free(a, pg->yblocks);
-    pg->yblocks = next;
-  }
+  ddbst__json_cache_release(&pg->parser_blocks, a);
   memset(pg, 0, sizeof *pg);
 }
 

@@ -9,6 +9,7 @@
 
 #include "base/hash.h"
 #include "item/item.h"
+#include "json/parse.h"
 
 /* DynamoDB's AttributeValue types. */
 typedef enum {
@@ -112,19 +113,6 @@ typedef struct ddbst__precord {
   uint32_t id, id_len;
 } ddbst__precord;
 
-/* Block cache for YAJL's allocations (parse.c): a page keeps the blocks
- * YAJL freed for its next parse. */
-typedef union ddbst__yblock ddbst__yblock;
-
-union ddbst__yblock {
-  struct {
-    ddbst__yblock *next;
-    size_t cap;
-    int live;
-  } h;
-  max_align_t align; /* keeps the memory after the header aligned */
-};
-
 struct ddbst_page {
   const ddbst_model *m;
   ddbst__answer kind; /* of the last parse */
@@ -168,7 +156,7 @@ struct ddbst_page {
   ddbst__strset others; /* names the model does not know: records */
   /* For reading keys back into entities and facets. */
   ddbst_item *scratch;
-  ddbst__yblock *yblocks;
+  ddbst__json_cache parser_blocks; /* kept between parses */
 };
 
 /* Initialises `page` for `m` (allocating its name tables and scratch item

@@ -1,120 +1,13 @@
-/* Reading DynamoDB's answers with YAJL's streaming parser, straight into
+/* Reading DynamoDB's answers with the streaming JSON parser, straight into
  * the page's storage (no tree): the state machine, the items of GetItem,
  * Query, BatchGetItem and TransactGetItems with LastEvaluatedKey, and their
  * records. The other answer parts are read by their own files (parser.h). */
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <yajl/yajl_parse.h>
 
-#include "json/tree.h"
+#include "json/parse.h"
 #include "response/av.h"
 #include "response/parser.h"
-
-/* ---- YAJL's memory: a block cache per page ---- */
-
-/* YAJL 2.1 uses what its allocator returns without checking for NULL, so a
- * failed allocation jumps back to where the parse started (as json_tree.c
- * does) and reports DDBST_ENOMEM. Unlike json_tree.c, blocks YAJL frees are
- * kept for the page's next parse: a warm page parses without allocating. */
-typedef struct yrun {
-  ddbst_page *page;
-  jmp_buf fail;
-  yajl_handle h;
-  yajl_status status;
-  size_t at; /* where parsing stopped */
-  char msg[160];
-} yrun;
-
-static void *yb_malloc(void *ctx, size_t n) {
-  yrun *r = ctx;
-  ddbst_page *pg = r->page;
-  ddbst__yblock *best = NULL;
-  /* best fit, so that each of a parse's requests finds its block again */
-  for (ddbst__yblock *b = pg->yblocks; b; b = b->h.next)
-    if (!b->h.live && b->h.cap >= n && (!best || b->h.cap < best->h.cap))
-      best = b;
-  if (!best) {
-    if (n > SIZE_MAX / 2 - sizeof *best) longjmp(r->fail, 1);
-    size_t cap = n < 64 ? 64 : (n + 63) / 64 * 64;
-    best = ddbst__malloc(&pg->m->alloc, sizeof *best + cap);
-    if (!best) longjmp(r->fail, 1);
-    best->h.cap = cap;
-    best->h.next = pg->yblocks;
-    pg->yblocks = best;
-  }
-  best->h.live = 1;
-  return best + 1;
-}
-
-static void *yb_realloc(void *ctx, void *p, size_t n) {
-  if (!p) return yb_malloc(ctx, n);
-  yrun *r = ctx;
-  ddbst_page *pg = r->page;
-  ddbst__yblock *b = (ddbst__yblock *)p - 1;
-  if (b->h.cap >= n) return p;
-  /* grow geometrically, in place, so a deep document does not leave a
-   * trail of outgrown blocks behind */
-  size_t cap = b->h.cap > SIZE_MAX / 4 ? n : b->h.cap * 2;
-  if (cap < n) cap = n;
-  if (cap > SIZE_MAX / 2 - sizeof *b) longjmp(r->fail, 1);
-  ddbst__yblock **link = &pg->yblocks;
-  while (*link != b) link = &(*link)->h.next;
-  ddbst__yblock *q = ddbst__realloc(&pg->m->alloc, b, sizeof *b + cap);
-  if (!q) longjmp(r->fail, 1); /* b is still whole and linked */
-  *link = q;
-  q->h.cap = cap;
-  return q + 1;
-}
-
-static void yb_free(void *ctx, void *p) {
-  (void)ctx;
-  if (p) ((ddbst__yblock *)p - 1)->h.live = 0;
-}
-
-static void yb_idle_all(ddbst_page *pg) {
-  for (ddbst__yblock *b = pg->yblocks; b; b = b->h.next) b->h.live = 0;
-}
-
-
-/* Parses json[0..len) with `cb`; 0, or DDBST_ENOMEM when YAJL could not
- * allocate. r->status and r->msg say how the parse ended. */
-static int yajl_run_cached(yrun *r, const yajl_callbacks *cb, void *ctx,
-                           const char *json, size_t len) {
-  r->h = NULL;
-  r->msg[0] = '\0';
-  if (setjmp(r->fail)) {
-    yb_idle_all(r->page);
-    return DDBST_ENOMEM;
-  }
-  yajl_alloc_funcs af = {yb_malloc, yb_realloc, yb_free, r};
-  r->h = yajl_alloc(cb, &af, ctx);
-  if (!r->h) {
-    yb_idle_all(r->page);
-    return DDBST_ENOMEM;
-  }
-  r->status = yajl_parse(r->h, (const unsigned char *)json, len);
-  r->at = yajl_get_bytes_consumed(r->h);
-  if (r->status == yajl_status_ok) {
-    r->status = yajl_complete_parse(r->h);
-    if (r->status != yajl_status_ok) r->at = len;
-  }
-  if (r->status == yajl_status_error) {
-    unsigned char *m =
-        yajl_get_error(r->h, 0, (const unsigned char *)json, len);
-    if (m) {
-      size_t k = strcspn((const char *)m, "\n");
-      snprintf(r->msg, sizeof r->msg, "%.*s", (int)k, (const char *)m);
-      yajl_free_error(r->h, m);
-    } else {
-      snprintf(r->msg, sizeof r->msg, "malformed JSON");
-    }
-  }
-  yajl_free(r->h);
-  yb_idle_all(r->page);
-  return 0;
-}
 
 /* ---- items: records and duplicate names ---- */
 
@@ -490,9 +383,16 @@ static int on_end(void *ctx) {
   return 1;
 }
 
-static const yajl_callbacks callbacks = {
-    on_null,      on_bool, NULL,   NULL,           on_number, on_string,
-    on_start_map, on_key,  on_end, on_start_array, on_end,
+static const ddbst__json_callbacks callbacks = {
+    .on_null = on_null,
+    .on_bool = on_bool,
+    .on_number = on_number,
+    .on_string = on_string,
+    .on_start_map = on_start_map,
+    .on_key = on_key,
+    .on_end_map = on_end,
+    .on_start_array = on_start_array,
+    .on_end_array = on_end,
 };
 
 int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
@@ -514,11 +414,10 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
   p.m = pg->m;
   p.kind = kind;
   p.lenient = kind == DDBST__ANSWER_STREAM;
-  yrun r;
-  memset(&r, 0, sizeof r);
-  r.page = pg;
-  int rc = yajl_run_cached(&r, &callbacks, &p, json, len);
-  if (rc == 0 && (r.status != yajl_status_ok || p.code))
+  ddbst__json_run r;
+  int rc = ddbst__json_parse(&r, &callbacks, &p, json, len, &pg->m->alloc,
+                             &pg->parser_blocks);
+  if (rc == 0 && (r.status != DDBST__JSON_OK || p.code))
     rc = p.code ? p.code : DDBST_ESYNTAX;
   if (rc) {
     ddbst__page_clear(pg, 0);
