@@ -40,23 +40,4 @@ int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
 /* The member `key` of an object node, or NULL. */
 const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key);
 
-
-/* What a JSON value given for a list, map or set attribute must be. */
-typedef enum {
-  DDBST__JV_LIST,       /* an array */
-  DDBST__JV_MAP,        /* an object */
-  DDBST__JV_STRING_SET, /* a non-empty array of strings */
-  DDBST__JV_NUMBER_SET  /* a non-empty array of numbers */
-} ddbst__jvkind;
-
-/* Converts `json`, one such value, to its DynamoDB AttributeValue JSON,
- * appended to `out`: [1, "a"] → {"L":[{"N":"1"},{"S":"a"}]}, {"a": true} →
- * {"M":{"a":{"BOOL":true}}}, a string set → {"SS":["a","b"]}. Refuses what
- * DynamoDB would: nesting past 32 levels, numbers outside its range, empty
- * sets, NUL in strings. Returns 0, DDBST_EVALUE with `why` (then `out` is as
- * it was), or DDBST_ENOMEM. */
-int ddbst__json_to_attribute_value(const char *json, size_t len,
-                                   ddbst__jvkind kind, ddbst_buf *out,
-                                   char *why, size_t why_cap);
-
 #endif
