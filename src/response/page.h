@@ -1,7 +1,8 @@
-/* A parsed DynamoDB answer (response.c): items as stored attribute records,
- * LastEvaluatedKey, unprocessed batch entries, an error body's reasons and
- * stream records (stream.c reads those). Strings live in two buffers and are
- * referred to by offset, so a page keeps its memory between parses. */
+/* A parsed DynamoDB answer, as the parser (parse.c and its parts) writes it
+ * and the accessors of response/ read it: items as stored attribute
+ * records, LastEvaluatedKey, unprocessed batch entries, an error body's
+ * reasons and stream records. Strings live in two buffers and are referred
+ * to by offset, so a page keeps its memory between parses. */
 #ifndef DDBST_PAGE_H
 #define DDBST_PAGE_H
 
