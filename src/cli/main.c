@@ -34,6 +34,7 @@ static const struct {
     {"cloudformation", cli_cloudformation},
     {"lint", cli_lint},
     {"doc", cli_doc},
+    {"view", cli_view},
 };
 
 /* --help or -h anywhere after the verb asks for its help. */
