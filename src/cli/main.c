@@ -34,6 +34,7 @@ static const struct {
     {"cloudformation", cli_cloudformation},
     {"lint", cli_lint},
     {"doc", cli_doc},
+    {"generate", cli_generate},
     {"view", cli_view},
 };
 

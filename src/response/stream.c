@@ -1,5 +1,5 @@
 /* DynamoDB Streams events as Lambda delivers them: the records read by the
- * page parser (response.c), their images as items, and the answer of a
+ * page parser (parse_stream.c), their images as items, and the answer of a
  * Lambda that reports the records it could not process. */
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +31,7 @@ void ddbst_stream_free(ddbst_stream *s) {
 int ddbst_stream_parse(ddbst_stream *s, const char *json, size_t len,
                        ddbst_error *err) {
   if (!s) return ddbst__fail(err, DDBST_EINVAL, NULL, "stream is NULL");
-  return ddbst__page_parse(&s->page, DDBST__OP_STREAM, json, len, err);
+  return ddbst__page_parse(&s->page, DDBST__ANSWER_STREAM, json, len, err);
 }
 
 static const ddbst__precord *record(const ddbst_stream *s, int i) {
@@ -68,8 +68,9 @@ int ddbst_stream_image(const ddbst_stream *s, int i, int which,
                        ddbst_item *item, ddbst_error *err) {
   const ddbst__precord *r = record(s, i);
   if (!r)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "record %d of %d does not exist",
-                       i, ddbst_stream_count(s));
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "record %d of %d does not exist", i,
+                       ddbst_stream_count(s));
   if (!item) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
   if (item->m != s->page.m)
     return ddbst__fail(err, DDBST_EINVAL, NULL,
@@ -120,10 +121,12 @@ int ddbst_stream_record_json(const ddbst_stream *s, int i, ddbst_buf *out,
   int rc = ddbst__buf_puts(out, "{\"eventName\":\"");
   rc = rc ? rc : ddbst__buf_puts(out, events[r->event]);
   rc = rc ? rc : ddbst__buf_puts(out, "\",\"sequenceNumber\":");
-  rc = rc ? rc : ddbst__json_string(out, ddbst__page_text(pg, r->seq), r->seq_len);
+  rc = rc ? rc
+          : ddbst__json_string(out, ddbst__page_text(pg, r->seq), r->seq_len);
   if (!rc && r->id != UINT32_MAX) {
     rc = ddbst__buf_puts(out, ",\"eventID\":");
-    rc = rc ? rc : ddbst__json_string(out, ddbst__page_text(pg, r->id), r->id_len);
+    rc = rc ? rc
+            : ddbst__json_string(out, ddbst__page_text(pg, r->id), r->id_len);
   }
   rc = rc ? rc : ddbst__buf_puts(out, ",\"entity\":");
   if (!rc && r->entity >= 0) {
