@@ -964,6 +964,34 @@ DDBST_API const char *ddbst_lint_severity_name(int32_t severity);
 DDBST_API int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
                               ddbst_error *err);
 
+/* The design view of the model as JSON, appended to `out`: what the page
+ * `ddbst view` writes draws (docs/view.md). Sample items made from the
+ * model deterministically from `seed` (the same seed, the same bytes) —
+ * values by type and attribute name, partitions shared the way the keys
+ * share them, each item prepared and keyed as a create writes it, unique
+ * guard items included — as the table and each index hold them, in key
+ * order; every access pattern with a request ddbst builds for the sample
+ * (its key condition and filter spelled out, a sentence on what it reads)
+ * and the rows it reads, in the order DynamoDB returns them; the lint
+ * findings; the model's descriptions:
+ *   {"seed":1,"table":{...},"indexes":[...],"entities":[...],
+ *    "items":[{"entity":"User","item":{<AttributeValue map>}},...],
+ *    "views":[{"index":null,"rows":[0,3,...]},...],
+ *    "patterns":[{"name":"listUsers","request":{"operation":"Query",
+ *      "body":{...}},"keyCondition":"PK = \"ORG#acme\" AND ...",
+ *      "reads":[4,5,6],...}],"findings":[...]}
+ * DDBST_EINVAL, DDBST_ENOMEM, or the error a sample item of the model could
+ * not be made with; on error nothing is appended. Reads the model only. */
+DDBST_API int ddbst_model_view_json(const ddbst_model *model, uint64_t seed,
+                                    ddbst_buf *out, ddbst_error *err);
+
+/* The view's sample items for `seed` as DynamoDB takes them, appended to
+ * `out`: BatchWriteItem bodies of at most 25 PutRequests, each on a line of
+ * its own, to load the very items ddbst_model_view_json shows into a table
+ * (DynamoDB Local, a review stage). Errors as ddbst_model_view_json's. */
+DDBST_API int ddbst_model_view_data(const ddbst_model *model, uint64_t seed,
+                                    ddbst_buf *out, ddbst_error *err);
+
 /* ---- the JSON entry (FFI) ---------------------------------------------- */
 
 /* Every feature above through JSON text, for languages that call C through

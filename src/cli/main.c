@@ -35,6 +35,7 @@ static const struct {
     {"lint", cli_lint},
     {"doc", cli_doc},
     {"generate", cli_generate},
+    {"view", cli_view},
 };
 
 /* --help or -h anywhere after the verb asks for its help. */

@@ -116,6 +116,8 @@ int ddbst__ffi_op_cloudformation(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_lint(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_doc(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_version(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_view(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_view_data(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_keys(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_item_size(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_parse(call *c, const ddbst__jnode *req);

@@ -120,6 +120,52 @@ int ddbst__ffi_op_doc(call *c, const ddbst__jnode *req) {
   return w->rc;
 }
 
+/* {"op":"view","seed":N} and {"op":"viewData","seed":N}: the design view,
+ * and its sample items as BatchWriteItem requests. */
+static int view_op(call *c, const ddbst__jnode *req, const char *what,
+                   int data) {
+  static const char *const f[] = {"op", "seed", NULL};
+  if (ddbst__ffi_only(c, req, what, f)) return c->err.code;
+  int given;
+  int64_t seed = 1;
+  if (ddbst__ffi_get_int(c, req, "seed", 0, INT64_MAX, &given, &seed))
+    return c->err.code;
+  if (!given) seed = 1;
+  int rc = (data ? ddbst_model_view_data : ddbst_model_view_json)(
+      c->m, (uint64_t)seed, &c->tmp, &c->err);
+  if (rc) return rc;
+  ddbst__jw *w = &c->w;
+  ddbst__jw_open(w, '{');
+  if (!data) {
+    ddbst__jw_key(w, "view");
+    ddbst__jw_json(w, c->tmp.data, c->tmp.len);
+  } else {
+    ddbst__jw_key(w, "requests");
+    ddbst__jw_open(w, '[');
+    for (const char *p = c->tmp.data, *end = p + c->tmp.len; p < end;) {
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+      ddbst__jw_open(w, '{');
+      ddbst__jw_pair(w, "operation", "BatchWriteItem");
+      ddbst__jw_pair(w, "target", "DynamoDB_20120810.BatchWriteItem");
+      ddbst__jw_key(w, "body");
+      ddbst__jw_json(w, p, n);
+      ddbst__jw_close(w, '}');
+      p += n + 1;
+    }
+    ddbst__jw_close(w, ']');
+  }
+  ddbst__jw_close(w, '}');
+  return w->rc;
+}
+
+int ddbst__ffi_op_view(call *c, const ddbst__jnode *req) {
+  return view_op(c, req, "view", 0);
+}
+int ddbst__ffi_op_view_data(call *c, const ddbst__jnode *req) {
+  return view_op(c, req, "viewData", 1);
+}
+
 int ddbst__ffi_op_version(call *c, const ddbst__jnode *req) {
   static const char *const f[] = {"op", NULL};
   if (ddbst__ffi_only(c, req, "version", f)) return c->err.code;

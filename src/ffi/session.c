@@ -97,6 +97,8 @@ static int dispatch(call *c, const ddbst__jnode *req) {
       {"explain", ddbst__ffi_op_explain},
       {"stream", ddbst__ffi_op_stream},
       {"version", ddbst__ffi_op_version},
+      {"view", ddbst__ffi_op_view},
+      {"viewData", ddbst__ffi_op_view_data},
   };
   if (req->type != DDBST__J_OBJECT)
     return ddbst__ffi_fail(c, DDBST_EINVAL, "", "expected a request object");

@@ -75,6 +75,8 @@ static void load_attribute(ddbst__loader *L, const char *name,
   if (!ddbst__load_expect(L, n, DDBST__J_OBJECT, "a type name or an object"))
     return;
   ddbst__load_check_fields(L, n, fields);
+  const ddbst__jnode *note = ddbst__load_string(L, n, "description", 0);
+  if (note) a->description = ddbst__load_dup(L, note->text);
   const ddbst__jnode *t = ddbst__jobj_get(n, "type");
   if (!t) {
     if (!ddbst__load_misspelt(L, n, "type"))
@@ -393,6 +395,8 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
         "letters, digits, '_' and '-'");
   if (!ddbst__load_expect(L, n, DDBST__J_OBJECT, "an object")) return;
   ddbst__load_check_fields(L, n, fields);
+  const ddbst__jnode *desc = ddbst__load_string(L, n, "description", 0);
+  if (desc) e->description = ddbst__load_dup(L, desc->text);
 
   const ddbst__jnode *attrs = ddbst__jobj_get(n, "attributes");
   size_t old = ddbst__load_push(L, "attributes");

@@ -53,6 +53,7 @@ typedef struct ddbst__attr {
   const char *def_text;
   size_t def_len;
   int primary_facet; /* a facet of the table's primary key: immutable */
+  const char *description; /* the model file's, NULL when none */
 } ddbst__attr;
 
 /* A template compiles to segments: literal text, or a facet (attribute index,
@@ -173,6 +174,7 @@ typedef struct ddbst__entity {
    * checked against them (one missing block is one error, not one per
    * facet). */
   int attrs_unread;
+  const char *description; /* the model file's, NULL when none */
 } ddbst__entity;
 
 typedef enum {

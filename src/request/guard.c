@@ -128,6 +128,18 @@ static int key_map(const ddbst_model *m, const char *g, size_t n,
   return rc;
 }
 
+int ddbst__guard_item(const ddbst_model *m, const ddbst__unique *u,
+                      const char *g, size_t n, ddbst_buf *out) {
+  int rc = key_map(m, g, n, out);
+  if (!rc && m->entity_attr) {
+    /* the guard says whose it is: "User.email" */
+    rc = ddbst__buf_putc(out, ',');
+    rc = rc ? rc : ddbst__buf_append(out, m->entity_jname.p, m->entity_jname.n);
+    rc = rc ? rc : ddbst__buf_append(out, u->owner.p, u->owner.n);
+  }
+  return rc ? rc : ddbst__buf_putc(out, '}');
+}
+
 /* {"Put":{...guard item...}} conditional on no such guard, or
  * {"Delete":{...}} of the guard. */
 int ddbst__guard_entry(ddbst_item *it, const ddbst__unique *u, int put, int old,
@@ -147,14 +159,11 @@ int ddbst__guard_entry(ddbst_item *it, const ddbst__unique *u, int put, int old,
   rc = ddbst__buf_puts(out, put ? "{\"Put\":" : "{\"Delete\":");
   rc = rc ? rc : ddbst__begin(out, m);
   rc = rc ? rc : ddbst__buf_puts(out, put ? ",\"Item\":" : ",\"Key\":");
-  rc = rc ? rc : key_map(m, g, len, out);
-  if (!rc && put && m->entity_attr) {
-    /* the guard says whose it is: "User.email" */
-    rc = ddbst__buf_putc(out, ',');
-    rc = rc ? rc : ddbst__buf_append(out, m->entity_jname.p, m->entity_jname.n);
-    rc = rc ? rc : ddbst__buf_append(out, u->owner.p, u->owner.n);
-  }
-  rc = rc ? rc : ddbst__buf_putc(out, '}');
+  if (put)
+    rc = rc ? rc : ddbst__guard_item(m, u, g, len, out);
+  else
+    rc = rc ? rc : key_map(m, g, len, out);
+  if (!rc && !put) rc = ddbst__buf_putc(out, '}');
   if (!rc && put) {
     rc = ddbst__buf_puts(out,
                          ",\"ConditionExpression\":\"attribute_not_exists(");

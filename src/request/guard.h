@@ -24,6 +24,13 @@ int ddbst__unique_removed(const ddbst_item *it, const ddbst__unique *u);
 int ddbst__guard_key(ddbst_item *it, const ddbst__unique *u, int old,
                      uint32_t *off, uint32_t *len, ddbst_error *err);
 
+/* The guard item of key `g` (n bytes) of unique `u`, as an AttributeValue
+ * map: {"PK":{"S":g},"SK":{"S":g},"_type":{"S":"User.email"}} (the
+ * entity attribute when the model has one). What a create writes; the
+ * design view shows it. */
+int ddbst__guard_item(const ddbst_model *m, const ddbst__unique *u,
+                      const char *g, size_t n, ddbst_buf *out);
+
 /* {"Put":{...guard item...}} conditional on no such guard (`put`), or
  * {"Delete":{...}} of the guard; `ident` (may be NULL) sees its key. */
 int ddbst__guard_entry(ddbst_item *it, const ddbst__unique *u, int put, int old,

@@ -6,7 +6,7 @@
 # typo; lint as text, JSON and SARIF (golden files beside this script);
 # `ddbst schema`. Usage: test_help.sh PATH_TO_DDBST SOURCE_DIR
 set -u
-ddbst=$1
+ddbst=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$2
 saas=$src/examples/saas/model.json
 blog=$src/examples/blog/model.json
@@ -43,12 +43,19 @@ expect() {
   fi
 }
 
+# The examples run in a copy of what they read, so that those that write a
+# file write it there.
+mkdir -p "$tmp/tree/tests"
+cp -r "$src/examples" "$src/docs" "$tmp/tree/"
+cp -r "$src/tests/data" "$tmp/tree/tests/"
+
 # ---- help ----
 verbs=$("$ddbst" --help | sed -n 's/^       ddbst \([a-z][a-z-]*\).*/\1/p' | grep -vx help | sort -u)
 # every verb the command runs (a new verb goes here, and into its file's
 # help table)
-all="batch-get batch-write check cloudformation create create-table delete doc generate
-get keys lint page parse patterns put query schema stream transact update"
+all="batch-get batch-write check cloudformation create create-table delete doc
+generate get keys lint page parse patterns put query schema stream transact
+update view"
 if [[ $(echo $verbs) == $(echo $all) ]]; then pass; else fail "overview lists: $(echo $verbs)"; fi
 for verb in $all; do
   run "$verb" --help
@@ -68,7 +75,7 @@ for verb in $verbs; do
   [[ $rc -eq 0 && $out == "$help" ]] || fail "$verb MODEL -h: exit $rc"
   # the example runs, from the source tree, and succeeds
   example=$(printf '%s\n' "$help" | sed -n 's/^  \$ ddbst //p')
-  (cd "$src" && eval "\"\$ddbst\" $example" >"$tmp/example" 2>"$tmp/example.err")
+  (cd "$tmp/tree" && eval "\"\$ddbst\" $example" >"$tmp/example" 2>"$tmp/example.err")
   erc=$?
   # lint exits 1 on an error finding; the examples have none
   [[ $erc -eq 0 ]] || fail "help $verb: the example exits $erc: $(cat "$tmp/example.err")"
