@@ -49,15 +49,65 @@ static const struct {
   char open; /* '{': NAME=VALUE members, '[': names */
 } groups[] = {{"--set", "set", '{'},         {"--add", "add", '{'},
               {"--append", "append", '{'},   {"--previous", "previous", '{'},
-              {"--remove", "remove", '['},   {"--project", "project", '['}};
+              {"--remove", "remove", '['},   {"--project", "project", '['},
+              {"--param", "params", '{'}};
 enum { NGROUPS = sizeof groups / sizeof groups[0] };
+
+/* Whether `arg` is NAME=VALUE (NAME letters, digits, '_' and '-' only) or
+ * NAME, the forms --set, --add and --remove gather; anything else is an
+ * update action in the text form ('count = count + 1', 'details.color'). */
+static int is_plain(const char *arg, int assignment) {
+  size_t i = 0;
+  while ((arg[i] >= 'a' && arg[i] <= 'z') || (arg[i] >= 'A' && arg[i] <= 'Z') ||
+         (arg[i] >= '0' && arg[i] <= '9') || arg[i] == '_' || arg[i] == '-')
+    i++;
+  return i > 0 && (assignment ? arg[i] == '=' : arg[i] == '\0');
+}
+
+/* The update actions given as text, one clause per keyword. */
+typedef struct actions {
+  cli_text clause[4]; /* set, remove, add, delete */
+  cli_text raw;       /* --update */
+} actions;
+
+static void add_action(actions *a, int clause, const char *text) {
+  cli_text *t = &a->clause[clause];
+  cli_add(t, t->len ? ", " : "");
+  cli_add(t, text);
+}
+
+/* ,"update":"set ..., ... remove ... add ... delete ... <--update>" */
+static void add_actions_field(cli_text *req, actions *a) {
+  static const char *const kw[] = {"set ", "remove ", "add ", "delete "};
+  cli_text text = {0};
+  for (int i = 0; i < 4; i++) {
+    if (!a->clause[i].len) continue;
+    cli_add(&text, text.len ? " " : "");
+    cli_add(&text, kw[i]);
+    cli_add_n(&text, a->clause[i].data, a->clause[i].len);
+  }
+  if (a->raw.len) {
+    cli_add(&text, text.len ? " " : "");
+    cli_add_n(&text, a->raw.data, a->raw.len);
+  }
+  if (text.nomem) req->nomem = 1;
+  if (text.len) {
+    cli_add(req, ",\"update\":");
+    cli_add_string(req, text.data, text.len);
+  }
+  cli_text_free(&text);
+  for (int i = 0; i < 4; i++) cli_text_free(&a->clause[i]);
+  cli_text_free(&a->raw);
+}
 
 /* get, put, create, delete, update: MODEL ENTITY NAME=VALUE... [options].
  * Which options a verb takes is the entry's to say. */
 static int item_verb(const char *verb, int argc, char **argv) {
   if (argc < 2) return cli_usage_error("this verb takes MODEL ENTITY");
   cli_text req = {0}, values = {0}, gathered[NGROUPS];
+  actions acts;
   memset(gathered, 0, sizeof gathered);
+  memset(&acts, 0, sizeof acts);
   cli_add(&req, "{\"op\":\"");
   cli_add(&req, verb);
   cli_add(&req, "\"");
@@ -67,11 +117,23 @@ static int item_verb(const char *verb, int argc, char **argv) {
     const char *a = argv[i];
     size_t g = 0;
     while (g < NGROUPS && strcmp(a, groups[g].option) != 0) g++;
-    if (g < NGROUPS && i + 1 < argc) {
+    /* --set, --add and --remove also take actions in the text form */
+    int clause = g == 0 ? 0 : g == 4 ? 1 : g == 1 ? 2 : -1;
+    if (g < NGROUPS && i + 1 < argc && clause >= 0 &&
+        !is_plain(argv[i + 1], groups[g].open == '{')) {
+      add_action(&acts, clause, argv[++i]);
+    } else if (g < NGROUPS && i + 1 < argc) {
       if (groups[g].open == '{')
         rc = cli_add_assignment(&gathered[g], argv[++i]);
       else
         cli_add_element(&gathered[g], argv[++i]);
+    } else if (!strcmp(a, "--delete") && i + 1 < argc) {
+      add_action(&acts, 3, argv[++i]);
+    } else if (!strcmp(a, "--update") && i + 1 < argc) {
+      cli_add(&acts.raw, acts.raw.len ? " " : "");
+      cli_add(&acts.raw, argv[++i]);
+    } else if (!strcmp(a, "--condition") && i + 1 < argc) {
+      cli_add_field(&req, "condition", argv[++i]);
     } else if (!strcmp(a, "--consistent")) {
       cli_add(&req, ",\"consistent\":true");
     } else if (!strcmp(a, "--if-exists")) {
@@ -92,6 +154,7 @@ static int item_verb(const char *verb, int argc, char **argv) {
     cli_add_group(&req, groups[g].field, groups[g].open, &gathered[g]);
     cli_text_free(&gathered[g]);
   }
+  add_actions_field(&req, &acts);
   cli_add(&req, "}");
   cli_session s = {.model = argv[0]};
   if (!rc) rc = print_request(&s, &req);
@@ -170,7 +233,7 @@ int cli_query(int argc, char **argv) {
                                       "--lte"};
   enum { NTESTS = sizeof tests / sizeof tests[0] };
   if (argc < 2) return cli_usage_error("query takes MODEL PATTERN");
-  cli_text req = {0}, values = {0}, project = {0};
+  cli_text req = {0}, values = {0}, project = {0}, params = {0};
   condition cond = {0};
   const char *cursor = NULL, *key_file = NULL;
   int rc = 0;
@@ -184,6 +247,10 @@ int cli_query(int argc, char **argv) {
       rc = add_condition(&cond, tests[t] + 2, argv[++i]);
     } else if (!strcmp(a, "--project") && i + 1 < argc) {
       cli_add_element(&project, argv[++i]);
+    } else if (!strcmp(a, "--filter") && i + 1 < argc) {
+      cli_add_field(&req, "filter", argv[++i]);
+    } else if (!strcmp(a, "--param") && i + 1 < argc) {
+      rc = cli_add_assignment(&params, argv[++i]);
     } else if (!strcmp(a, "--cursor") && i + 1 < argc) {
       cursor = argv[++i];
     } else if (!strcmp(a, "--cursor-key-file") && i + 1 < argc) {
@@ -201,6 +268,7 @@ int cli_query(int argc, char **argv) {
   }
   cli_add_group(&req, "values", '{', &values);
   cli_add_group(&req, "project", '[', &project);
+  cli_add_group(&req, "params", '{', &params);
   add_condition_field(&req, &cond);
   if (cursor) cli_add_field(&req, "cursor", cursor);
   cli_add(&req, "}");
@@ -214,6 +282,7 @@ int cli_query(int argc, char **argv) {
   if (!rc) rc = print_request(&s, &req);
   cli_wipe(hex, sizeof hex);
   cli_text_free(&project);
+  cli_text_free(&params);
   cli_text_free(&values);
   cli_text_free(&req);
   return rc;

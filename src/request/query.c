@@ -7,16 +7,18 @@
 #include "cursor/cursor.h"
 #include "model/facet.h"
 #include "item/keys.h"
+#include "request/cond.h"
 #include "request/sk_bounds.h"
 
 /* ,"FilterExpression":"..." for what the key range cannot say: the
  * pattern's declared filter, and the entity type when other entities' items
  * can fall in the range (the model found that at load). */
 static int write_filter(ddbst_item *it, const ddbst__pattern *p,
-                        ddbst_buf *out) {
+                        const ddbst_expr *user, ddbst_buf *out,
+                        ddbst_error *err) {
   const ddbst_model *m = it->m;
   int typed = p->type_filter && m->entity_attr;
-  if (!typed && !p->nfilter) return 0;
+  if (!typed && !p->nfilter && !user) return 0;
   const ddbst__entity *e0 = &m->entities[p->entities[0]];
   int rc = ddbst__buf_puts(out, ",\"FilterExpression\":\"");
   int parts = 0;
@@ -44,8 +46,57 @@ static int write_filter(ddbst_item *it, const ddbst__pattern *p,
     }
     if (!rc && p->nentities != 1) rc = ddbst__buf_putc(out, ')');
   }
+  /* the model's parts are all joined by AND: the user's filter, in
+   * parentheses after them, keeps its meaning and theirs */
+  if (!rc && user) {
+    if (parts) rc = ddbst__buf_puts(out, " AND (");
+    rc = rc ? rc : ddbst__xwrite_cond(it, user, out, err);
+    if (!rc && parts) rc = ddbst__buf_putc(out, ')');
+  }
   return rc ? rc : ddbst__buf_putc(out, '"');
 }
+
+/* Whether the user's filter can work on this query: compiled for the
+ * values' entity, on a pattern of one entity, naming only attributes the
+ * index projects (DynamoDB refuses a filter on one it does not). */
+static int check_filter(ddbst_item *it, const ddbst__pattern *p,
+                        const ddbst_expr *f, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  if (f->m != m || f->kind != DDBST_EXPR_FILTER || f->entity != it->entity)
+    return ddbst__fail(err, DDBST_EINVAL, "filter",
+                       "the filter must be a DDBST_EXPR_FILTER compiled for "
+                       "%s",
+                       e->name);
+  if (p->nentities > 1)
+    return ddbst__fail(err, DDBST_EINVAL, "filter",
+                       "%s reads a collection of entities: a filter on %s's "
+                       "attributes would drop every other entity's items",
+                       p->name, e->name);
+  if (p->index < 0) return 0;
+  const ddbst__index *ix = &m->indexes[p->index];
+  if (ix->projection == DDBST__PROJ_ALL) return 0;
+  for (int a = 0; a < e->nattrs; a++) {
+    if (!f->uses[a]) continue;
+    int projected = 0;
+    for (size_t i = 0; ix->projection == DDBST__PROJ_INCLUDE && i < ix->ninclude;
+         i++)
+      projected |= !strcmp(ix->include[i], e->attrs[a].name);
+    if (!projected)
+      return ddbst__fail(err, DDBST_EINVAL, "filter",
+                         "%s reads index %s, which does not project %s "
+                         "(%s): DynamoDB refuses a filter on it; project it "
+                         "in the model, or read the table",
+                         p->name, ix->name, e->attrs[a].name,
+                         ix->projection == DDBST__PROJ_KEYS_ONLY
+                             ? "KEYS_ONLY"
+                             : "not in its INCLUDE list");
+  }
+  return 0;
+}
+
+static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
+                      const ddbst_query *q, ddbst_buf *out, ddbst_error *err);
 
 int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                         ddbst_buf *out, ddbst_error *err) {
@@ -84,6 +135,39 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
   if ((qd.flags & DDBST_CONSISTENT_READ) && p->index >= 0)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a global secondary index cannot be read consistently");
+  if (it->cond || it->update)
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
+                       "a query takes a filter (ddbst_query.filter), not a "
+                       "condition or update actions");
+  if (qd.filter && qd.filter_text)
+    return ddbst__fail(err, DDBST_EINVAL, "filter",
+                       "give the filter compiled or as text, not both");
+  /* a filter given as text lives for this call */
+  ddbst_expr *own_filter = NULL;
+  if (qd.filter_text) {
+    int rc = ddbst_expr_parse(m, it->entity, DDBST_EXPR_FILTER, qd.filter_text,
+                              qd.filter_text_len, &own_filter, err);
+    if (rc) return rc;
+    qd.filter = own_filter;
+  }
+  int frc = qd.filter ? check_filter(it, p, qd.filter, err) : 0;
+  if (!frc && qd.filter && ddbst__xreserve(it, qd.filter))
+    frc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  if (frc) {
+    ddbst_expr_free(own_filter);
+    return frc;
+  }
+  int op = query_body(it, pattern, p, &qd, out, err);
+  ddbst_expr_free(own_filter);
+  return op;
+}
+
+/* The body of a query whose arguments were checked. */
+static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
+                      const ddbst_query *q, ddbst_buf *out, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const ddbst_query qd = *q;
+  char path[DDBST_ERROR_PATH_MAX];
 
   const ddbst__entity *e = ddbst__entity_of(it);
   /* the loader puts every entity of a pattern in the pattern's index */
@@ -137,7 +221,7 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                           p->index >= 0 ? sk_attr : NULL, m->entity_attr};
     rc = ddbst__write_projection(it, keys, 5, out);
   }
-  if (!rc) rc = write_filter(it, p, out);
+  if (!rc) rc = write_filter(it, p, qd.filter, out, err);
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc && p->descending) rc = ddbst__buf_puts(out, ",\"ScanIndexForward\":false");
   /* a pattern with only a maximum still bounds every page */
