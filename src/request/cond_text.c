@@ -124,8 +124,11 @@ static int lex(parser *P) {
                                      "a string does not end (a '\"' is missing)");
     t.kind = T_STRING;
   } else if (is_digit(c) ||
-             (c == '-' && !operand_before(&P->t) && i + 1 < n &&
-              is_digit((unsigned char)s[i + 1]))) {
+             /* a sign, not a minus: after an operator, or spaced from the
+              * operand before and touching its digits ("add stock -1") */
+             (c == '-' && i + 1 < n && is_digit((unsigned char)s[i + 1]) &&
+              (!operand_before(&P->t) ||
+               (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))))) {
     len = number_len(s, i, n);
     t.kind = T_NUMBER;
   } else if (c == ':') {
@@ -691,15 +694,23 @@ static int parse_set_value(parser *P, ddbst__xnode **out) {
   if (rc) return rc;
   int plus = P->t.kind == T_OP && P->s[P->t.at] == '+';
   int minus = P->t.kind == T_OP && P->s[P->t.at] == '-';
-  if (!plus && !minus) {
+  /* "stock -1": the sign the tokenizer saw is a minus here */
+  int signed_number = P->t.kind == T_NUMBER && P->s[P->t.at] == '-';
+  if (!plus && !minus && !signed_number) {
     *out = a;
     return 0;
   }
   ddbst__xnode *n = node(P, plus ? DDBST__X_PLUS : DDBST__X_MINUS, 2, P->t.at);
   if (!n) return DDBST_ENOMEM;
   n->kids[0] = a;
-  rc = lex(P);
-  rc = rc ? rc : parse_value_term(P, &n->kids[1]);
+  if (signed_number) {
+    P->t.at++;
+    P->t.len--;
+    rc = parse_operand(P, &n->kids[1]);
+  } else {
+    rc = lex(P);
+    rc = rc ? rc : parse_value_term(P, &n->kids[1]);
+  }
   *out = n;
   return rc;
 }

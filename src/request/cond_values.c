@@ -130,8 +130,8 @@ static int put_typed(ddbst_buf *out, const ddbst__attr *a, ddbst__lform form,
     break;
   case DDBST__L_NULL:
     return refuse(why, cap,
-                  "null is no value of a %s: test attribute_not_exists "
-                  "instead",
+                  "null is no value of this %s attribute: test "
+                  "attribute_not_exists instead",
                   tn);
   case DDBST__L_ARRAY:
     if (cl != DDBST__V_L && cl != DDBST__V_SS && cl != DDBST__V_NS)

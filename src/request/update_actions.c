@@ -91,8 +91,8 @@ static int type_set_value(ddbst__xres *r, ddbst__xnode *v,
   case DDBST__X_MINUS:
     if (want != DDBST__V_N && want != DDBST__V_DOC)
       return ddbst__xfail(r->p, v, DDBST_EVALUE,
-                          "%s is %s: + and - make numbers",
-                          a ? a->name : "the target", ddbst__xclass_name(want));
+                          "%s.%s is %s: + and - make numbers", e->name,
+                          a ? a->name : "?", ddbst__xclass_name(want));
     rc = type_set_value(r, v->kids[0], a, DDBST__V_N);
     return rc ? rc : type_set_value(r, v->kids[1], a, DDBST__V_N);
   case DDBST__X_IF_NOT_EXISTS:
@@ -101,8 +101,8 @@ static int type_set_value(ddbst__xres *r, ddbst__xnode *v,
   case DDBST__X_LIST_APPEND:
     if (want != DDBST__V_L && want != DDBST__V_DOC)
       return ddbst__xfail(r->p, v, DDBST_EVALUE,
-                          "%s is %s: list_append makes a list",
-                          a ? a->name : "the target", ddbst__xclass_name(want));
+                          "%s.%s is %s: list_append makes a list", e->name,
+                          a ? a->name : "?", ddbst__xclass_name(want));
     rc = type_set_value(r, v->kids[0], a, DDBST__V_L);
     return rc ? rc : type_set_value(r, v->kids[1], a, DDBST__V_L);
   default:
