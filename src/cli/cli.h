@@ -112,5 +112,7 @@ int cli_stream(int argc, char **argv);
 int cli_cloudformation(int argc, char **argv);
 int cli_lint(int argc, char **argv);
 int cli_doc(int argc, char **argv);
+/* generate typescript|python|c MODEL [--name NAME] (generate_model.c) */
+int cli_generate(int argc, char **argv);
 
 #endif

@@ -41,6 +41,8 @@ static const char usage[] =
     "       ddbst lint MODEL    (error|warning|note PATH: MESSAGE; exit 1 on "
     "an error)\n"
     "       ddbst doc MODEL     (Markdown for a design review)\n"
+    "types for a type checker:\n"
+    "       ddbst generate typescript|python|c MODEL [--name NAME]\n"
     "options before the verb: --table NAME (overrides table.name)\n";
 
 const char *cli_table_override;
@@ -68,6 +70,7 @@ static const struct {
     {"cloudformation", cli_cloudformation},
     {"lint", cli_lint},
     {"doc", cli_doc},
+    {"generate", cli_generate},
 };
 
 int cli_usage_error(const char *why) {

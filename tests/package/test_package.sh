@@ -2,7 +2,9 @@
 # ddbst as a user consumes it: install the calling preset's build into a
 # temporary prefix, then build tests/package/consumer.c against that prefix
 # with find_package(ddbst), with pkg-config, and statically with pkg-config
-# --static, and check each program's output.
+# --static (ddbst-static.pc), and check each program's output; run the
+# installed command from a moved prefix; and build the consumer with ddbst
+# as a subproject of another project.
 # Usage: test_package.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 
@@ -69,24 +71,53 @@ cc=${CC:-cc}
 LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
   check_output "pkg-config --cflags --libs ddbst" "$work/consumer-pc"
 
-# 3. pkg-config --static: libddbst.a plus every dependency Requires.private
-# and Libs.private name. Only ddbst itself is static (the distribution ships
-# shared yajl and libcbor), so -lddbst becomes the archive's path.
-static_libs=()
-for flag in $(pkg-config --static --libs ddbst); do
-  if [[ "$flag" == -lddbst ]]; then
-    static_libs+=("$libdir/libddbst.a")
-  else
-    static_libs+=("$flag")
-  fi
-done
+# 3. pkg-config --static --libs ddbst-static: libddbst.a itself, plus every
+# dependency Requires.private and Libs.private name (the distribution ships
+# shared yajl and libcbor, so only ddbst is static).
 # shellcheck disable=SC2046
-"$cc" -std=c11 -Wall -Wextra "${san_flags[@]}" -DDDBST_STATIC \
+"$cc" -std=c11 -Wall -Wextra "${san_flags[@]}" \
       "$here/consumer.c" -o "$work/consumer-static" \
-      $(pkg-config --cflags ddbst) "${static_libs[@]}" ||
+      $(pkg-config --static --cflags --libs ddbst-static) ||
   fail "pkg-config --static build"
 if readelf -d "$work/consumer-static" | grep -q 'NEEDED.*libddbst'; then
   fail "static consumer still needs libddbst.so"
 fi
 (unset LD_LIBRARY_PATH
- check_output "pkg-config --static --libs ddbst" "$work/consumer-static")
+ check_output "pkg-config --static --libs ddbst-static" "$work/consumer-static")
+
+# 4. The installed command runs from the prefix, wherever it is (its RPATH
+# is relative to itself), even moved elsewhere after installing.
+if [[ -x "$prefix/bin/ddbst" ]]; then
+  mv "$prefix" "$work/moved"
+  got=$(unset LD_LIBRARY_PATH; "$work/moved/bin/ddbst" check "$model") ||
+    fail "the installed ddbst does not start from its prefix"
+  [[ "$got" == '{"ok":true,"table":"saas-api-dev","entities":4,"patterns":7}' ]] ||
+    fail "installed ddbst check: $got"
+  mv "$work/moved" "$prefix"
+  echo "ok: the installed command runs from a moved prefix"
+fi
+
+# 5. ddbst as a subproject (add_subdirectory): the libraries only, no test
+# targets in the parent, and no cmocka asked for. Once per compiler, not
+# again under the sanitizers (it builds the library a second time).
+[[ -z "$sanitize" ]] || exit 0
+mkdir -p "$work/parent"
+cat >"$work/parent/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(parent LANGUAGES C)
+enable_testing()
+add_subdirectory("$source_dir" ddbst)
+add_executable(consumer "$here/consumer.c")
+target_link_libraries(consumer PRIVATE ddbst::ddbst)
+CMAKE
+cmake -S "$work/parent" -B "$work/parent-build" -DCMAKE_BUILD_TYPE=Debug \
+      -DCMAKE_C_FLAGS="${san_flags[*]}" >"$work/parent.log" 2>&1 ||
+  { cat "$work/parent.log" >&2; fail "subproject configure"; }
+if grep -qi cmocka "$work/parent-build/CMakeCache.txt"; then
+  fail "a parent project of ddbst was asked for cmocka"
+fi
+cmake --build "$work/parent-build" --target consumer -j2 >>"$work/parent.log" 2>&1 ||
+  { cat "$work/parent.log" >&2; fail "subproject build"; }
+tests=$(cd "$work/parent-build" && ctest -N | sed -n 's/^Total Tests: //p')
+[[ "$tests" == 0 ]] || fail "the parent project got $tests of ddbst's tests"
+check_output "add_subdirectory(ddbst)" "$work/parent-build/consumer"

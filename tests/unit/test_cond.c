@@ -12,12 +12,12 @@
 
 #define NOW_US INT64_C(1773964800000000)
 
-static ddbst_model *shop;
+static ddbst_model *catalog;
 static ddbst_buf *out;
 
 static int setup(void **state) {
   (void)state;
-  shop = load_example("examples/shop/model.json");
+  catalog = load_example("examples/catalog/model.json");
   out = ddbst_buf_new(NULL);
   return 0;
 }
@@ -25,21 +25,21 @@ static int setup(void **state) {
 static int teardown(void **state) {
   (void)state;
   ddbst_buf_free(out);
-  ddbst_model_free(shop);
+  ddbst_model_free(catalog);
   return 0;
 }
 
 static ddbst_expr *compile(int kind, const char *text) {
   ddbst_expr *x = NULL;
   ddbst_error err;
-  int rc = ddbst_expr_parse(shop, 0, kind, text, strlen(text), &x, &err);
+  int rc = ddbst_expr_parse(catalog, 0, kind, text, strlen(text), &x, &err);
   if (rc) fail_msg("%s: %d %s: %s", text, rc, err.path, err.message);
   return x;
 }
 
 /* A product with its key and name, the values of every request below. */
 static ddbst_item *product(void) {
-  ddbst_item *it = ddbst_item_new(shop, 0);
+  ddbst_item *it = ddbst_item_new(catalog, 0);
   set(it, "shopId", "s1");
   set(it, "sku", "k1");
   return it;
@@ -214,7 +214,7 @@ static void refusals_point_at_the_character(void **state) {
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
     ddbst_expr *x = (ddbst_expr *)1;
     ddbst_error err;
-    int rc = ddbst_expr_parse(shop, 0, DDBST_EXPR_CONDITION, refused[i].text,
+    int rc = ddbst_expr_parse(catalog, 0, DDBST_EXPR_CONDITION, refused[i].text,
                               strlen(refused[i].text), &x, &err);
     if (rc != refused[i].code || strcmp(err.path, refused[i].path) ||
         strcmp(err.message, refused[i].message) ||
@@ -237,7 +237,7 @@ static void columns_count_characters(void **state) {
   const char *text = "name = \"h\xc3\xa9\" and zork = 1";
   ddbst_expr *x;
   ddbst_error err;
-  assert_int_equal(ddbst_expr_parse(shop, 0, DDBST_EXPR_CONDITION, text,
+  assert_int_equal(ddbst_expr_parse(catalog, 0, DDBST_EXPR_CONDITION, text,
                                     strlen(text), &x, &err),
                    DDBST_ENOTFOUND);
   assert_int_equal(err.offset, 17); /* bytes before it: é is two */
@@ -245,7 +245,7 @@ static void columns_count_characters(void **state) {
   assert_string_equal(err.message,
                       "at character 17: Product has no attribute zork");
   /* text that is not UTF-8 is refused before it is read */
-  assert_int_equal(ddbst_expr_parse(shop, 0, DDBST_EXPR_CONDITION,
+  assert_int_equal(ddbst_expr_parse(catalog, 0, DDBST_EXPR_CONDITION,
                                     "name = \"\xff\"", 10, &x, &err),
                    DDBST_ESYNTAX);
   assert_string_equal(err.path, "condition");
@@ -298,9 +298,9 @@ static void both_forms_give_the_same_bytes(void **state) {
       const char *src = f ? both_forms[i].json : both_forms[i].text;
       ddbst_expr *x = NULL;
       ddbst_error err;
-      int rc = f ? ddbst_expr_parse_json(shop, 0, DDBST_EXPR_CONDITION, src,
+      int rc = f ? ddbst_expr_parse_json(catalog, 0, DDBST_EXPR_CONDITION, src,
                                          strlen(src), &x, &err)
-                 : ddbst_expr_parse(shop, 0, DDBST_EXPR_CONDITION, src,
+                 : ddbst_expr_parse(catalog, 0, DDBST_EXPR_CONDITION, src,
                                     strlen(src), &x, &err);
       if (rc) fail_msg("%s: %s: %s", src, err.path, err.message);
       ddbst_item *it = product();
@@ -356,7 +356,7 @@ static void json_refusals_name_the_json_path(void **state) {
     ddbst_expr *x;
     ddbst_error err;
     const char *j = json_refused[i].json;
-    int rc = ddbst_expr_parse_json(shop, 0, DDBST_EXPR_CONDITION, j, strlen(j),
+    int rc = ddbst_expr_parse_json(catalog, 0, DDBST_EXPR_CONDITION, j, strlen(j),
                                    &x, &err);
     if (rc != json_refused[i].code || strcmp(err.path, json_refused[i].path) ||
         (json_refused[i].message &&
@@ -424,7 +424,7 @@ static void combined_with_ddbsts_own(void **state) {
                    DDBST_OP_DELETE_ITEM);
   assert_string_equal(
       ddbst_buf_data(out),
-      "{\"TableName\":\"shop\",\"Key\":{\"PK\":{\"S\":\"SHOP#s1\"},\"SK\":{"
+      "{\"TableName\":\"catalog\",\"Key\":{\"PK\":{\"S\":\"SHOP#s1\"},\"SK\":{"
       "\"S\":\"PRODUCT#k1\"}},\"ConditionExpression\":\"(attribute_exists("
       "#n0)) AND (#n1 = :v0 OR #n2 > :v1)\",\"ExpressionAttributeNames\":{"
       "\"#n0\":\"PK\",\"#n1\":\"status\",\"#n2\":\"stock\"},"
@@ -687,7 +687,7 @@ static void update_refusals(void **state) {
     ddbst_expr *x;
     ddbst_error err;
     const char *t = actions_refused[i].text;
-    int rc = ddbst_expr_parse(shop, 0, DDBST_EXPR_UPDATE, t, strlen(t), &x,
+    int rc = ddbst_expr_parse(catalog, 0, DDBST_EXPR_UPDATE, t, strlen(t), &x,
                               &err);
     if (rc != actions_refused[i].code ||
         strcmp(err.path, actions_refused[i].path) ||
@@ -710,10 +710,10 @@ static void actions_with_the_items_own_values(void **state) {
   ddbst_item *it = product();
   ddbst_error err;
   set(it, "name", "Hat");
-  assert_int_equal(ddbst_item_remove(it, ddbst_model_attribute(shop, 0,
+  assert_int_equal(ddbst_item_remove(it, ddbst_model_attribute(catalog, 0,
                                                                "featured")),
                    0);
-  assert_int_equal(ddbst_item_append(it, ddbst_model_attribute(shop, 0,
+  assert_int_equal(ddbst_item_append(it, ddbst_model_attribute(catalog, 0,
                                                                "images"),
                                      "[\"a\"]", 5, &err),
                    0);
@@ -776,9 +776,9 @@ static void update_actions_json(void **state) {
       const char *src = f ? pairs[i].json : pairs[i].text;
       ddbst_expr *x;
       ddbst_error err;
-      int rc = f ? ddbst_expr_parse_json(shop, 0, DDBST_EXPR_UPDATE, src,
+      int rc = f ? ddbst_expr_parse_json(catalog, 0, DDBST_EXPR_UPDATE, src,
                                          strlen(src), &x, &err)
-                 : ddbst_expr_parse(shop, 0, DDBST_EXPR_UPDATE, src,
+                 : ddbst_expr_parse(catalog, 0, DDBST_EXPR_UPDATE, src,
                                     strlen(src), &x, &err);
       if (rc) fail_msg("%s: %s: %s", src, err.path, err.message);
       ddbst_item *it = product();
@@ -796,12 +796,12 @@ static void update_actions_json(void **state) {
   }
   ddbst_expr *x;
   ddbst_error err;
-  assert_int_equal(ddbst_expr_parse_json(shop, 0, DDBST_EXPR_UPDATE,
+  assert_int_equal(ddbst_expr_parse_json(catalog, 0, DDBST_EXPR_UPDATE,
                                          "[{\"move\": [\"a\", \"b\"]}]", 22,
                                          &x, &err),
                    DDBST_EINVAL);
   assert_string_equal(err.path, "update[0]");
-  assert_int_equal(ddbst_expr_parse_json(shop, 0, DDBST_EXPR_UPDATE,
+  assert_int_equal(ddbst_expr_parse_json(catalog, 0, DDBST_EXPR_UPDATE,
                                          "[{\"set\": [\"category\", \"x\"]}]",
                                          28, &x, &err),
                    DDBST_EINVAL);
@@ -812,7 +812,7 @@ static void update_actions_json(void **state) {
 
 static void filters_on_queries(void **state) {
   (void)state;
-  ddbst_item *it = ddbst_item_new(shop, 0);
+  ddbst_item *it = ddbst_item_new(catalog, 0);
   set(it, "shopId", "s1");
   ddbst_query q;
   memset(&q, 0, sizeof q);
@@ -821,13 +821,13 @@ static void filters_on_queries(void **state) {
   q.filter_text_len = strlen(q.filter_text);
   ddbst_error err;
   ddbst_buf_reset(out);
-  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(shop,
+  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(catalog,
                                                                "listProducts"),
                                        &q, out, &err),
                    DDBST_OP_QUERY);
   assert_string_equal(
       ddbst_buf_data(out),
-      "{\"TableName\":\"shop\",\"KeyConditionExpression\":\"#n0 = :v0 AND "
+      "{\"TableName\":\"catalog\",\"KeyConditionExpression\":\"#n0 = :v0 AND "
       "begins_with(#n1, :v1)\",\"FilterExpression\":\"#n2 > :v2 AND "
       "contains(#n3, :v3)\",\"ExpressionAttributeNames\":{\"#n0\":\"PK\","
       "\"#n1\":\"SK\",\"#n2\":\"stock\",\"#n3\":\"tags\"},"
@@ -901,7 +901,7 @@ static void filters_after_the_patterns_own(void **state) {
  * DynamoDB refuses the body. */
 static void filters_on_what_the_index_projects(void **state) {
   (void)state;
-  ddbst_item *it = ddbst_item_new(shop, 0);
+  ddbst_item *it = ddbst_item_new(catalog, 0);
   set(it, "shopId", "s1");
   set(it, "category", "hats");
   set(it, "slug", "red-hat");
@@ -926,7 +926,7 @@ static void filters_on_what_the_index_projects(void **state) {
     q.filter_text = cases[i].filter;
     q.filter_text_len = strlen(cases[i].filter);
     ddbst_buf_reset(out);
-    int rc = ddbst_query_request(it, ddbst_model_pattern(shop, cases[i].pattern),
+    int rc = ddbst_query_request(it, ddbst_model_pattern(catalog, cases[i].pattern),
                                  &q, out, &err);
     if (!cases[i].message) {
       assert_int_equal(rc, DDBST_OP_QUERY);
@@ -941,14 +941,14 @@ static void filters_on_what_the_index_projects(void **state) {
   ddbst_expr *c = compile(DDBST_EXPR_CONDITION, "stock > 0");
   q.filter = c;
   ddbst_buf_reset(out);
-  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(shop,
+  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(catalog,
                                                                "listProducts"),
                                        &q, out, &err),
                    DDBST_EINVAL);
   assert_string_equal(err.message,
                       "give the filter compiled or as text, not both");
   q.filter_text = NULL;
-  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(shop,
+  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(catalog,
                                                                "listProducts"),
                                        &q, out, &err),
                    DDBST_EINVAL);
@@ -959,7 +959,7 @@ static void filters_on_what_the_index_projects(void **state) {
   q.filter = NULL;
   q.filter_text = "stock >";
   q.filter_text_len = 7;
-  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(shop,
+  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(catalog,
                                                                "listProducts"),
                                        &q, out, &err),
                    DDBST_ESYNTAX);
@@ -1000,7 +1000,7 @@ static void requests_that_refuse_them(void **state) {
   assert_string_equal(err.message,
                       "a get takes no condition (a query takes a filter)");
   /* a batch write */
-  ddbst_batch *b = ddbst_batch_new(shop);
+  ddbst_batch *b = ddbst_batch_new(catalog);
   set(it, "name", "Hat");
   assert_int_equal(ddbst_batch_put(b, it, NOW_US, &err), DDBST_EINVAL);
   assert_string_equal(err.message,
@@ -1011,7 +1011,7 @@ static void requests_that_refuse_them(void **state) {
   ddbst_query q;
   memset(&q, 0, sizeof q);
   q.size = sizeof q;
-  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(shop,
+  assert_int_equal(ddbst_query_request(it, ddbst_model_pattern(catalog,
                                                                "listProducts"),
                                        &q, out, &err),
                    DDBST_EINVAL);
@@ -1045,19 +1045,19 @@ static void bad_arguments(void **state) {
   assert_int_equal(ddbst_expr_parse(NULL, 0, 1, "a = 1", 5, &x, &err),
                    DDBST_EINVAL);
   assert_null(x);
-  assert_int_equal(ddbst_expr_parse(shop, 9, 1, "a = 1", 5, &x, &err),
+  assert_int_equal(ddbst_expr_parse(catalog, 9, 1, "a = 1", 5, &x, &err),
                    DDBST_EINVAL);
   assert_string_equal(err.path, "entity");
-  assert_int_equal(ddbst_expr_parse(shop, 0, 7, "a = 1", 5, &x, &err),
+  assert_int_equal(ddbst_expr_parse(catalog, 0, 7, "a = 1", 5, &x, &err),
                    DDBST_EINVAL);
   assert_string_equal(err.path, "kind");
-  assert_int_equal(ddbst_expr_parse(shop, 0, 1, NULL, 0, &x, &err),
+  assert_int_equal(ddbst_expr_parse(catalog, 0, 1, NULL, 0, &x, &err),
                    DDBST_EINVAL);
-  assert_int_equal(ddbst_expr_parse(shop, 0, 1, "", 0, &x, &err),
+  assert_int_equal(ddbst_expr_parse(catalog, 0, 1, "", 0, &x, &err),
                    DDBST_ESYNTAX);
   assert_string_equal(err.message,
                       "at character 1: expected a condition, found the end");
-  assert_int_equal(ddbst_expr_parse(shop, 0, DDBST_EXPR_UPDATE, "  ", 2, &x,
+  assert_int_equal(ddbst_expr_parse(catalog, 0, DDBST_EXPR_UPDATE, "  ", 2, &x,
                                     &err),
                    DDBST_ESYNTAX);
   assert_string_equal(err.message,
@@ -1078,7 +1078,7 @@ static void deep_nesting(void **state) {
   for (int i = 0; i < 40; i++) text[n++] = ')';
   ddbst_expr *x;
   ddbst_error err;
-  assert_int_equal(ddbst_expr_parse(shop, 0, 1, text, n, &x, &err),
+  assert_int_equal(ddbst_expr_parse(catalog, 0, 1, text, n, &x, &err),
                    DDBST_ESYNTAX);
   assert_string_equal(err.message,
                       "at character 33: conditions nested past 32 levels");
@@ -1086,7 +1086,7 @@ static void deep_nesting(void **state) {
     j += (size_t)snprintf(json + j, sizeof json - j, "{\"not\":");
   j += (size_t)snprintf(json + j, sizeof json - j, "{\">\":[\"stock\",1]}");
   for (int i = 0; i < 40; i++) json[j++] = '}';
-  assert_int_equal(ddbst_expr_parse_json(shop, 0, 1, json, j, &x, &err),
+  assert_int_equal(ddbst_expr_parse_json(catalog, 0, 1, json, j, &x, &err),
                    DDBST_EINVAL);
   assert_string_equal(err.message, "conditions nested past 32 levels");
 }
@@ -1095,10 +1095,10 @@ static void deep_nesting(void **state) {
 
 static counting_alloc ca;
 
-static ddbst_model *counted_shop(void) {
+static ddbst_model *counted_catalog(void) {
   counting_alloc_init(&ca);
   size_t len;
-  char *text = read_source("examples/shop/model.json", &len);
+  char *text = read_source("examples/catalog/model.json", &len);
   ddbst_load_options o;
   memset(&o, 0, sizeof o);
   o.size = sizeof o;
@@ -1115,7 +1115,7 @@ static ddbst_model *counted_shop(void) {
  * frees it. */
 static void conveniences_are_owned_by_the_item(void **state) {
   (void)state;
-  ddbst_model *m = counted_shop();
+  ddbst_model *m = counted_catalog();
   ddbst_item *it = ddbst_item_new(m, 0);
   ddbst_buf *b = ddbst_buf_new(NULL);
   long live = ca.live;
@@ -1153,7 +1153,7 @@ static void conveniences_are_owned_by_the_item(void **state) {
  * allocating. */
 static void warm_requests_do_not_allocate(void **state) {
   (void)state;
-  ddbst_model *m = counted_shop();
+  ddbst_model *m = counted_catalog();
   ddbst_error err;
   ddbst_expr *c, *u, *f;
   const char *ct = "stock >= :n and status = \"published\"";
@@ -1202,7 +1202,7 @@ static void warm_requests_do_not_allocate(void **state) {
  * and building: DDBST_ENOMEM, nothing left allocated, nothing written. */
 static void allocation_failures(void **state) {
   (void)state;
-  ddbst_model *m = counted_shop();
+  ddbst_model *m = counted_catalog();
   const char *text = "status = \"draft\" and details.a.b = [1, {\"c\": 2}] "
                      "and contains(tags, :t)";
   const char *json = "{\"and\": [{\"=\": [\"status\", \"draft\"]}, {\"=\": "

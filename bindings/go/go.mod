@@ -1,0 +1,3 @@
+module github.com/ddbst/ddbst/bindings/go
+
+go 1.19

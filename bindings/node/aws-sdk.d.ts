@@ -1,0 +1,42 @@
+// Types of ddbst/aws-sdk: a Ddbst session and a DynamoDBClient of
+// @aws-sdk/client-dynamodb.
+import type {
+  AnyModel, Ddbst, EntityName, GetOptions, Input, Item, ItemOp, Key, ModelShape, NumberMode,
+  Page, PageItem, PatternItem, PatternName, PutOptions, QueryOptions, Request, UpdateOptions,
+  DeleteOptions,
+} from './index';
+
+/** What the adapter needs of a DynamoDBClient. */
+export interface Client {
+  send(command: object): Promise<unknown>;
+}
+
+/** Sends one ddbst request; the SDK's output, or its exception. */
+export function send(client: Client, request: Request): Promise<unknown>;
+/** The SDK command object of a ddbst request (binary as Uint8Array). */
+export function command(request: Request): object;
+export function bodyToSdk(body: unknown): unknown;
+
+export class Table<M extends ModelShape = AnyModel, N extends NumberMode = 'number'> {
+  constructor(db: Ddbst<M, N>, client: Client, options?: { unprocessedAttempts?: number });
+  readonly db: Ddbst<M, N>;
+  readonly client: Client;
+  send(request: Request, write?: { op: string; [field: string]: unknown }): Promise<unknown>;
+  createTable(options?: { wait?: boolean }): Promise<void>;
+  deleteTable(): Promise<void>;
+  get<E extends EntityName<M>>(entity: E, values: Key<M, E>, options?: GetOptions): Promise<Item<M, E, N> | null>;
+  put<E extends EntityName<M>>(entity: E, values: Input<M, E>, options?: PutOptions): Promise<Item<M, E, N>>;
+  create<E extends EntityName<M>>(entity: E, values: Input<M, E>, options?: PutOptions): Promise<Item<M, E, N>>;
+  update<E extends EntityName<M>>(entity: E, values: Key<M, E> & Partial<Input<M, E>>,
+                                  options?: UpdateOptions<Input<M, E>>): Promise<void>;
+  delete<E extends EntityName<M>>(entity: E, values: Key<M, E> & Partial<Input<M, E>>,
+                                  options?: DeleteOptions): Promise<void>;
+  query<P extends PatternName<M>>(pattern: P, values: M['patterns'][P]['values'], options?: QueryOptions):
+    Promise<Page<PatternItem<M, P, N>>>;
+  queryAll<P extends PatternName<M>>(pattern: P, values: M['patterns'][P]['values'],
+                                     options?: Omit<QueryOptions, 'cursor'>): AsyncGenerator<PatternItem<M, P, N>>;
+  batchGet(items: ItemOp<M>[], options?: { consistent?: boolean }): Promise<PageItem<M, N>[]>;
+  batchWrite(items: ItemOp<M>[], options?: { now?: number }): Promise<void>;
+  transactWrite(items: ItemOp<M>[], options?: { token?: string; now?: number }): Promise<void>;
+  transactGet(items: ItemOp<M>[]): Promise<(PageItem<M, N> | null)[]>;
+}

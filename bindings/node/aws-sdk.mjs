@@ -1,0 +1,2 @@
+import adapter from './aws-sdk.cjs';
+export const { Table, send, command, bodyToSdk } = adapter;

@@ -1,0 +1,2 @@
+import ddbst from './index.cjs';
+export const { Ddbst, DdbstError, DynamoDBError, NumberText } = ddbst;

@@ -1,0 +1,24 @@
+// tsc --strict on a program that uses the package without a model type:
+// the declarations resolve (no TS7016) through the package's exports, for
+// both entry points, and what they give is typed, not `any`.
+import { Ddbst, DdbstError, DynamoDBError, NumberText, type Request, type Page, type PageItem, type AnyModel } from 'ddbst';
+import { Table, type Client } from 'ddbst/aws-sdk';
+
+export async function listOrders(client: Client, cursor?: string): Promise<Page<PageItem<AnyModel, 'bigint'>>> {
+  const db = new Ddbst({ modelFile: 'examples/shop/model.json', numbers: 'bigint' });
+  const request: Request = db.query('listOrders', { customerId: 'c1' }, { limit: 25, cursor });
+  const target: string = request.target;
+  void target;
+  const table = new Table(db, client);
+  const order = await table.put('Order', { customerId: 'c1', total: new NumberText('19.99'), quantity: 3n,
+                                           receipt: new Uint8Array([1, 2]), tags: new Set(['a']) });
+  const quantity = order.quantity;
+  void quantity;
+  try {
+    return await table.query('listOrders', { customerId: 'c1' }, { cursor });
+  } catch (e) {
+    if (e instanceof DynamoDBError) throw new Error(`${e.kind}: ${e.explanation ?? e.message}`);
+    if (e instanceof DdbstError) throw new Error(`${e.codeName} ${e.path}`);
+    throw e;
+  }
+}

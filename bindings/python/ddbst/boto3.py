@@ -1,0 +1,341 @@
+"""ddbst through a boto3 DynamoDB client: ddbst builds every request and
+reads every answer, boto3 signs, sends and retries.
+
+    import boto3
+    from ddbst import Ddbst
+    from ddbst.boto3 import Table
+
+    table = Table(Ddbst(model_file="model.json", cursor_keys=key_hex),
+                  boto3.client("dynamodb"))
+    order = table.put("Order", {"customerId": "c1", "total": Decimal("9.90")})
+    page = table.query("listOrders", {"customerId": "c1"}, limit=25)
+    page["items"], page.get("cursor")      # the next page: cursor=...
+
+boto3 is not imported here: any object with boto3's client methods (put_item,
+query, ...) and botocore's ClientError (an exception with a `response` dict)
+will do. Binary values go to boto3 as bytes (boto3 base64-encodes them
+itself) and come back from its answers as bytes, so stored bytes are the
+caller's bytes exactly; numbers travel as DynamoDB's text, never as floats.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Literal, cast
+
+from . import _values
+from ._errors import DdbstError, DynamoDBError
+from ._session import Ddbst, build_request
+from ._types import Page, PageItem, Request, Values
+
+__all__ = ["Table", "send", "send_body", "METHODS"]
+
+# The boto3 client method of each operation ddbst builds.
+METHODS = {
+    "GetItem": "get_item", "PutItem": "put_item",
+    "UpdateItem": "update_item", "DeleteItem": "delete_item",
+    "Query": "query", "BatchGetItem": "batch_get_item",
+    "BatchWriteItem": "batch_write_item",
+    "TransactWriteItems": "transact_write_items",
+    "TransactGetItems": "transact_get_items", "CreateTable": "create_table",
+}
+
+
+def send(client: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Sends one ddbst request ({"operation", "target", "body"}) through a
+    boto3 client and returns boto3's response. botocore's ClientError
+    propagates."""
+    method = getattr(client, METHODS[request["operation"]])
+    return cast(dict[str, Any], method(**_values.body_to_sdk(request["body"])))
+
+
+# ---- sending ddbst's own bytes ----
+#
+# boto3 validates and serializes the keyword arguments of every call (about
+# 90 us for a PutItem on the machine of docs/performance.md, 100 times what
+# building the dict costs). ddbst has built the exact body already, so for
+# the single-item operations and Query the adapter calls boto3 with the
+# smallest arguments that validate, and swaps ddbst's body in at botocore's
+# before-call event: boto3 still signs, sends, retries and parses the
+# answer. The swapped body is per thread, set just before the call.
+
+# What each fast operation takes besides TableName to pass validation.
+_PLACEHOLDERS: dict[str, dict[str, Any]] = {
+    "GetItem": {"Key": {}}, "PutItem": {"Item": {}},
+    "UpdateItem": {"Key": {}}, "DeleteItem": {"Key": {}}, "Query": {},
+}
+_pending = threading.local()
+_hooked: "weakref.WeakSet[Any]" = weakref.WeakSet()
+_hook_lock = threading.Lock()
+
+
+def _swap_body(params: dict[str, Any], **_: Any) -> None:
+    body = getattr(_pending, "body", None)
+    if body is not None:
+        params["body"] = body
+        _pending.body = None
+
+
+def _hook(client: Any) -> None:
+    with _hook_lock:
+        if client not in _hooked:
+            client.meta.events.register("before-call.dynamodb", _swap_body)
+            _hooked.add(client)
+
+
+def send_body(client: Any, operation: str, table: str, body: bytes
+              ) -> dict[str, Any]:
+    """Sends `body` (a request body's bytes, as ddbst built them) as
+    `operation` through a boto3 client, which signs, sends, retries and
+    parses the answer, without validating and serializing arguments again.
+    For GetItem, PutItem, UpdateItem, DeleteItem and Query."""
+    placeholder = _PLACEHOLDERS[operation]
+    _hook(client)
+    _pending.body = body
+    try:
+        return cast(dict[str, Any], getattr(client, METHODS[operation])(
+            TableName=table, **placeholder))
+    finally:
+        _pending.body = None
+
+
+def _is_client_error(e: BaseException) -> bool:
+    return isinstance(getattr(e, "response", None), dict) and \
+        "Error" in getattr(e, "response")
+
+
+class Table:
+    """A ddbst session and a boto3 client: each method builds the request,
+    sends it, and reads the answer back as the model's items.
+
+    DynamoDB's refusals raise ddbst.DynamoDBError (the ClientError as its
+    __cause__); a refused write also carries `explanation`, `reason` and
+    `failures` in the model's words. Throttling is boto3's to retry (its
+    retry modes and max_attempts apply). Batches are re-sent until DynamoDB
+    has processed every item (unprocessed_attempts times at most, with
+    exponential backoff).
+    """
+
+    def __init__(self, db: Ddbst, client: Any, *,
+                 unprocessed_attempts: int = 8,
+                 serialize: Literal["ddbst", "boto3"] = "ddbst") -> None:
+        """serialize="ddbst" (the default) sends the bytes ddbst built for
+        single-item operations and queries (see send_body); "boto3" gives
+        boto3 the request as keyword arguments to validate and serialize
+        itself, for code that inspects them (botocore's Stubber, hooks on
+        before-parameter-build)."""
+        self.db = db
+        self.client = client
+        self.unprocessed_attempts = unprocessed_attempts
+        self.serialize = serialize
+        self.table_name = db.check()["table"]
+
+    # ---- sending ----
+
+    def send(self, request: Mapping[str, Any],
+             write: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """boto3's response to a built request. A ClientError becomes
+        DynamoDBError; `write` (the request dict the body was built from)
+        has a refusal explained."""
+        try:
+            return send(self.client, request)
+        except Exception as e:
+            if not _is_client_error(e):
+                raise
+            raise self._error(e, write) from e
+
+    def _error(self, e: BaseException, write: Mapping[str, Any] | None
+               ) -> DdbstError:
+        if write is not None:
+            try:
+                answer = self.db.explain(write, e)
+            except DdbstError:
+                answer = None
+            if answer is not None:
+                d = answer["dynamodb"]
+                err = DynamoDBError(
+                    -12, "EDYNAMODB", "__type",
+                    f"{d.get('type', '')}: {d.get('message', '')}",
+                    cast(dict[str, Any], answer), None, dynamodb=d)
+                err.explanation = answer["explanation"]
+                err.reason = answer["kind"]
+                err.failures = answer.get("failures")
+                return err
+        try:
+            self.db.page(e)
+        except DdbstError as refused:
+            return refused
+        return DdbstError(-12, "EDYNAMODB", "", str(e))
+
+    def _sent(self, request: Mapping[str, Any],
+              write: Mapping[str, Any] | None = None) -> tuple[Request, dict[str, Any]]:
+        """Builds `request` and sends it: ddbst's bytes when it is a fast
+        operation (see send_body), else through boto3's arguments."""
+        if self.serialize == "ddbst":
+            built, body = self.db.build(request)
+            if built["operation"] in _PLACEHOLDERS:
+                if write is not None and "item" in built:
+                    # explain() needs the values as built (ids, the clock)
+                    write = dict(write, values=built["item"])
+                try:
+                    return built, send_body(self.client, built["operation"],
+                                            self.table_name, body)
+                except Exception as e:
+                    if not _is_client_error(e):
+                        raise
+                    raise self._error(e, write) from e
+        built = cast(Request, self.db.call(request))
+        if "item" in built:
+            self.db.typed(request.get("entity"), built["item"])
+            if write is not None:
+                write = dict(write, values=built["item"])
+        return built, self.send(built, write)
+
+    def _write(self, op: str, **fields: Any) -> tuple[Request, dict[str, Any]]:
+        req = build_request(op, **fields)
+        built, _ = self._sent(req, req)
+        return built, req
+
+    # ---- the table ----
+
+    def create_table(self, wait: bool = True) -> None:
+        """CreateTable of the model's table (its name in force), waiting
+        until it is ACTIVE."""
+        request = self.db.create_table()
+        self.send(request)
+        if wait:
+            self.client.get_waiter("table_exists").wait(
+                TableName=request["body"]["TableName"],
+                WaiterConfig={"Delay": 1, "MaxAttempts": 60})
+
+    def delete_table(self) -> None:
+        """DeleteTable of the model's table."""
+        self.client.delete_table(TableName=self.db.check()["table"])
+
+    # ---- items ----
+
+    def get(self, entity: str, values: Values, consistent: bool = False,
+            project: Sequence[str] | None = None) -> Values | None:
+        """The item, its values typed by the model, or None."""
+        _, response = self._sent(build_request(
+            "get", entity=entity, values=values, consistent=consistent,
+            project=project))
+        page = self.db.page(response, operation="GetItem")
+        entry = page["items"][0] if page["items"] else None
+        return entry["item"] if entry is not None else None
+
+    def put(self, entity: str, values: Values, now: int | None = None,
+            expect_version: int | None = None) -> Values:
+        """PutItem; the values written (defaults and generated ids filled)."""
+        built, _ = self._write("put", entity=entity, values=values, now=now,
+                               expect_version=expect_version)
+        return built["item"]
+
+    def create(self, entity: str, values: Values, now: int | None = None,
+               expect_version: int | None = None) -> Values:
+        """Put only if no such item exists (with unique attributes, a
+        transaction with their guards). The values written. A refusal is
+        DynamoDBError with the explanation ("unique constraint ...")."""
+        built, _ = self._write("create", entity=entity, values=values,
+                               now=now, expect_version=expect_version)
+        return built["item"]
+
+    def update(self, entity: str, values: Values, set: Values | None = None,
+               remove: Sequence[str] | None = None, add: Values | None = None,
+               append: Values | None = None, previous: Values | None = None,
+               expect_version: int | None = None, upsert: bool = False,
+               now: int | None = None) -> None:
+        self._write("update", entity=entity, values=values, set=set,
+                    remove=remove, add=add, append=append, previous=previous,
+                    expect_version=expect_version, upsert=upsert, now=now)
+
+    def delete(self, entity: str, values: Values,
+               expect_version: int | None = None,
+               if_exists: bool = False) -> None:
+        self._write("delete", entity=entity, values=values,
+                    expect_version=expect_version, if_exists=if_exists)
+
+    # ---- reads of many ----
+
+    def query(self, pattern: str, values: Values,
+              condition: Mapping[str, Mapping[str, Any]] | None = None,
+              limit: int | None = None, cursor: str | None = None,
+              consistent: bool = False, project: Sequence[str] | None = None,
+              now: int | None = None) -> Page:
+        """One page: {"items": [{"entity", "item"}], "count", "hasMore",
+        "cursor"?}. Pass its "cursor" back for the next page."""
+        _, response = self._sent(build_request(
+            "query", pattern=pattern, values=values, condition=condition,
+            limit=limit, cursor=cursor, consistent=consistent,
+            project=project, now=now))
+        return self.db.page(response, pattern=pattern, values=values, now=now)
+
+    def query_all(self, pattern: str, values: Values,
+                  condition: Mapping[str, Mapping[str, Any]] | None = None,
+                  limit: int | None = None, consistent: bool = False,
+                  project: Sequence[str] | None = None
+                  ) -> Iterator[PageItem]:
+        """Every item of the pattern, page after page."""
+        cursor: str | None = None
+        while True:
+            page = self.query(pattern, values, condition, limit, cursor,
+                              consistent, project)
+            for entry in page["items"]:
+                if entry is not None:
+                    yield entry
+            cursor = page.get("cursor")
+            if not page["hasMore"] or cursor is None:
+                return
+
+    def _until_processed(self, request: Request, operation: str
+                         ) -> Iterator[PageItem | None]:
+        pending: Request | None = request
+        for attempt in range(self.unprocessed_attempts + 1):
+            if pending is None:
+                return
+            if attempt:
+                time.sleep(min(0.05 * 2 ** attempt, 2.0))
+            page = self.db.page(self.send(pending), operation=operation)
+            yield from page["items"]
+            pending = page.get("followup")
+        if pending is not None:
+            raise DdbstError(-12, "EDYNAMODB", "",
+                             f"{operation}: items still unprocessed after "
+                             f"{self.unprocessed_attempts} retries")
+
+    def batch_get(self, items: Iterable[Mapping[str, Any]],
+                  consistent: bool = False) -> list[PageItem]:
+        """items: [{"op": "get", "entity": ..., "values": {...}}]; the items
+        found, in no particular order (DynamoDB's)."""
+        out: list[PageItem] = []
+        for request in self.db.batch_get(items, consistent)["requests"]:
+            out.extend(e for e in self._until_processed(request,
+                                                        "BatchGetItem")
+                       if e is not None)
+        return out
+
+    def batch_write(self, items: Iterable[Mapping[str, Any]],
+                    now: int | None = None) -> None:
+        """items: put and delete operations, sent 25 at a time, unprocessed
+        ones again until none are left."""
+        for request in self.db.batch_write(items, now)["requests"]:
+            for _ in self._until_processed(request, "BatchWriteItem"):
+                pass
+
+    def transact_write(self, items: Sequence[Mapping[str, Any]],
+                       token: str | None = None, now: int | None = None
+                       ) -> None:
+        """One TransactWriteItems; a cancellation is explained per item."""
+        req = build_request("transact", items=list(items), token=token,
+                            now=now)
+        self.send(cast(Request, self.db.call(req)), req)
+
+    def transact_get(self, items: Sequence[Mapping[str, Any]]
+                     ) -> list[PageItem | None]:
+        """One TransactGetItems: an entry per get, None where none was found."""
+        request = self.db.transact(items)
+        return self.db.page(self.send(request),
+                            operation="TransactGetItems")["items"]

@@ -1,0 +1,5 @@
+// expect: TS2322 'pending'
+import { Ddbst } from 'ddbst';
+import type { Shop } from './shop.js';
+const db = new Ddbst<Shop>({ modelFile: 'model.json' });
+db.put('Order', { customerId: 'c1', total: 1, status: 'pending' });
