@@ -190,6 +190,12 @@ int ddbst__ffi_read_expr(call *c, const ddbst__jnode *req, const char *field,
   if (!v || v->type == DDBST__J_NULL) return 0;
   if (v->type == DDBST__J_STRING)
     return ddbst_expr_parse(c->m, entity, kind, v->text, v->len, out, &c->err);
+  if (v->type != (kind == DDBST_EXPR_UPDATE ? DDBST__J_ARRAY : DDBST__J_OBJECT))
+    return ddbst__ffi_fail(c, DDBST_EINVAL, field,
+                           "expected the text form (a string) or the JSON "
+                           "form (%s)",
+                           kind == DDBST_EXPR_UPDATE ? "an array of actions"
+                                                     : "an object");
   return ddbst__expr_from_tree(c->m, entity, kind, v, out, &c->err);
 }
 

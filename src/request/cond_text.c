@@ -740,12 +740,13 @@ static int parse_action(parser *P, ddbst__xkind k, ddbst__xnode **out) {
   return parse_operand(P, &a->kids[1]);
 }
 
-/* SET a = v, ... REMOVE p, ... ADD p v, ... DELETE p v, ... in any order,
- * each clause once. */
+/* SET a = v, ... REMOVE p, ... ADD p v, ... DELETE p v, ... in any order;
+ * a clause may come again (the body writes each once, its actions in the
+ * order given), so pieces of an update can be put together. */
 static int parse_update(parser *P, ddbst__xnode ***actions, int *nactions) {
   enum { MAX_ACTIONS = 256 };
   ddbst__xnode *list[MAX_ACTIONS];
-  int n = 0, seen[4] = {0};
+  int n = 0;
   int rc = 0;
   if (P->t.kind == T_END) return expected(P, "SET, REMOVE, ADD or DELETE");
   while (!rc && P->t.kind != T_END) {
@@ -754,12 +755,6 @@ static int parse_update(parser *P, ddbst__xnode ***actions, int *nactions) {
       return expected(P, n ? "',' or the next clause (SET, REMOVE, ADD, "
                              "DELETE)"
                            : "SET, REMOVE, ADD or DELETE");
-    int c = (int)(k - DDBST__X_SET);
-    if (seen[c]++)
-      return ddbst__xfail_at(P->p, P->t.at, DDBST_ESYNTAX,
-                             "%.*s comes twice: give each clause once, its "
-                             "actions separated by commas",
-                             (int)P->t.len, P->s + P->t.at);
     rc = lex(P);
     for (;;) {
       if (rc) break;
