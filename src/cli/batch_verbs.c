@@ -88,6 +88,13 @@ static int run(const char *op, int argc, char **argv) {
       cli_add_field(&req, "token", argv[++i]);
     } else if (!strcmp(argv[i], "--consistent") && !strcmp(op, "batchGet")) {
       cli_add(&req, ",\"consistent\":true");
+    } else if (!strcmp(argv[i], "--now") && i + 1 < argc &&
+               strcmp(op, "batchGet") != 0 &&
+               argv[i + 1][strspn(argv[i + 1], "0123456789")] == '\0' &&
+               argv[i + 1][0]) {
+      /* the clock of defaults and timestamps: reproducible output */
+      cli_add(&req, ",\"now\":");
+      cli_add(&req, argv[++i]);
     } else {
       cli_text_free(&req);
       return cli_usage_error("unknown option");

@@ -142,6 +142,9 @@ static int item_verb(const char *verb, int argc, char **argv) {
       cli_add(&req, ",\"upsert\":true");
     } else if (!strcmp(a, "--expect-version") && i + 1 < argc) {
       rc = add_number(&req, "expectVersion", a, argv[++i]);
+    } else if (!strcmp(a, "--now") && i + 1 < argc) {
+      /* the clock of defaults and timestamps: reproducible output */
+      rc = add_number(&req, "now", a, argv[++i]);
     } else if (a[0] == '-' && a[1] == '-') {
       fprintf(stderr, "ddbst: %s: unknown option for %s\n", a, verb);
       rc = 2;
