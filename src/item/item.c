@@ -60,6 +60,7 @@ static void drop_expressions(ddbst_item *it) {
       it->owned[i] = NULL;
     }
   it->cond = it->update = NULL;
+  it->has_exprs = 0;
   it->nparams = 0;
   ddbst_buf_reset(&it->ptext);
   ddbst_buf_reset(&it->pvals);
@@ -102,7 +103,7 @@ int ddbst_item_reset(ddbst_item *it, int entity) {
   it->keytext.data[0] = '\0';
   it->nkeys = 0;
   it->has_expected_version = 0;
-  if (it->cond || it->update || it->nparams) drop_expressions(it);
+  if (it->has_exprs) drop_expressions(it);
   return 0;
 }
 

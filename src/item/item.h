@@ -100,6 +100,7 @@ struct ddbst_item {
    * ddbst_item_update), cleared by reset; owned[] are those the *_text
    * conveniences compiled, which reset frees through `drop`. */
   const struct ddbst_expr *cond, *update;
+  int has_exprs; /* cond, update or a parameter is set: reset clears them */
   struct ddbst_expr *owned[2];
   void (*drop)(struct ddbst_expr *x);
   /* Bound parameters' names and text (ptext), and the AttributeValues the

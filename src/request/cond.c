@@ -428,6 +428,15 @@ static int compile(const ddbst_model *m, int entity, int kind,
     rc = ddbst__xparse_text(&p, &x->root, &x->actions, &x->nactions);
   if (!rc)
     rc = p.update ? ddbst__xresolve_actions(&r) : resolve_cond(&r, x->root);
+  /* what requests will write, flattened once */
+  if (!rc && !p.update) rc = ddbst__xcompile_prog(&r, x->root, &x->prog);
+  if (!rc && p.update) {
+    x->action_progs =
+        ddbst__arena_alloc(&x->ar, (size_t)x->nactions * sizeof *x->action_progs);
+    if (!x->action_progs) rc = DDBST_ENOMEM;
+    for (int i = 0; !rc && i < x->nactions; i++)
+      rc = ddbst__xcompile_prog(&r, x->actions[i], &x->action_progs[i]);
+  }
   ddbst__buf_release(&r.tmp);
   if (rc) {
     ddbst_expr_free(x);
@@ -513,6 +522,7 @@ static int attach(ddbst_item *it, const ddbst_expr *x, int kind,
   }
   if (slot) it->update = x;
   else it->cond = x;
+  it->has_exprs = 1;
   return 0;
 }
 
@@ -571,25 +581,31 @@ int ddbst_item_bind(ddbst_item *it, const char *name, const char *text,
                        "a parameter's name is letters, digits and '_', not "
                        "starting with a digit");
   char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "params.%s", name);
+#define PARAM_PATH (snprintf(path, sizeof path, "params.%s", name), path)
   const char *bad = ddbst__utf8_check(text ? text : "", len);
-  if (bad) return ddbst__fail(err, DDBST_EVALUE, path, "%s", bad);
+  if (bad) return ddbst__fail(err, DDBST_EVALUE, PARAM_PATH, "%s", bad);
   int slot = -1;
   for (int i = 0; i < it->nparams && slot < 0; i++)
     if (it->params[i].name_len == nl &&
         !memcmp(it->ptext.data + it->params[i].name_off, name, nl))
       slot = i;
   if (slot < 0 && it->nparams == DDBST__MAX_PARAMS)
-    return ddbst__fail(err, DDBST_ERANGE, path,
+    return ddbst__fail(err, DDBST_ERANGE, PARAM_PATH,
                        "an item binds at most %d parameters", DDBST__MAX_PARAMS);
+#undef PARAM_PATH
   size_t at = it->ptext.len;
   if (ddbst__buf_reserve(&it->ptext, nl + len + 2))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  ddbst__buf_append(&it->ptext, name, nl);
-  ddbst__buf_putc(&it->ptext, '\0');
-  if (len) ddbst__buf_append(&it->ptext, text, len);
-  ddbst__buf_putc(&it->ptext, '\0');
+  /* name NUL text NUL, in the room just made */
+  char *o = it->ptext.data + at;
+  memcpy(o, name, nl);
+  o[nl] = '\0';
+  if (len) memcpy(o + nl + 1, text, len);
+  o[nl + 1 + len] = '\0';
+  it->ptext.len = at + nl + len + 2;
+  it->ptext.data[it->ptext.len] = '\0';
   if (slot < 0) slot = it->nparams++;
+  it->has_exprs = 1;
   ddbst__param *pr = &it->params[slot];
   pr->name_off = (uint32_t)at;
   pr->name_len = (uint32_t)nl;

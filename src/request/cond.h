@@ -117,6 +117,28 @@ struct ddbst__xnode {
   const ddbst__attr *uattr; /* ... for which attribute (NULL: none) */
 };
 
+/* What a request writes of an expression, flattened at compile time:
+ * fixed text, names (placeholders), values and parameters, in order. */
+typedef enum {
+  DDBST__XOP_TEXT,  /* text, len */
+  DDBST__XOP_NAME,  /* nm */
+  DDBST__XOP_VALUE, /* text, len: an AttributeValue */
+  DDBST__XOP_PARAM  /* param: typed and rendered per request */
+} ddbst__xop_kind;
+
+typedef struct ddbst__xop {
+  ddbst__xop_kind kind;
+  uint32_t len;
+  const char *text;
+  const ddbst__name *nm;
+  const ddbst__xnode *param;
+} ddbst__xop;
+
+typedef struct ddbst__xprog {
+  ddbst__xop *ops;
+  int nops;
+} ddbst__xprog;
+
 /* The compiled expression: immutable once made, shared between threads. */
 struct ddbst_expr {
   const ddbst_model *m;
@@ -126,6 +148,9 @@ struct ddbst_expr {
   ddbst__xnode *root;   /* a condition or filter */
   ddbst__xnode **actions; /* update actions, in the order written */
   int nactions;
+  /* what a request writes: the condition's, or each action's */
+  ddbst__xprog prog;
+  ddbst__xprog *action_progs;
   int has_remove, has_add, has_delete, has_set; /* clauses present */
   /* placeholders a body may need for it, at most: reserved on the item
    * when the expression is attached, so building never grows them */
@@ -244,14 +269,19 @@ int ddbst__xresolve_actions(ddbst__xres *r);
 /* Makes sure the item's placeholder lists hold what `x` may add. */
 int ddbst__xreserve(ddbst_item *it, const ddbst_expr *x);
 
-/* Writes condition `x` into `out`: "#n3 = :v2 AND size(#n4) < :v3". Errors
+/* The program of a resolved condition or update action `n`
+ * (cond_write.c), in the expression's arena. */
+int ddbst__xcompile_prog(ddbst__xres *r, const ddbst__xnode *n,
+                         ddbst__xprog *out);
+
+/* Runs program `p` into `out`: "#n3 = :v2 AND size(#n4) < :v3". Errors
  * are a parameter's (DDBST_EMISSING, DDBST_EVALUE) or DDBST_ENOMEM /
  * DDBST_ERANGE (placeholders). */
+int ddbst__xrun(ddbst_item *it, const ddbst__xprog *p, ddbst_buf *out,
+                ddbst_error *err);
+/* The condition or filter `x`. */
 int ddbst__xwrite_cond(ddbst_item *it, const ddbst_expr *x, ddbst_buf *out,
                        ddbst_error *err);
-/* An operand or path: "#n1.#n2[3]", ":v4", "size(#n1)". */
-int ddbst__xwrite_operand(ddbst_item *it, const ddbst__xnode *n,
-                          ddbst_buf *out, ddbst_error *err);
 
 /* Update actions of one clause (DDBST__X_SET, _REMOVE, _ADD, _DELETE):
  * action `i` of `x` when it is of that clause, written as the clause's

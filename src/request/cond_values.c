@@ -52,14 +52,29 @@ static int refuse(char *why, size_t cap, const char *fmt, ...) {
   return DDBST_EVALUE;
 }
 
+/* {"N":"..."} of number text already checked, in one reservation. */
+static int put_checked_number(ddbst_buf *out, const char *s, size_t n) {
+  if (ddbst__buf_reserve(out, n + 8)) return DDBST_ENOMEM;
+  char *o = out->data + out->len;
+  memcpy(o, "{\"N\":\"", 6);
+  memcpy(o + 6, s, n);
+  memcpy(o + 6 + n, "\"}", 3);
+  out->len += n + 8;
+  return 0;
+}
+
 /* {"N":"..."} of number text DynamoDB takes. */
 static int put_number(ddbst_buf *out, const char *s, size_t n, char *why,
                       size_t cap) {
   const char *bad = ddbst__number_check(s, n);
   if (bad) return refuse(why, cap, "%s", bad);
-  int rc = ddbst__buf_append(out, "{\"N\":\"", 6);
-  rc = rc ? rc : ddbst__buf_append(out, s, n);
-  return rc ? rc : ddbst__buf_append(out, "\"}", 2);
+  return put_checked_number(out, s, n);
+}
+
+/* UTF-8 checks of text a parameter was bound with: ddbst_item_bind made
+ * them already. */
+static const char *text_check(ddbst__lform form, const char *s, size_t n) {
+  return form == DDBST__L_BOUND ? NULL : ddbst__utf8_check(s, n);
 }
 
 /* One JSON value (the text of an array, an object, or a parameter's bound
@@ -201,7 +216,7 @@ static int put_part(ddbst_buf *out, ddbst__use use, const ddbst__attr *a,
   if (!is_string_form(form))
     return refuse(why, cap, "%s takes a string",
                   use == DDBST__U_PREFIX ? "begins_with" : "contains");
-  const char *bad = ddbst__utf8_check(s, n);
+  const char *bad = text_check(form, s, n);
   if (bad) return refuse(why, cap, "%s", bad);
   char ulid[DDBST__ULID_LEN];
   if (a && a->type == DDBST__T_ENUM && !enum_has(a, s, n, use == DDBST__U_PREFIX))
@@ -251,10 +266,18 @@ int ddbst__xliteral(const ddbst_model *m, ddbst__use use, const ddbst__attr *a,
     case DDBST__L_NULL: return ddbst__buf_puts(out, "{\"NULL\":true}");
     case DDBST__L_BOUND: {
       /* a parameter's text inside a document: JSON when it is JSON (3,
-       * true, [1], "3"), else the string it is */
+       * true, [1], "3"), else the string it is. Scalars without the
+       * parser: a request binds them on the hot path. */
+      if (n && !ddbst__number_check(s, n)) return put_checked_number(out, s, n);
+      if ((n == 4 && !memcmp(s, "true", 4)) || (n == 5 && !memcmp(s, "false", 5)))
+        return ddbst__buf_puts(out, s[0] == 't' ? "{\"BOOL\":true}"
+                                                : "{\"BOOL\":false}");
+      if (n == 4 && !memcmp(s, "null", 4))
+        return ddbst__buf_puts(out, "{\"NULL\":true}");
+      if (n && s[0] != '[' && s[0] != '{' && s[0] != '"')
+        return ddbst__write_s(out, s, n);
       int rc = put_json(out, s, n, why, cap);
       if (rc != DDBST_EVALUE) return rc;
-      if ((bad = ddbst__utf8_check(s, n))) return refuse(why, cap, "%s", bad);
       return ddbst__write_s(out, s, n);
     }
     default: return put_json(out, s, n, why, cap);
@@ -274,7 +297,7 @@ int ddbst__xliteral(const ddbst_model *m, ddbst__use use, const ddbst__attr *a,
     }
     if (!is_string_form(form))
       return refuse(why, cap, "a string set's element is a string");
-    if ((bad = ddbst__utf8_check(s, n))) return refuse(why, cap, "%s", bad);
+    if ((bad = text_check(form, s, n))) return refuse(why, cap, "%s", bad);
     return ddbst__write_s(out, s, n);
   case DDBST__U_TYPE:
     if (is_string_form(form))

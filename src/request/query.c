@@ -107,12 +107,16 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     return ddbst__fail(err, DDBST_EINVAL, "pattern",
                        "pattern index %d is out of range", pattern);
   const ddbst__pattern *p = &m->patterns[pattern];
+  /* the caller's options as they are, when they are of this header's
+   * size (the usual case: no copy); else copied and padded with zeros */
   ddbst_query qd;
-  memset(&qd, 0, sizeof qd);
-  if (q) {
-    if (q->size < offsetof(ddbst_query, value2))
+  const ddbst_query *qo = q;
+  if (!q || q->size < sizeof qd) {
+    if (q && q->size < offsetof(ddbst_query, value2))
       return ddbst__fail(err, DDBST_EINVAL, NULL, "ddbst_query.size is not set");
-    memcpy(&qd, q, q->size < sizeof qd ? q->size : sizeof qd);
+    memset(&qd, 0, sizeof qd);
+    if (q) memcpy(&qd, q, q->size);
+    qo = &qd;
   }
   char path[DDBST_ERROR_PATH_MAX];
 #define PATTERN_PATH (snprintf(path, sizeof path, "patterns.%s", p->name), path)
@@ -129,35 +133,35 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                        "the values are of entity %s, which pattern %s does "
                        "not read",
                        ddbst__entity_of(it)->name, p->name);
-  if (p->nentities > 1 && qd.condition != DDBST_SK_NONE)
+  if (p->nentities > 1 && qo->condition != DDBST_SK_NONE)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a collection pattern takes no sort-key condition");
-  if ((qd.flags & DDBST_CONSISTENT_READ) && p->index >= 0)
+  if ((qo->flags & DDBST_CONSISTENT_READ) && p->index >= 0)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a global secondary index cannot be read consistently");
   if (it->cond || it->update)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a query takes a filter (ddbst_query.filter), not a "
                        "condition or update actions");
-  if (qd.filter && qd.filter_text)
+  if (!qo->filter && !qo->filter_text)
+    return query_body(it, pattern, p, qo, out, err);
+  if (qo->filter && qo->filter_text)
     return ddbst__fail(err, DDBST_EINVAL, "filter",
                        "give the filter compiled or as text, not both");
   /* a filter given as text lives for this call */
   ddbst_expr *own_filter = NULL;
-  if (qd.filter_text) {
-    int rc = ddbst_expr_parse(m, it->entity, DDBST_EXPR_FILTER, qd.filter_text,
-                              qd.filter_text_len, &own_filter, err);
+  if (qo->filter_text) {
+    int rc = ddbst_expr_parse(m, it->entity, DDBST_EXPR_FILTER, qo->filter_text,
+                              qo->filter_text_len, &own_filter, err);
     if (rc) return rc;
+    if (qo != &qd) qd = *qo;
     qd.filter = own_filter;
+    qo = &qd;
   }
-  int frc = qd.filter ? check_filter(it, p, qd.filter, err) : 0;
-  if (!frc && qd.filter && ddbst__xreserve(it, qd.filter))
-    frc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  if (frc) {
-    ddbst_expr_free(own_filter);
-    return frc;
-  }
-  int op = query_body(it, pattern, p, &qd, out, err);
+  int rc = check_filter(it, p, qo->filter, err);
+  if (!rc && ddbst__xreserve(it, qo->filter))
+    rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  int op = rc ? rc : query_body(it, pattern, p, qo, out, err);
   ddbst_expr_free(own_filter);
   return op;
 }
@@ -166,7 +170,6 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
 static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
                       const ddbst_query *q, ddbst_buf *out, ddbst_error *err) {
   const ddbst_model *m = it->m;
-  const ddbst_query qd = *q;
   char path[DDBST_ERROR_PATH_MAX];
 
   const ddbst__entity *e = ddbst__entity_of(it);
@@ -177,7 +180,7 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
     pk_attr = m->indexes[p->index].pk_attr;
     sk_attr = m->indexes[p->index].sk_attr;
   }
-  if (!sk_attr && qd.condition != DDBST_SK_NONE)
+  if (!sk_attr && q->condition != DDBST_SK_NONE)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "the key pattern %s reads has no sort key", p->name);
 
@@ -209,7 +212,7 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
                           ddbst__key_ref(off, p->sk_common_len), NULL, out);
       }
     } else {
-      rc = ddbst__sort_condition(it, p, k, sk_attr, &qd, out, err);
+      rc = ddbst__sort_condition(it, p, k, sk_attr, q, out, err);
     }
   }
   if (!rc) rc = ddbst__buf_putc(out, '"');
@@ -221,11 +224,11 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
                           p->index >= 0 ? sk_attr : NULL, m->entity_attr};
     rc = ddbst__write_projection(it, keys, 5, out);
   }
-  if (!rc) rc = write_filter(it, p, qd.filter, out, err);
+  if (!rc) rc = write_filter(it, p, q->filter, out, err);
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc && p->descending) rc = ddbst__buf_puts(out, ",\"ScanIndexForward\":false");
   /* a pattern with only a maximum still bounds every page */
-  uint32_t limit = qd.limit ? qd.limit
+  uint32_t limit = q->limit ? q->limit
                    : p->limit_default ? p->limit_default
                                       : p->limit_max;
   if (p->limit_max && limit > p->limit_max) limit = p->limit_max;
@@ -241,16 +244,16 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
     rc = ddbst__buf_puts(out, ",\"Limit\":");
     rc = rc ? rc : ddbst__buf_append(out, tmp + n, sizeof tmp - (size_t)n);
   }
-  if (!rc && (qd.flags & DDBST_CONSISTENT_READ))
+  if (!rc && (q->flags & DDBST_CONSISTENT_READ))
     rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
   /* the next page: the cursor opened against this very query's pattern and
    * partition, or refused */
-  if (!rc && qd.cursor) {
+  if (!rc && q->cursor) {
     rc = ddbst__buf_puts(out, ",\"ExclusiveStartKey\":");
     if (!rc)
-      rc = ddbst__cursor_open(qd.cursor_keys, m, pattern,
-                              it->keytext.data + po, pl, qd.cursor,
-                              qd.cursor_len, qd.now_unix_us, out, err);
+      rc = ddbst__cursor_open(q->cursor_keys, m, pattern,
+                              it->keytext.data + po, pl, q->cursor,
+                              q->cursor_len, q->now_unix_us, out, err);
   }
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_QUERY;

@@ -219,10 +219,6 @@ int ddbst__xcheck_overlap(const ddbst_item *it, const ddbst_expr *x,
 int ddbst__xwrite_action(ddbst_item *it, const ddbst_expr *x, int i,
                          ddbst__xkind clause, ddbst_buf *out,
                          ddbst_error *err) {
-  const ddbst__xnode *act = x->actions[i];
-  if (act->kind != clause) return 0;
-  int rc = ddbst__xwrite_operand(it, act->kids[0], out, err);
-  if (rc || clause == DDBST__X_REMOVE) return rc;
-  rc = ddbst__buf_puts(out, clause == DDBST__X_SET ? " = " : " ");
-  return rc ? rc : ddbst__xwrite_operand(it, act->kids[1], out, err);
+  if (x->actions[i]->kind != clause) return 0;
+  return ddbst__xrun(it, &x->action_progs[i], out, err);
 }
