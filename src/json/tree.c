@@ -1,11 +1,8 @@
-/* YAJL's streaming parser → a ddbst__jnode tree in an arena. */
-#include <setjmp.h>
-#include <stdint.h>
+/* The streaming JSON parser (parse.h) → a ddbst__jnode tree in an arena. */
 #include <stdio.h>
 #include <string.h>
-#include <yajl/yajl_parse.h>
 
-#include "model/facet.h"
+#include "json/parse.h"
 #include "json/tree.h"
 
 enum { MAX_DEPTH = 64, MAX_MEMBERS = 4096 };
@@ -25,132 +22,13 @@ typedef struct frame {
 typedef struct builder {
   ddbst__arena *ar;
   const ddbst_allocator *alloc;
-  const struct yrun *run; /* for the offset of each value */
+  const ddbst__json_run *run; /* for the offset of each value */
   frame stack[MAX_DEPTH];
   int depth;
   ddbst__jnode *root;
   int error; /* our own refusal, reported with `why` */
   const char *why;
 } builder;
-
-static size_t offset_now(builder *b);
-
-/* YAJL 2.1 uses what its allocator returns without checking for NULL, so a
- * failed allocation inside it would crash. Its allocations therefore go
- * through a session: every block is linked into a list, and a failure jumps
- * back to where the session started, which releases every block YAJL held
- * and reports DDBST_ENOMEM. */
-typedef union yhdr {
-  struct {
-    union yhdr *prev, *next;
-  } l;
-  max_align_t align; /* keeps the block after the header aligned */
-} yhdr;
-
-typedef struct ysession {
-  const ddbst_allocator *alloc;
-  yhdr head; /* circular list of live blocks */
-  jmp_buf fail;
-} ysession;
-
-static void ys_link(ysession *s, yhdr *h) {
-  h->l.next = s->head.l.next;
-  h->l.prev = &s->head;
-  s->head.l.next->l.prev = h;
-  s->head.l.next = h;
-}
-
-static void ys_unlink(yhdr *h) {
-  h->l.prev->l.next = h->l.next;
-  h->l.next->l.prev = h->l.prev;
-}
-
-static void *ys_malloc(void *ctx, size_t n) {
-  ysession *s = ctx;
-  yhdr *h = n > SIZE_MAX - sizeof *h ? NULL
-                                     : ddbst__malloc(s->alloc, sizeof *h + n);
-  if (!h) longjmp(s->fail, 1);
-  ys_link(s, h);
-  return h + 1;
-}
-
-static void *ys_realloc(void *ctx, void *p, size_t n) {
-  ysession *s = ctx;
-  if (!p) return ys_malloc(ctx, n);
-  yhdr *h = (yhdr *)p - 1;
-  ys_unlink(h);
-  yhdr *q = n > SIZE_MAX - sizeof *h
-                ? NULL
-                : ddbst__realloc(s->alloc, h, sizeof *h + n);
-  if (!q) {
-    ys_link(s, h); /* still YAJL's, released with the rest */
-    longjmp(s->fail, 1);
-  }
-  ys_link(s, q);
-  return q + 1;
-}
-
-static void ys_free(void *ctx, void *p) {
-  ysession *s = ctx;
-  if (!p) return;
-  yhdr *h = (yhdr *)p - 1;
-  ys_unlink(h);
-  ddbst__free(s->alloc, h);
-}
-
-static void ys_release_all(ysession *s) {
-  while (s->head.l.next != &s->head) {
-    yhdr *h = s->head.l.next;
-    ys_unlink(h);
-    ddbst__free(s->alloc, h);
-  }
-}
-
-/* One parse with YAJL. Lives in the caller's memory, so that nothing the
- * parse changes is a local of the function that calls setjmp. */
-typedef struct yrun {
-  ysession sess;
-  const yajl_callbacks *callbacks;
-  void *ctx;
-  const char *json;
-  size_t len;
-  yajl_handle h;
-  yajl_status status;
-  size_t at;       /* where parsing stopped */
-  char *msg;       /* YAJL's syntax message, when status is an error */
-  size_t msg_cap;
-} yrun;
-
-static void syntax_message(yajl_handle h, const char *json, size_t len,
-                           char *out, size_t cap);
-
-/* Parses r->json; 0, or DDBST_ENOMEM when YAJL could not allocate. */
-static int yajl_run(yrun *r, const ddbst_allocator *alloc) {
-  r->sess.alloc = alloc;
-  r->sess.head.l.next = r->sess.head.l.prev = &r->sess.head;
-  r->h = NULL;
-  if (setjmp(r->sess.fail)) {
-    ys_release_all(&r->sess);
-    return DDBST_ENOMEM;
-  }
-  yajl_alloc_funcs af = {ys_malloc, ys_realloc, ys_free, &r->sess};
-  r->h = yajl_alloc(r->callbacks, &af, r->ctx);
-  if (!r->h) {
-    ys_release_all(&r->sess);
-    return DDBST_ENOMEM;
-  }
-  r->status = yajl_parse(r->h, (const unsigned char *)r->json, r->len);
-  r->at = yajl_get_bytes_consumed(r->h);
-  if (r->status == yajl_status_ok) {
-    r->status = yajl_complete_parse(r->h);
-    if (r->status != yajl_status_ok) r->at = r->len;
-  }
-  if (r->status == yajl_status_error && r->msg)
-    syntax_message(r->h, r->json, r->len, r->msg, r->msg_cap);
-  yajl_free(r->h);
-  ys_release_all(&r->sess);
-  return 0;
-}
 
 static int refuse(builder *b, int code, const char *why) {
   b->error = code;
@@ -196,7 +74,7 @@ static ddbst__jnode *new_node(builder *b, ddbst__jtype t) {
     return NULL;
   }
   n->type = t;
-  n->offset = offset_now(b);
+  n->offset = ddbst__json_offset(b->run);
   return n;
 }
 
@@ -294,44 +172,17 @@ static int on_key(void *ctx, const unsigned char *k, size_t len) {
   return 1;
 }
 
-static const yajl_callbacks callbacks = {
-    on_null, on_bool, NULL, NULL, on_number, on_string,
-    on_start_map, on_key, on_end, on_start_array, on_end,
+static const ddbst__json_callbacks callbacks = {
+    .on_null = on_null,
+    .on_bool = on_bool,
+    .on_number = on_number,
+    .on_string = on_string,
+    .on_start_map = on_start_map,
+    .on_key = on_key,
+    .on_end_map = on_end,
+    .on_start_array = on_start_array,
+    .on_end_array = on_end,
 };
-
-void ddbst__text_position(const char *text, size_t len, size_t offset,
-                          unsigned *line, unsigned *column) {
-  unsigned l = 1, c = 1;
-  if (offset > len) offset = len;
-  for (size_t i = 0; i < offset; i++) {
-    if (text[i] == '\n') {
-      l++;
-      c = 1;
-    } else {
-      c++;
-    }
-  }
-  *line = l;
-  *column = c;
-}
-
-/* YAJL's error text without its verbose excerpt: "lexical error: invalid char
- * in json text." → the part a person needs. */
-static void syntax_message(yajl_handle h, const char *json, size_t len,
-                           char *out, size_t cap) {
-  unsigned char *msg = yajl_get_error(h, 0, (const unsigned char *)json, len);
-  if (msg) {
-    size_t n = strcspn((const char *)msg, "\n");
-    snprintf(out, cap, "%.*s", (int)n, (const char *)msg);
-    yajl_free_error(h, msg);
-  } else {
-    snprintf(out, cap, "malformed JSON");
-  }
-}
-
-static size_t offset_now(builder *b) {
-  return yajl_get_bytes_consumed(b->run->h);
-}
 
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err) {
@@ -340,22 +191,16 @@ int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
   b.ar = ar;
   b.alloc = ar->alloc;
   char msg[160] = "";
-  yrun r;
-  memset(&r, 0, sizeof r);
-  r.callbacks = &callbacks;
-  r.ctx = &b;
-  r.json = json;
-  r.len = len;
-  r.msg = msg;
-  r.msg_cap = sizeof msg;
+  ddbst__json_run r;
   b.run = &r;
-  int rc = yajl_run(&r, ar->alloc);
-  if (rc == 0 && r.status != yajl_status_ok) {
+  int rc = ddbst__json_parse(&r, &callbacks, &b, json, len, ar->alloc, NULL);
+  if (rc == 0 && r.status != DDBST__JSON_OK) {
     if (b.error) {
       rc = b.error;
       snprintf(msg, sizeof msg, "%s", b.why);
     } else {
       rc = DDBST_ESYNTAX;
+      snprintf(msg, sizeof msg, "%s", r.msg);
     }
   }
   if (rc == DDBST_ENOMEM) {
@@ -382,181 +227,4 @@ const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key) {
     if (obj->key_lens[i] == n && memcmp(obj->keys[i], key, n) == 0)
       return obj->items[i];
   return NULL;
-}
-
-/* ---- list, map and set values → DynamoDB AttributeValue JSON ---- */
-
-/* Converting once, when a value is set, lets every request copy the typed
- * form instead of parsing JSON again on the hot path. */
-typedef struct converter {
-  ddbst__jvkind kind;
-  ddbst_buf *out;
-  int depth;
-  int first[34];    /* per depth: no element written yet */
-  int in_map[34];   /* per depth: the container is an object */
-  size_t top_count; /* elements of the top-level array */
-  int nomem;
-  char *why;
-  size_t why_cap;
-} converter;
-
-static int cv_fail(converter *c, const char *why) {
-  snprintf(c->why, c->why_cap, "%s", why);
-  return 0;
-}
-
-static int cv_put(converter *c, const char *s) {
-  if (ddbst__buf_puts(c->out, s)) {
-    c->nomem = 1;
-    return 0;
-  }
-  return 1;
-}
-
-/* The separator before an element of the current container. */
-static int cv_sep(converter *c) {
-  if (c->depth == 0) return 1;
-  if (c->in_map[c->depth]) return 1; /* the key wrote it */
-  if (!c->first[c->depth] && !cv_put(c, ",")) return 0;
-  c->first[c->depth] = 0;
-  return 1;
-}
-
-static int is_set(const converter *c) {
-  return c->kind == DDBST__JV_STRING_SET || c->kind == DDBST__JV_NUMBER_SET;
-}
-
-/* A scalar: at the top it is refused (the attribute wants a container); in a
- * set it is written bare, elsewhere as a typed AttributeValue. */
-static int cv_scalar(converter *c, const char *type, const char *text,
-                     size_t n, int quoted) {
-  if (c->depth == 0)
-    return cv_fail(c, c->kind == DDBST__JV_MAP ? "expected a JSON object"
-                                               : "expected a JSON array");
-  if (c->depth == 1) c->top_count++;
-  if (!cv_sep(c)) return 0;
-  int rc = 0;
-  if (!(is_set(c) && c->depth == 1)) {
-    rc = ddbst__buf_putc(c->out, '{');
-    if (!rc) rc = ddbst__json_string(c->out, type, strlen(type));
-    if (!rc) rc = ddbst__buf_putc(c->out, ':');
-  }
-  if (!rc)
-    rc = quoted ? ddbst__json_string(c->out, text, n)
-                : ddbst__buf_append(c->out, text, n);
-  if (!rc && !(is_set(c) && c->depth == 1)) rc = ddbst__buf_putc(c->out, '}');
-  if (rc) c->nomem = 1;
-  return !rc;
-}
-
-static int cv_null(void *ctx) {
-  converter *c = ctx;
-  if (is_set(c) && c->depth == 1)
-    return cv_fail(c, "a set holds no nulls");
-  return cv_scalar(c, "NULL", "true", 4, 0);
-}
-static int cv_bool(void *ctx, int v) {
-  converter *c = ctx;
-  if (is_set(c) && c->depth == 1)
-    return cv_fail(c, "a set holds no booleans");
-  return cv_scalar(c, "BOOL", v ? "true" : "false", v ? 4 : 5, 0);
-}
-static int cv_number(void *ctx, const char *s, size_t n) {
-  converter *c = ctx;
-  const char *bad = ddbst__number_check(s, n);
-  if (bad) return cv_fail(c, bad);
-  if (c->kind == DDBST__JV_STRING_SET && c->depth == 1)
-    return cv_fail(c, "a string set holds only strings");
-  return cv_scalar(c, "N", s, n, 1);
-}
-static int cv_string(void *ctx, const unsigned char *s, size_t n) {
-  converter *c = ctx;
-  if (memchr(s, '\0', n)) return cv_fail(c, "strings may not hold NUL");
-  if (c->kind == DDBST__JV_NUMBER_SET && c->depth == 1)
-    return cv_fail(c, "a number set holds only numbers");
-  return cv_scalar(c, "S", (const char *)s, n, 1);
-}
-
-static int cv_open(converter *c, int is_map) {
-  if (c->depth == 0) {
-    int want_map = c->kind == DDBST__JV_MAP;
-    if (is_map != want_map)
-      return cv_fail(c, want_map ? "expected a JSON object"
-                                 : "expected a JSON array");
-    const char *head = c->kind == DDBST__JV_MAP          ? "{\"M\":{"
-                       : c->kind == DDBST__JV_LIST        ? "{\"L\":["
-                       : c->kind == DDBST__JV_STRING_SET  ? "{\"SS\":["
-                                                          : "{\"NS\":[";
-    if (!cv_put(c, head)) return 0;
-  } else {
-    if (is_set(c)) return cv_fail(c, "a set holds only scalars");
-    if (c->depth == 1) c->top_count++;
-    /* DynamoDB nests documents at most 32 levels deep. */
-    if (c->depth >= 32) return cv_fail(c, "nested deeper than 32 levels");
-    if (!cv_sep(c)) return 0;
-    if (!cv_put(c, is_map ? "{\"M\":{" : "{\"L\":[")) return 0;
-  }
-  c->depth++;
-  c->first[c->depth] = 1;
-  c->in_map[c->depth] = is_map;
-  return 1;
-}
-static int cv_start_map(void *ctx) { return cv_open(ctx, 1); }
-static int cv_start_array(void *ctx) { return cv_open(ctx, 0); }
-static int cv_key(void *ctx, const unsigned char *k, size_t n) {
-  converter *c = ctx;
-  if (memchr(k, '\0', n)) return cv_fail(c, "names may not hold NUL");
-  if (!c->first[c->depth] && !cv_put(c, ",")) return 0;
-  c->first[c->depth] = 0;
-  if (ddbst__json_string(c->out, (const char *)k, n) ||
-      ddbst__buf_putc(c->out, ':')) {
-    c->nomem = 1;
-    return 0;
-  }
-  return 1;
-}
-static int cv_end(void *ctx) {
-  converter *c = ctx;
-  int was_map = c->in_map[c->depth];
-  c->depth--;
-  return cv_put(c, was_map ? "}}" : "]}");
-}
-
-static const yajl_callbacks convert_callbacks = {
-    cv_null, cv_bool, NULL, NULL, cv_number, cv_string,
-    cv_start_map, cv_key, cv_end, cv_start_array, cv_end,
-};
-
-int ddbst__json_to_attribute_value(const char *json, size_t len,
-                                   ddbst__jvkind kind, ddbst_buf *out,
-                                   char *why, size_t why_cap) {
-  converter c;
-  memset(&c, 0, sizeof c);
-  c.kind = kind;
-  c.out = out;
-  c.why = why;
-  c.why_cap = why_cap;
-  why[0] = '\0';
-  size_t start = out->len;
-  yrun r;
-  memset(&r, 0, sizeof r);
-  r.callbacks = &convert_callbacks;
-  r.ctx = &c;
-  r.json = json;
-  r.len = len;
-  r.msg = why;
-  r.msg_cap = why_cap;
-  int rc = yajl_run(&r, &out->alloc);
-  if (rc || c.nomem) {
-    rc = DDBST_ENOMEM;
-  } else if (r.status == yajl_status_client_canceled) {
-    rc = DDBST_EVALUE;
-  } else if (r.status != yajl_status_ok) {
-    rc = DDBST_EVALUE;
-  } else if (is_set(&c) && c.top_count == 0) {
-    rc = DDBST_EVALUE;
-    snprintf(why, why_cap, "DynamoDB refuses empty sets");
-  }
-  if (rc) ddbst__buf_truncate(out, start);
-  return rc;
 }

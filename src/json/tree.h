@@ -1,12 +1,13 @@
 /* A small read-only JSON tree for documents read once and walked with paths
- * (model files). Built with YAJL's streaming parser into an arena; the only
- * place outside the response parser that knows YAJL, so it can be swapped. */
+ * (model files, the JSON entry's requests), built into an arena from the
+ * streaming parser (parse.h). */
 #ifndef DDBST_JSON_TREE_H
 #define DDBST_JSON_TREE_H
 
 #include <stddef.h>
 
 #include "base/internal.h"
+#include "json/parse.h" /* ddbst__text_position, for errors at a node */
 
 typedef enum {
   DDBST__J_NULL,
@@ -36,30 +37,7 @@ struct ddbst__jnode {
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err);
 
-/* 1-based line and column of byte `offset` in `text`. */
-void ddbst__text_position(const char *text, size_t len, size_t offset,
-                          unsigned *line, unsigned *column);
-
 /* The member `key` of an object node, or NULL. */
 const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key);
-
-
-/* What a JSON value given for a list, map or set attribute must be. */
-typedef enum {
-  DDBST__JV_LIST,       /* an array */
-  DDBST__JV_MAP,        /* an object */
-  DDBST__JV_STRING_SET, /* a non-empty array of strings */
-  DDBST__JV_NUMBER_SET  /* a non-empty array of numbers */
-} ddbst__jvkind;
-
-/* Converts `json`, one such value, to its DynamoDB AttributeValue JSON,
- * appended to `out`: [1, "a"] → {"L":[{"N":"1"},{"S":"a"}]}, {"a": true} →
- * {"M":{"a":{"BOOL":true}}}, a string set → {"SS":["a","b"]}. Refuses what
- * DynamoDB would: nesting past 32 levels, numbers outside its range, empty
- * sets, NUL in strings. Returns 0, DDBST_EVALUE with `why` (then `out` is as
- * it was), or DDBST_ENOMEM. */
-int ddbst__json_to_attribute_value(const char *json, size_t len,
-                                   ddbst__jvkind kind, ddbst_buf *out,
-                                   char *why, size_t why_cap);
 
 #endif

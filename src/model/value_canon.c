@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json/tree.h"
 #include "model/facet.h"
+#include "model/json_value.h"
 #include "model/value_canon.h"
 
 static int refuse(char *why, size_t cap, const char *reason) {

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "request/request.h"
 
 enum { GET_CHUNK = 100, WRITE_CHUNK = 25 };
@@ -14,17 +15,12 @@ typedef struct spans {
   size_t n, cap;
 } spans;
 
-/* An open-addressing set of key identities ("PK\x1fSK") by span. */
-typedef struct keyset {
-  uint32_t *slots; /* index + 1 into `ids` spans; 0 is empty */
-  size_t cap;
-} keyset;
-
 struct ddbst_batch {
   const ddbst_model *m;
   ddbst_buf gets, writes, ids;
   spans get_spans, write_spans, id_spans;
-  keyset get_keys, write_keys;
+  /* the key identities ("PK\x1fSK") read and written: `id_spans` indices */
+  ddbst__strset get_keys, write_keys;
 };
 
 static int spans_push(const ddbst_allocator *a, spans *s, size_t off,
@@ -43,49 +39,12 @@ static int spans_push(const ddbst_allocator *a, spans *s, size_t off,
   return 0;
 }
 
-static uint64_t fnv1a(const char *p, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)p[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-/* Finds identity ids[span k] in `set`: 1 found, 0 not (then *slot is where
- * it would go). */
-static int keyset_find(const ddbst_batch *b, const keyset *set, const char *id,
-                       size_t n, size_t *slot) {
-  size_t mask = set->cap - 1, i = (size_t)fnv1a(id, n) & mask;
-  for (;; i = (i + 1) & mask) {
-    uint32_t e = set->slots[i];
-    if (!e) {
-      *slot = i;
-      return 0;
-    }
-    const uint32_t *sp = &b->id_spans.v[2 * (e - 1)];
-    if (sp[1] == n && memcmp(b->ids.data + sp[0], id, n) == 0) return 1;
-  }
-}
-
-static int keyset_grow(ddbst_batch *b, keyset *set, size_t count) {
-  if (set->cap && (count + 1) * 2 <= set->cap) return 0;
-  size_t cap = set->cap ? set->cap * 2 : 256;
-  uint32_t *slots = ddbst__malloc(&b->m->alloc, cap * sizeof *slots);
-  if (!slots) return DDBST_ENOMEM;
-  memset(slots, 0, cap * sizeof *slots);
-  keyset grown = {slots, cap};
-  for (size_t i = 0; i < set->cap; i++) {
-    uint32_t e = set->slots[i];
-    if (!e) continue;
-    const uint32_t *sp = &b->id_spans.v[2 * (e - 1)];
-    size_t slot = 0;
-    keyset_find(b, &grown, b->ids.data + sp[0], sp[1], &slot);
-    slots[slot] = e;
-  }
-  ddbst__free(&b->m->alloc, set->slots);
-  *set = grown;
-  return 0;
+/* Key identity `k`, the set's key of entry k. */
+static ddbst__strkey id_key(const void *batch, uint32_t k) {
+  const ddbst_batch *b = batch;
+  const uint32_t *sp = &b->id_spans.v[2 * k];
+  ddbst__strkey key = {b->ids.data + sp[0], sp[1]};
+  return key;
 }
 
 ddbst_batch *ddbst_batch_new(const ddbst_model *m) {
@@ -94,6 +53,8 @@ ddbst_batch *ddbst_batch_new(const ddbst_model *m) {
   if (!b) return NULL;
   memset(b, 0, sizeof *b);
   b->m = m;
+  ddbst__strset_init(&b->get_keys);
+  ddbst__strset_init(&b->write_keys);
   ddbst__buf_init(&b->gets, &m->alloc);
   ddbst__buf_init(&b->writes, &m->alloc);
   ddbst__buf_init(&b->ids, &m->alloc);
@@ -109,8 +70,8 @@ void ddbst_batch_free(ddbst_batch *b) {
   ddbst__free(a, b->get_spans.v);
   ddbst__free(a, b->write_spans.v);
   ddbst__free(a, b->id_spans.v);
-  ddbst__free(a, b->get_keys.slots);
-  ddbst__free(a, b->write_keys.slots);
+  ddbst__strset_release(&b->get_keys, a);
+  ddbst__strset_release(&b->write_keys, a);
   ddbst__free(a, b);
 }
 
@@ -120,27 +81,28 @@ void ddbst_batch_reset(ddbst_batch *b) {
   ddbst_buf_reset(&b->writes);
   ddbst_buf_reset(&b->ids);
   b->get_spans.n = b->write_spans.n = b->id_spans.n = 0;
-  if (b->get_keys.slots)
-    memset(b->get_keys.slots, 0, b->get_keys.cap * sizeof *b->get_keys.slots);
-  if (b->write_keys.slots)
-    memset(b->write_keys.slots, 0,
-           b->write_keys.cap * sizeof *b->write_keys.slots);
+  ddbst__strset_clear(&b->get_keys);
+  ddbst__strset_clear(&b->write_keys);
 }
 
 /* Records the item's key identity in `set`: 1 when it was there already. */
-static int claim_key(ddbst_batch *b, keyset *set, size_t count,
-                     ddbst_item *it, ddbst_error *err) {
+static int claim_key(ddbst_batch *b, ddbst__strset *set, ddbst_item *it,
+                     ddbst_error *err) {
   uint32_t po, pl, so, sl;
   int rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
   if (rc) return rc;
-  if (keyset_grow(b, set, count)) return DDBST_ENOMEM;
+  if (ddbst__strset_reserve(set, &b->m->alloc, set->count + 1, 256, id_key,
+                            b))
+    return DDBST_ENOMEM;
   size_t id0 = b->ids.len;
   rc = ddbst__buf_append(&b->ids, it->keytext.data + po, pl);
   rc = rc ? rc : ddbst__buf_putc(&b->ids, '\x1f');
   rc = rc ? rc : ddbst__buf_append(&b->ids, it->keytext.data + so, sl);
   if (rc) return DDBST_ENOMEM;
-  size_t n = b->ids.len - id0, slot = 0;
-  if (keyset_find(b, set, b->ids.data + id0, n, &slot)) {
+  size_t n = b->ids.len - id0;
+  ddbst__strslot *slot =
+      ddbst__strset_find(set, b->ids.data + id0, n, id_key, b);
+  if (ddbst__strset_taken(set, slot)) {
     ddbst__buf_truncate(&b->ids, id0);
     return 1;
   }
@@ -148,31 +110,18 @@ static int claim_key(ddbst_batch *b, keyset *set, size_t count,
     ddbst__buf_truncate(&b->ids, id0);
     return DDBST_ENOMEM;
   }
-  set->slots[slot] = (uint32_t)b->id_spans.n;
+  ddbst__strset_put(set, slot, (uint32_t)b->id_spans.n - 1);
   return 0;
 }
 
 /* Forgets the identity claim_key just recorded (its write failed). */
-static void unclaim(ddbst_batch *b, keyset *set) {
-  uint32_t e = (uint32_t)b->id_spans.n;
-  for (size_t i = 0; i < set->cap; i++)
-    if (set->slots[i] == e) {
-      /* rebuild the cluster after it, as open addressing needs */
-      set->slots[i] = 0;
-      const uint32_t *sp = &b->id_spans.v[2 * (e - 1)];
-      ddbst__buf_truncate(&b->ids, sp[0]);
-      b->id_spans.n--;
-      size_t mask = set->cap - 1;
-      for (size_t j = (i + 1) & mask; set->slots[j]; j = (j + 1) & mask) {
-        uint32_t moved = set->slots[j];
-        set->slots[j] = 0;
-        const uint32_t *ms = &b->id_spans.v[2 * (moved - 1)];
-        size_t slot = 0;
-        keyset_find(b, set, b->ids.data + ms[0], ms[1], &slot);
-        set->slots[slot] = moved;
-      }
-      return;
-    }
+static void unclaim(ddbst_batch *b, ddbst__strset *set) {
+  uint32_t k = (uint32_t)b->id_spans.n - 1;
+  ddbst__strkey key = id_key(b, k);
+  ddbst__strset_remove(set, ddbst__strset_find(set, key.s, key.n, id_key, b),
+                       id_key, b);
+  ddbst__buf_truncate(&b->ids, b->id_spans.v[2 * k]);
+  b->id_spans.n--;
 }
 
 static int check(ddbst_batch *b, ddbst_item *it, ddbst_error *err) {
@@ -186,7 +135,7 @@ static int check(ddbst_batch *b, ddbst_item *it, ddbst_error *err) {
 int ddbst_batch_get(ddbst_batch *b, ddbst_item *it, ddbst_error *err) {
   int rc = check(b, it, err);
   if (rc) return rc;
-  rc = claim_key(b, &b->get_keys, b->get_spans.n, it, err);
+  rc = claim_key(b, &b->get_keys, it, err);
   if (rc == 1) return 0; /* read once */
   if (rc) return rc == DDBST_ENOMEM ? ddbst__fail(err, rc, NULL, "out of memory") : rc;
   size_t start = b->gets.len;
@@ -224,7 +173,7 @@ static int add_write(ddbst_batch *b, ddbst_item *it, int put, int64_t now_us,
     rc = ddbst__prepare_write(it, 0, now_us, err);
     if (rc) return rc;
   }
-  rc = claim_key(b, &b->write_keys, b->write_spans.n, it, err);
+  rc = claim_key(b, &b->write_keys, it, err);
   if (rc == 1)
     return ddbst__fail(err, DDBST_EINVAL, "batch",
                        "the batch already writes this %s; DynamoDB refuses "

@@ -226,8 +226,8 @@ typedef struct ddbst__xres {
   int nkeys, cap_keys;
 } ddbst__xres;
 
-/* Resolves a path node against the entity: its attribute, its steps (a map
- * takes .name, a list [index]). */
+/* Resolves a path node against the entity (cond_paths.c): its attribute,
+ * its steps (a map takes .name, a list [index]). */
 int ddbst__xresolve_path(ddbst__xres *r, ddbst__xnode *n);
 
 /* What a path holds, as DynamoDB types values: S N B BOOL L M SS NS, or
@@ -260,6 +260,9 @@ int ddbst__xtype_value(ddbst__xres *r, ddbst__xnode *v, ddbst__use use,
 int ddbst__xliteral(const ddbst_model *m, ddbst__use use, const ddbst__attr *a,
                     ddbst__lform form, const char *text, size_t len,
                     ddbst_buf *out, char *why, size_t why_cap);
+
+/* Resolves a condition or filter (cond_resolve.c). */
+int ddbst__xresolve_cond(ddbst__xres *r, ddbst__xnode *n);
 
 /* Resolves update actions (update_actions.c). */
 int ddbst__xresolve_actions(ddbst__xres *r);

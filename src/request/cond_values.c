@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/facet.h"
+#include "model/json_value.h"
 #include "model/value_canon.h"
 #include "request/cond.h"
 

@@ -7,7 +7,7 @@
 
 #include "request/expr.h"
 #include "item/keys.h"
-#include "response/page.h"
+#include "request/txn_view.h"
 #include "request/guard.h"
 
 enum { TXN_MAX = DDBST__TXN_MAX }; /* DynamoDB's limit on one transaction */
@@ -354,7 +354,7 @@ int ddbst_txn_request(const ddbst_txn *t, const char *client_token,
   return t->gets ? DDBST_OP_TRANSACT_GET_ITEMS : DDBST_OP_TRANSACT_WRITE_ITEMS;
 }
 
-/* ---- what each entry does, for explaining a cancellation (page.h) ---- */
+/* ---- what each entry does, to explain a cancellation (txn_view.h) ---- */
 
 void ddbst__txn_view_of(const ddbst_txn *t, ddbst__txn_view *v) {
   v->m = t->m;

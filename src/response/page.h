@@ -1,11 +1,16 @@
-/* A parsed DynamoDB answer (response.c): items as stored attribute records,
- * LastEvaluatedKey, unprocessed batch entries, an error body's reasons and
- * stream records (stream.c reads those). Strings live in two buffers and are
- * referred to by offset, so a page keeps its memory between parses. */
+/* A parsed DynamoDB answer, as the parser (parse.c and its parts) writes it
+ * and the accessors of response/ read it: items as stored attribute
+ * records, LastEvaluatedKey, unprocessed batch entries, an error body's
+ * reasons and stream records. Strings live in two buffers and are referred
+ * to by offset, so a page keeps its memory between parses. */
 #ifndef DDBST_PAGE_H
 #define DDBST_PAGE_H
 
+#include <string.h>
+
+#include "base/hash.h"
 #include "item/item.h"
+#include "json/parse.h"
 
 /* DynamoDB's AttributeValue types. */
 typedef enum {
@@ -28,6 +33,20 @@ typedef enum {
   DDBST__PA_ENTITY,    /* the entity attribute */
   DDBST__PA_RECOVERED  /* a facet absent from the item, read from its keys */
 } ddbst__parole;
+
+/* What a parse reads: the answer of one operation, a stream event, or an
+ * error body alone. Never a DDBST_OP_* code: the public operations map onto
+ * these (ddbst_page_parse), and streams and error bodies are no
+ * operation. */
+typedef enum {
+  DDBST__ANSWER_GET_ITEM,
+  DDBST__ANSWER_QUERY,
+  DDBST__ANSWER_BATCH_GET,
+  DDBST__ANSWER_BATCH_WRITE,
+  DDBST__ANSWER_TRANSACT_GET,
+  DDBST__ANSWER_STREAM,
+  DDBST__ANSWER_ERROR /* ddbst_page_parse_error */
+} ddbst__answer;
 
 /* One top-level attribute of a stored item. `val` is S, N and B text as
  * given, "true"/"false" for BOOL, empty for NULL, and for L, M and the sets
@@ -95,12 +114,9 @@ typedef struct ddbst__precord {
   uint32_t id, id_len;
 } ddbst__precord;
 
-/* Block cache for YAJL's allocations (response.c). */
-typedef union ddbst__yblock ddbst__yblock;
-
 struct ddbst_page {
   const ddbst_model *m;
-  int op;
+  ddbst__answer kind; /* of the last parse */
   int failed; /* the last parse failed: the page is empty */
   ddbst_buf text, plain;
   ddbst__pattr *attrs;
@@ -131,18 +147,17 @@ struct ddbst_page {
   uint32_t *name_lens;
   uint8_t *name_role;   /* ddbst__parole */
   int32_t *name_attr;   /* [entity * nnames + id]: attribute index or -1 */
-  uint32_t *name_slots; /* open addressing: id + 1, 0 empty */
-  uint32_t nnames, cap_name_slots;
+  ddbst__strset name_set; /* entries: name ids */
+  uint32_t nnames;
   int32_t pk_id, sk_id, entity_id;
   /* Per-item duplicate detection and presence, by generation stamps. */
   uint32_t gen;
   uint32_t *seen_gen, *seen_rec; /* per name id */
   uint32_t *present_gen;         /* per attribute index */
-  uint32_t *other_slots, *other_gen; /* names the model does not know */
-  uint32_t cap_other;
+  ddbst__strset others; /* names the model does not know: records */
   /* For reading keys back into entities and facets. */
   ddbst_item *scratch;
-  ddbst__yblock *yblocks;
+  ddbst__json_cache parser_blocks; /* kept between parses */
 };
 
 /* Initialises `page` for `m` (allocating its name tables and scratch item
@@ -150,13 +165,12 @@ struct ddbst_page {
 int ddbst__page_init(ddbst_page *page, const ddbst_model *m);
 void ddbst__page_release(ddbst_page *page);
 
-/* Stream events are parsed by the page machinery with this operation. */
-#define DDBST__OP_STREAM 1000
-/* Error bodies only (ddbst_page_parse_error). */
-#define DDBST__OP_ERROR 1001
-
-int ddbst__page_parse(ddbst_page *page, int op, const char *json, size_t len,
-                      ddbst_error *err);
+/* Parses `json` as an answer of `kind` into `page`: the number of items
+ * (stream records; 0 for BatchWriteItem), or a negative code with `err`
+ * filled (DDBST_EDYNAMODB for an error body, which the page then holds).
+ * For DDBST__ANSWER_ERROR, the error's DDBST_DDB_* kind. */
+int ddbst__page_parse(ddbst_page *page, ddbst__answer kind, const char *json,
+                      size_t len, ddbst_error *err);
 
 /* Item `i` (an index into page->items, whatever the page's kind) into `item`,
  * or as plain JSON. */
@@ -183,56 +197,78 @@ static inline const char *ddbst__page_text(const ddbst_page *page,
   return page->text.data + off;
 }
 
-/* ---- transactions, for explaining a cancellation (transact.c) ---- */
+/* ---- shared by the page's files (inline where the parser calls them for
+ * every attribute) ---- */
 
-enum { DDBST__TXN_MAX = 100 }; /* DynamoDB's limit on one transaction */
+/* Forgets the previous parse, keeping every buffer's memory; with
+ * `keep_error` the error body's type, message and reasons stay. */
+void ddbst__page_clear(ddbst_page *page, int keep_error);
 
-/* What one TransactItems entry does. */
-typedef enum {
-  DDBST__TXOP_PUT,
-  DDBST__TXOP_CREATE,
-  DDBST__TXOP_UPDATE,
-  DDBST__TXOP_DELETE,
-  DDBST__TXOP_CHECK,
-  DDBST__TXOP_GET,
-  DDBST__TXOP_GUARD_PUT,   /* claims a unique value */
-  DDBST__TXOP_GUARD_DELETE /* releases one */
-} ddbst__txop_kind;
+/* 0 when item `i` of a page of items exists, else DDBST_EINVAL (items.c). */
+int ddbst__page_check_index(const ddbst_page *page, int i, ddbst_error *err);
 
-/* The conditions an entry carries (bits). */
-#define DDBST__TXC_EXISTS 1u     /* attribute_exists(pk) */
-#define DDBST__TXC_NOT_EXISTS 2u /* attribute_not_exists(pk) */
-#define DDBST__TXC_VERSION 4u    /* version = the expected one */
-#define DDBST__TXC_UNIQUE 8u     /* unique attributes hold the values given
-                                    (delete) or the previous ones (update) */
+static inline ddbst__strkey ddbst__page_name_key(const void *page,
+                                                 uint32_t id) {
+  const ddbst_page *pg = page;
+  ddbst__strkey k = {pg->names[id], pg->name_lens[id]};
+  return k;
+}
 
-typedef struct ddbst__txn_op {
-  uint8_t kind;   /* ddbst__txop_kind */
-  uint8_t conds;  /* DDBST__TXC_* */
-  int16_t unique; /* guards: the entity's unique constraint; else -1 */
-  int32_t entity;
-  int64_t version; /* with DDBST__TXC_VERSION */
-} ddbst__txn_op;
+/* The id of a name the model knows, or -1. */
+static inline int32_t ddbst__page_name_id(const ddbst_page *pg, const char *s,
+                                          size_t n) {
+  const ddbst__strslot *slot =
+      ddbst__strset_find(&pg->name_set, s, n, ddbst__page_name_key, pg);
+  return slot && ddbst__strset_taken(&pg->name_set, slot) ? (int32_t)slot->entry
+                                                          : -1;
+}
 
-/* A transaction's entries as explain reads them: the operations and their
- * keys, "pk \x1f sk \x1e" per entry, in TransactItems order. */
-typedef struct ddbst__txn_view {
-  const ddbst_model *m;
-  const ddbst__txn_op *ops;
-  int n;
-  const char *keys;
-  size_t keys_len;
-} ddbst__txn_view;
+/* Room for `need` elements of `size` bytes in `v` (capacity *cap, doubled
+ * as needed): the array, or NULL when allocation fails (v unchanged). */
+static inline void *ddbst__page_grow(const ddbst_allocator *a, void *v,
+                                     uint32_t *cap, uint32_t need,
+                                     size_t size) {
+  if (need <= *cap) return v;
+  uint32_t c = *cap ? *cap : 16;
+  while (c < need) {
+    if (c > UINT32_MAX / 2) return NULL;
+    c *= 2;
+  }
+  if ((size_t)c > SIZE_MAX / size) return NULL;
+  void *p = ddbst__realloc(a, v, (size_t)c * size);
+  if (p) *cap = c;
+  return p;
+}
 
-/* The entries of a ddbst_txn. */
-void ddbst__txn_view_of(const ddbst_txn *t, ddbst__txn_view *v);
+/* The AttributeValue type an attribute of type `t` is stored as. */
+static inline int ddbst__av_of_type(ddbst__type t) {
+  switch (t) {
+  case DDBST__T_NUMBER:
+  case DDBST__T_INTEGER:
+  case DDBST__T_TTL:
+    return DDBST__AV_N;
+  case DDBST__T_BOOLEAN: return DDBST__AV_BOOL;
+  case DDBST__T_BINARY: return DDBST__AV_B;
+  case DDBST__T_LIST: return DDBST__AV_L;
+  case DDBST__T_MAP: return DDBST__AV_M;
+  case DDBST__T_STRING_SET: return DDBST__AV_SS;
+  case DDBST__T_NUMBER_SET: return DDBST__AV_NS;
+  default: return DDBST__AV_S;
+  }
+}
 
-/* The entries a single-item builder (`op` DDBST_OP_PUT_ITEM, _UPDATE_ITEM or
- * _DELETE_ITEM, with `flags`) wrote for `it`, worked out by writing them
- * again into `scratch` (so the item must be as it was then); `ops` holds
- * DDBST__TXN_MAX entries and `keys` receives the keys. */
-int ddbst__item_view(ddbst_item *it, int op, uint32_t flags,
-                     ddbst__txn_op *ops, ddbst_buf *scratch, ddbst_buf *keys,
-                     ddbst__txn_view *v, ddbst_error *err);
+/* The tag DynamoDB writes for AttributeValue type `type` ("S", "BOOL"). */
+static inline const char *ddbst__av_tag(int type) {
+  static const char *const tags[] = {"S", "N",    "B", "BOOL", "NULL",
+                                     "L", "M",    "SS", "NS",  "BS"};
+  return type >= 0 && type < (int)(sizeof tags / sizeof tags[0]) ? tags[type]
+                                                                  : "?";
+}
+
+/* L, M and the sets: kept as AttributeValue JSON, with a plain twin. */
+static inline int ddbst__av_is_container(int t) {
+  return t == DDBST__AV_L || t == DDBST__AV_M || t == DDBST__AV_SS ||
+         t == DDBST__AV_NS || t == DDBST__AV_BS;
+}
 
 #endif

@@ -8,12 +8,23 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { dynamodb } = require('./sigv4.js');
+// Signed, sent and retried by the AWS SDK for JavaScript, as every Node
+// test here is.
+const sdk = require('@aws-sdk/client-dynamodb');
 
-function ok(res, what) {
-  assert.equal(res.status, 200, `${what}: HTTP ${res.status}: ${res.text}`);
-  assert.ok(res.data && typeof res.data === 'object', `${what}: not JSON: ${res.text}`);
-  return res.data;
+const client = new sdk.DynamoDBClient({
+  endpoint: process.env.DDBST_ENDPOINT,
+  region: process.env.AWS_REGION || 'us-east-1',
+});
+
+// One call of the DynamoDB API by its name; a refusal fails the test with
+// `what` and DynamoDB's reason.
+async function call(operation, input, what) {
+  try {
+    return await client.send(new sdk[`${operation}Command`](input));
+  } catch (e) {
+    assert.fail(`${what}: ${e.name}: ${e.message}`);
+  }
 }
 
 test('a GSI keyed on two HASH and two RANGE attributes (DynamoDB Local >= 3.3)', async (t) => {
@@ -24,7 +35,7 @@ test('a GSI keyed on two HASH and two RANGE attributes (DynamoDB Local >= 3.3)',
     { AttributeName: 'score', KeyType: 'RANGE' },
     { AttributeName: 'playerId', KeyType: 'RANGE' },
   ];
-  const created = ok(await dynamodb('CreateTable', {
+  const created = await call('CreateTable', {
     TableName: table,
     AttributeDefinitions: [
       { AttributeName: 'PK', AttributeType: 'S' },
@@ -40,16 +51,16 @@ test('a GSI keyed on two HASH and two RANGE attributes (DynamoDB Local >= 3.3)',
       Projection: { ProjectionType: 'ALL' },
     }],
     BillingMode: 'PAY_PER_REQUEST',
-  }), 'CreateTable with a multi-attribute GSI key (DynamoDB Local older than 3.3 refuses it)');
-  t.after(() => dynamodb('DeleteTable', { TableName: table }));
+  }, 'CreateTable with a multi-attribute GSI key (DynamoDB Local older than 3.3 refuses it)');
+  t.after(() => client.send(new sdk.DeleteTableCommand({ TableName: table })));
   assert.deepEqual(created.TableDescription.GlobalSecondaryIndexes[0].KeySchema, gsiKey);
 
-  const described = ok(await dynamodb('DescribeTable', { TableName: table }), 'DescribeTable');
+  const described = await call('DescribeTable', { TableName: table }, 'DescribeTable');
   assert.deepEqual(described.Table.GlobalSecondaryIndexes[0].KeySchema, gsiKey);
 
-  const put = (pk, attrs) => dynamodb('PutItem', {
+  const put = (pk, attrs) => call('PutItem', {
     TableName: table, Item: { PK: { S: pk }, ...attrs },
-  }).then((res) => ok(res, `PutItem ${pk}`));
+  }, `PutItem ${pk}`);
   const entry = (game, season, score, playerId) => ({
     game: { S: game }, season: { N: String(season) },
     score: { N: String(score) }, playerId: { S: playerId },
@@ -63,13 +74,13 @@ test('a GSI keyed on two HASH and two RANGE attributes (DynamoDB Local >= 3.3)',
 
   // Both partition attributes by equality, the first sort attribute by range,
   // highest first; ties on score ordered by the second sort attribute.
-  const page = ok(await dynamodb('Query', {
+  const page = await call('Query', {
     TableName: table,
     IndexName: 'Leaderboard',
     KeyConditionExpression: '#g = :g AND #s = :s AND #score >= :min',
     ExpressionAttributeNames: { '#g': 'game', '#s': 'season', '#score': 'score' },
     ExpressionAttributeValues: { ':g': { S: 'chess' }, ':s': { N: '2026' }, ':min': { N: '1600' } },
     ScanIndexForward: false,
-  }), 'Query on both partition attributes of the multi-attribute GSI');
+  }, 'Query on both partition attributes of the multi-attribute GSI');
   assert.deepEqual(page.Items.map((i) => i.PK.S), ['b', 'c']);
 });

@@ -340,6 +340,64 @@ static void malformed_events(void **state) {
   assert_int_equal(ddbst_stream_count(NULL), 0);
 }
 
+/* An image whose entity attribute names an entity its key does not belong
+ * to, and whose facets must come from that key: a stream keeps it as no
+ * entity's (a page would refuse it), so one odd item does not stop the
+ * batch. */
+static void mismatched_images_kept(void **state) {
+  (void)state;
+  static const char ev[] =
+      "{\"Records\":[{\"eventName\":\"INSERT\",\"dynamodb\":{\"Keys\":{\"PK\":{"
+      "\"S\":\"ORG#1\"},\"SK\":{\"S\":\"ORG#1\"}},\"NewImage\":{\"PK\":{\"S\":"
+      "\"ORG#1\"},\"SK\":{\"S\":\"ORG#1\"},\"_type\":{\"S\":\"User\"}},"
+      "\"SequenceNumber\":\"9\"}}]}";
+  ddbst_error err;
+  assert_int_equal(ddbst_stream_parse(stream, ev, strlen(ev), &err), 1);
+  assert_int_equal(ddbst_stream_entity(stream, 0), DDBST_ENOTFOUND);
+  ddbst_item *it = ddbst_item_new(saas, 0);
+  assert_int_equal(ddbst_stream_image(stream, 0, DDBST_IMAGE_NEW, it, &err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(record_json(0),
+                      "{\"eventName\":\"INSERT\",\"sequenceNumber\":\"9\","
+                      "\"entity\":null,\"keys\":{\"orgId\":\"1\"},\"new\":{"
+                      "\"PK\":\"ORG#1\",\"SK\":\"ORG#1\",\"_type\":\"User\"}}");
+  /* a page refuses the same item */
+  ddbst_page *pg = ddbst_page_new(saas);
+  static const char get[] =
+      "{\"Item\":{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"ORG#1\"},"
+      "\"_type\":{\"S\":\"User\"}}}";
+  assert_int_equal(ddbst_page_parse(pg, DDBST_OP_GET_ITEM, get, strlen(get), &err),
+                   DDBST_EVALUE);
+  assert_string_equal(err.message,
+                      "_type says User, but its key PK is not a User's key");
+  ddbst_page_free(pg);
+  ddbst_item_free(it);
+}
+
+/* The captured event, and every prefix of it, ending at a page no byte of
+ * may be read. */
+static void no_over_read(void **state) {
+  (void)state;
+  size_t n;
+  char *b = read_response("local-stream-event.json", &n);
+  ddbst_error err;
+  char *at = NULL;
+  for (size_t len = 0; len <= n; len++) {
+    guard_free(at);
+    at = guard_copy(b, len);
+    int rc = ddbst_stream_parse(stream, at, len, &err);
+    if (len < n) assert_true(rc < 0);
+    else assert_int_equal(rc, 11);
+  }
+  /* the records hold nothing of the input */
+  memset(at, 'x', n);
+  for (int i = 0; i < 11; i++) record_json(i);
+  assert_string_equal(ddbst_stream_sequence_number(stream, 0),
+                      "000000000000000000001");
+  guard_free(at);
+  free(b);
+}
+
 /* ---- memory ---- */
 
 static ddbst_model *counted_model(counting_alloc *ca) {
@@ -445,6 +503,8 @@ int main(void) {
       cmocka_unit_test(lambda_events),
       cmocka_unit_test(batch_item_failures),
       cmocka_unit_test(malformed_events),
+      cmocka_unit_test(mismatched_images_kept),
+      cmocka_unit_test(no_over_read),
       cmocka_unit_test(warm_stream_does_not_allocate),
       cmocka_unit_test(allocation_failures),
   };

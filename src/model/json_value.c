@@ -1,0 +1,186 @@
+/* A list, map or set attribute's value given as plain JSON ([1, "a"])
+ * converted to DynamoDB's AttributeValue JSON ({"L":[{"N":"1"},{"S":"a"}]}),
+ * with DynamoDB's own refusals, by one pass of the streaming parser. */
+#include <stdio.h>
+#include <string.h>
+
+#include "json/parse.h"
+#include "model/facet.h"
+#include "model/json_value.h"
+
+/* Converting once, when a value is set, lets every request copy the typed
+ * form instead of parsing JSON again on the hot path. */
+typedef struct converter {
+  ddbst__jvkind kind;
+  ddbst_buf *out;
+  int depth;
+  int first[34];    /* per depth: no element written yet */
+  int in_map[34];   /* per depth: the container is an object */
+  size_t top_count; /* elements of the top-level array */
+  int nomem;
+  char *why;
+  size_t why_cap;
+} converter;
+
+static int cv_fail(converter *c, const char *why) {
+  snprintf(c->why, c->why_cap, "%s", why);
+  return 0;
+}
+
+static int cv_put(converter *c, const char *s) {
+  if (ddbst__buf_puts(c->out, s)) {
+    c->nomem = 1;
+    return 0;
+  }
+  return 1;
+}
+
+/* The separator before an element of the current container. */
+static int cv_sep(converter *c) {
+  if (c->depth == 0) return 1;
+  if (c->in_map[c->depth]) return 1; /* the key wrote it */
+  if (!c->first[c->depth] && !cv_put(c, ",")) return 0;
+  c->first[c->depth] = 0;
+  return 1;
+}
+
+static int is_set(const converter *c) {
+  return c->kind == DDBST__JV_STRING_SET || c->kind == DDBST__JV_NUMBER_SET;
+}
+
+/* A scalar: at the top it is refused (the attribute wants a container); in a
+ * set it is written bare, elsewhere as a typed AttributeValue. */
+static int cv_scalar(converter *c, const char *type, const char *text,
+                     size_t n, int quoted) {
+  if (c->depth == 0)
+    return cv_fail(c, c->kind == DDBST__JV_MAP ? "expected a JSON object"
+                                               : "expected a JSON array");
+  if (c->depth == 1) c->top_count++;
+  if (!cv_sep(c)) return 0;
+  int rc = 0;
+  if (!(is_set(c) && c->depth == 1)) {
+    rc = ddbst__buf_putc(c->out, '{');
+    if (!rc) rc = ddbst__json_string(c->out, type, strlen(type));
+    if (!rc) rc = ddbst__buf_putc(c->out, ':');
+  }
+  if (!rc)
+    rc = quoted ? ddbst__json_string(c->out, text, n)
+                : ddbst__buf_append(c->out, text, n);
+  if (!rc && !(is_set(c) && c->depth == 1)) rc = ddbst__buf_putc(c->out, '}');
+  if (rc) c->nomem = 1;
+  return !rc;
+}
+
+static int cv_null(void *ctx) {
+  converter *c = ctx;
+  if (is_set(c) && c->depth == 1)
+    return cv_fail(c, "a set holds no nulls");
+  return cv_scalar(c, "NULL", "true", 4, 0);
+}
+static int cv_bool(void *ctx, int v) {
+  converter *c = ctx;
+  if (is_set(c) && c->depth == 1)
+    return cv_fail(c, "a set holds no booleans");
+  return cv_scalar(c, "BOOL", v ? "true" : "false", v ? 4 : 5, 0);
+}
+static int cv_number(void *ctx, const char *s, size_t n) {
+  converter *c = ctx;
+  const char *bad = ddbst__number_check(s, n);
+  if (bad) return cv_fail(c, bad);
+  if (c->kind == DDBST__JV_STRING_SET && c->depth == 1)
+    return cv_fail(c, "a string set holds only strings");
+  return cv_scalar(c, "N", s, n, 1);
+}
+static int cv_string(void *ctx, const unsigned char *s, size_t n) {
+  converter *c = ctx;
+  if (memchr(s, '\0', n)) return cv_fail(c, "strings may not hold NUL");
+  if (c->kind == DDBST__JV_NUMBER_SET && c->depth == 1)
+    return cv_fail(c, "a number set holds only numbers");
+  return cv_scalar(c, "S", (const char *)s, n, 1);
+}
+
+static int cv_open(converter *c, int is_map) {
+  if (c->depth == 0) {
+    int want_map = c->kind == DDBST__JV_MAP;
+    if (is_map != want_map)
+      return cv_fail(c, want_map ? "expected a JSON object"
+                                 : "expected a JSON array");
+    const char *head = c->kind == DDBST__JV_MAP          ? "{\"M\":{"
+                       : c->kind == DDBST__JV_LIST        ? "{\"L\":["
+                       : c->kind == DDBST__JV_STRING_SET  ? "{\"SS\":["
+                                                          : "{\"NS\":[";
+    if (!cv_put(c, head)) return 0;
+  } else {
+    if (is_set(c)) return cv_fail(c, "a set holds only scalars");
+    if (c->depth == 1) c->top_count++;
+    /* DynamoDB nests documents at most 32 levels deep. */
+    if (c->depth >= 32) return cv_fail(c, "nested deeper than 32 levels");
+    if (!cv_sep(c)) return 0;
+    if (!cv_put(c, is_map ? "{\"M\":{" : "{\"L\":[")) return 0;
+  }
+  c->depth++;
+  c->first[c->depth] = 1;
+  c->in_map[c->depth] = is_map;
+  return 1;
+}
+static int cv_start_map(void *ctx) { return cv_open(ctx, 1); }
+static int cv_start_array(void *ctx) { return cv_open(ctx, 0); }
+static int cv_key(void *ctx, const unsigned char *k, size_t n) {
+  converter *c = ctx;
+  if (memchr(k, '\0', n)) return cv_fail(c, "names may not hold NUL");
+  if (!c->first[c->depth] && !cv_put(c, ",")) return 0;
+  c->first[c->depth] = 0;
+  if (ddbst__json_string(c->out, (const char *)k, n) ||
+      ddbst__buf_putc(c->out, ':')) {
+    c->nomem = 1;
+    return 0;
+  }
+  return 1;
+}
+static int cv_end(void *ctx) {
+  converter *c = ctx;
+  int was_map = c->in_map[c->depth];
+  c->depth--;
+  return cv_put(c, was_map ? "}}" : "]}");
+}
+
+static const ddbst__json_callbacks convert_callbacks = {
+    .on_null = cv_null,
+    .on_bool = cv_bool,
+    .on_number = cv_number,
+    .on_string = cv_string,
+    .on_start_map = cv_start_map,
+    .on_key = cv_key,
+    .on_end_map = cv_end,
+    .on_start_array = cv_start_array,
+    .on_end_array = cv_end,
+};
+
+int ddbst__json_to_attribute_value(const char *json, size_t len,
+                                   ddbst__jvkind kind, ddbst_buf *out,
+                                   char *why, size_t why_cap) {
+  converter c;
+  memset(&c, 0, sizeof c);
+  c.kind = kind;
+  c.out = out;
+  c.why = why;
+  c.why_cap = why_cap;
+  why[0] = '\0';
+  size_t start = out->len;
+  ddbst__json_run r;
+  int rc = ddbst__json_parse(&r, &convert_callbacks, &c, json, len,
+                             &out->alloc, NULL);
+  if (rc || c.nomem) {
+    rc = DDBST_ENOMEM;
+  } else if (r.status == DDBST__JSON_STOPPED) {
+    rc = DDBST_EVALUE; /* `why` says what the converter refused */
+  } else if (r.status != DDBST__JSON_OK) {
+    rc = DDBST_EVALUE;
+    snprintf(why, why_cap, "%s", r.msg);
+  } else if (is_set(&c) && c.top_count == 0) {
+    rc = DDBST_EVALUE;
+    snprintf(why, why_cap, "DynamoDB refuses empty sets");
+  }
+  if (rc) ddbst__buf_truncate(out, start);
+  return rc;
+}

@@ -1,0 +1,130 @@
+/* The answer parser's part for DynamoDB's error bodies: __type, message and
+ * CancellationReasons, with the exception types and reason codes told
+ * apart. */
+#include <string.h>
+
+#include "response/parser.h"
+
+static const struct {
+  const char *name;
+  int kind;
+} error_types[] = {
+    {"ConditionalCheckFailedException", DDBST_DDB_CONDITIONAL_CHECK_FAILED},
+    {"TransactionCanceledException", DDBST_DDB_TRANSACTION_CANCELED},
+    {"TransactionConflictException", DDBST_DDB_TRANSACTION_CONFLICT},
+    {"TransactionInProgressException", DDBST_DDB_TRANSACTION_IN_PROGRESS},
+    {"ProvisionedThroughputExceededException", DDBST_DDB_THROTTLED},
+    {"ThrottlingException", DDBST_DDB_THROTTLED},
+    {"RequestLimitExceeded", DDBST_DDB_THROTTLED},
+    {"ValidationException", DDBST_DDB_VALIDATION},
+    {"SerializationException", DDBST_DDB_VALIDATION},
+    {"ResourceNotFoundException", DDBST_DDB_RESOURCE_NOT_FOUND},
+    {"InternalServerError", DDBST_DDB_INTERNAL},
+    {"ServiceUnavailable", DDBST_DDB_INTERNAL},
+    {"ItemCollectionSizeLimitExceededException",
+     DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT},
+    {"IdempotentParameterMismatchException",
+     DDBST_DDB_IDEMPOTENT_PARAMETER_MISMATCH},
+    {"AccessDeniedException", DDBST_DDB_ACCESS_DENIED},
+    {"UnrecognizedClientException", DDBST_DDB_ACCESS_DENIED},
+    {"MissingAuthenticationTokenException", DDBST_DDB_ACCESS_DENIED},
+    {"InvalidSignatureException", DDBST_DDB_ACCESS_DENIED},
+    {"IncompleteSignatureException", DDBST_DDB_ACCESS_DENIED},
+    {"ExpiredTokenException", DDBST_DDB_ACCESS_DENIED},
+    /* CancellationReasons codes */
+    {"None", DDBST_DDB_NONE},
+    {"ConditionalCheckFailed", DDBST_DDB_CONDITIONAL_CHECK_FAILED},
+    {"TransactionConflict", DDBST_DDB_TRANSACTION_CONFLICT},
+    {"ProvisionedThroughputExceeded", DDBST_DDB_THROTTLED},
+    {"ThrottlingError", DDBST_DDB_THROTTLED},
+    {"ItemCollectionSizeLimitExceeded", DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT},
+    {"ValidationError", DDBST_DDB_VALIDATION},
+};
+
+int ddbst__ddb_error_kind(const char *s, size_t n) {
+  for (size_t i = 0; i < sizeof error_types / sizeof error_types[0]; i++)
+    if (strlen(error_types[i].name) == n &&
+        memcmp(error_types[i].name, s, n) == 0)
+      return error_types[i].kind;
+  return DDBST_DDB_OTHER;
+}
+
+static const ddbst__shape_member reason_members[] = {
+    {F_REASON, "Code", X_RCODE},
+    {F_REASON, "Message", X_RMSG},
+};
+
+int ddbst__error_body_key(ddbst__parser *p, const char *k, size_t n) {
+  const ddbst__shape_member *sm;
+  return ddbst__shape_key(p, reason_members,
+                          sizeof reason_members / sizeof reason_members[0], k,
+                          n, &sm);
+}
+
+int ddbst__error_body_value(ddbst__parser *p, int x, int vt, const char *s,
+                            size_t n, int b) {
+  (void)b;
+  ddbst_page *pg = p->pg;
+  switch (x) {
+  case X_ETYPE: {
+    if (!keep_string(p, vt, s, n, &pg->etype, &pg->etype_len, "a string"))
+      return 0;
+    /* "com.amazonaws.dynamodb.v20120810#TransactionCanceledException" */
+    const char *hash = memchr(s, '#', n);
+    while (hash && memchr(hash + 1, '#', n - (size_t)(hash + 1 - s)))
+      hash = memchr(hash + 1, '#', n - (size_t)(hash + 1 - s));
+    if (hash) {
+      uint32_t cut = (uint32_t)(hash + 1 - s);
+      pg->etype += cut;
+      pg->etype_len -= cut;
+    }
+    p->has_type = 1;
+    return 1;
+  }
+  case X_EMSG:
+    return keep_string(p, vt, s, n, &pg->emsg, &pg->emsg_len, "a string");
+  case X_REASONS:
+    return want(p, vt, V_ARRAY, "a list") && push(p, F_REASONS, M_RAW, -1);
+  case X_REASON_ELEM: {
+    if (!want(p, vt, V_MAP, "an object")) return 0;
+    ddbst__preason *v =
+        ddbst__page_grow(&p->m->alloc, pg->reasons, &pg->cap_reasons,
+                         pg->nreasons + 1, sizeof *v);
+    if (!v) return nomem(p);
+    pg->reasons = v;
+    memset(&v[pg->nreasons], 0, sizeof *v);
+    v[pg->nreasons].code = UINT32_MAX;
+    return push(p, F_REASON, M_RAW, (int32_t)pg->nreasons++);
+  }
+  case X_RCODE: {
+    ddbst__preason *r = &pg->reasons[top(p)->target];
+    return keep_string(p, vt, s, n, &r->code, &r->code_len, "a string");
+  }
+  case X_RMSG: {
+    ddbst__preason *r = &pg->reasons[top(p)->target];
+    return keep_string(p, vt, s, n, &r->msg, &r->msg_len, "a string");
+  }
+  default:
+    break;
+  }
+  return ddbst__refuse(p, DDBST_EVALUE, p->depth, NULL, "unexpected %s",
+                       vt_name(vt));
+}
+
+int ddbst__error_body_end(ddbst__parser *p) {
+  ddbst_page *pg = p->pg;
+  ddbst__frame *f = top(p);
+  int up = p->depth - 1;
+  switch (f->kind) {
+  case F_REASON: {
+    ddbst__preason *r = &pg->reasons[f->target];
+    if (r->code == UINT32_MAX)
+      return ddbst__refuse(p, DDBST_EVALUE, up, "Code", "missing");
+    r->kind = ddbst__ddb_error_kind(pg->text.data + r->code, r->code_len);
+    break;
+  }
+  default:
+    break;
+  }
+  return 1;
+}
