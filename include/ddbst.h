@@ -68,7 +68,7 @@ DDBST_API const char *ddbst_version(void);
 #define DDBST_OK 0
 #define DDBST_EINVAL (-1)    /* an argument is invalid (NULL handle, bad index) */
 #define DDBST_ENOMEM (-2)    /* an allocation failed */
-#define DDBST_ESYNTAX (-3)   /* input is not well-formed JSON */
+#define DDBST_ESYNTAX (-3)   /* input is not well-formed (JSON, an expression) */
 #define DDBST_EMODEL (-4)    /* the model file is well-formed but wrong */
 #define DDBST_EVALUE (-5)    /* a value is not valid for its attribute */
 #define DDBST_EMISSING (-6)  /* a value the operation needs is missing */
@@ -370,6 +370,104 @@ DDBST_API int ddbst_item_set_previous(ddbst_item *item, int attribute,
  * 1) or at INT64_MAX (it has no next). Cleared by ddbst_item_reset. */
 DDBST_API int ddbst_item_expect_version(ddbst_item *item, int64_t version);
 
+/* ---- conditions, filters and update actions ---- */
+
+/* An expression over an entity's attributes, compiled once against the
+ * model: a condition on a write, a filter on a query, or update actions.
+ * docs/conditions.md has the grammar of both forms, the table of what each
+ * becomes and worked examples. Compiling resolves every name (an attribute
+ * of the entity, or a path into a map or list attribute:
+ * payload.items[2].qty) and types every value by the attribute it meets:
+ * an enum value must be one of its values, a number is compared
+ * numerically, a timestamp is made canonical. Values known only per
+ * request are parameters (:qty), bound on the item (ddbst_item_bind) and
+ * typed when the request is built.
+ *
+ * A compiled expression is immutable: share it between threads and give it
+ * to any number of items and requests. Building a request with one does not
+ * allocate once the item has carried it (or one as large) before. */
+typedef struct ddbst_expr ddbst_expr;
+
+#define DDBST_EXPR_CONDITION 1 /* ConditionExpression of a write or check */
+#define DDBST_EXPR_FILTER 2    /* FilterExpression of a query */
+#define DDBST_EXPR_UPDATE 3    /* actions of an UpdateExpression */
+
+/* Compiles the text form for entity `entity`:
+ *   'status = "draft" and size(tags) < 10'         (a condition or filter)
+ *   'set views = views + 1 remove draftNote'       (update actions)
+ * `len` bytes, need not be NUL-terminated. On success *out is the new
+ * expression (free with ddbst_expr_free). Errors (the path is "condition",
+ * "filter" or "update"):
+ *   DDBST_ESYNTAX    the text is not of the grammar: offset and column
+ *                    point at the character, the message says what was
+ *                    expected ("at character 12: expected ')'");
+ *   DDBST_ENOTFOUND  no such attribute; the message names the one meant
+ *                    when one is close ("did you mean status?");
+ *   DDBST_EVALUE     a value its attribute cannot hold ("lost" for an enum
+ *                    without it), a comparison that can never hold (an
+ *                    order on a boolean), a path into a string;
+ *   DDBST_EINVAL     a bad model, entity or kind; a key attribute ddbst
+ *                    writes (PK); an action on what the key rules keep
+ *                    (a key facet, a unique attribute, the version);
+ *   DDBST_ENOMEM. */
+DDBST_API int ddbst_expr_parse(const ddbst_model *model, int entity, int kind,
+                               const char *text, size_t len, ddbst_expr **out,
+                               ddbst_error *err);
+
+/* The same for the JSON form, as the JSON entry and bindings give it:
+ *   {"and": [{"=": ["status", "draft"]}, {"<": [{"size": "tags"}, 10]}]}
+ *   [{"set": ["views", {"+": ["views", 1]}]}, {"remove": "draftNote"}]
+ * with the same errors, their path the JSON path ("condition.and[1].<[0]");
+ * malformed JSON is DDBST_ESYNTAX with offset, line and column. */
+DDBST_API int ddbst_expr_parse_json(const ddbst_model *model, int entity,
+                                    int kind, const char *json, size_t len,
+                                    ddbst_expr **out, ddbst_error *err);
+
+/* Frees an expression. No item may still carry it. NULL is ignored. */
+DDBST_API void ddbst_expr_free(ddbst_expr *expr);
+
+/* The item's next put, update, delete or ConditionCheck (ddbst_txn_check)
+ * holds only if `condition` (a DDBST_EXPR_CONDITION of the item's entity)
+ * does: it is combined with the conditions ddbst adds itself (the item
+ * exists, the expected version, unique values) as (ddbst's) AND (yours),
+ * so neither changes the other's meaning. A create refuses it (no item is
+ * there to hold it); a get or a batch write refuses it. The item keeps a
+ * pointer to `condition`, which must outlive its use; ddbst_item_reset
+ * forgets it. The first time an item carries an expression larger than
+ * any before, its placeholder lists grow: DDBST_ENOMEM. */
+DDBST_API int ddbst_item_condition(ddbst_item *item,
+                                   const ddbst_expr *condition,
+                                   ddbst_error *err);
+
+/* The item's next update also applies `actions` (a DDBST_EXPR_UPDATE of
+ * its entity), after its own values, removes, adds and appends. An
+ * attribute both set on the item and named by an action is refused when
+ * the update is built (DynamoDB refuses overlapping paths). Kept and
+ * forgotten as ddbst_item_condition's. */
+DDBST_API int ddbst_item_update(ddbst_item *item, const ddbst_expr *actions,
+                                ddbst_error *err);
+
+/* Conveniences: compile `text` (the text form) for the item's entity and
+ * carry it, as ddbst_expr_parse and ddbst_item_condition /
+ * ddbst_item_update would; the item owns it, and its next reset frees it.
+ * Each call compiles, so it allocates: compile once for a hot path. */
+DDBST_API int ddbst_item_condition_text(ddbst_item *item, const char *text,
+                                        size_t len, ddbst_error *err);
+DDBST_API int ddbst_item_update_text(ddbst_item *item, const char *text,
+                                     size_t len, ddbst_error *err);
+
+/* The value of parameter `param` ("qty" or ":qty") for the item's next
+ * request, as text: typed where the expression uses it, as ddbst_item_set
+ * reads values of that attribute, or as JSON inside a map or list
+ * attribute. Binding a name again replaces its value. At most 16
+ * parameters (DDBST_ERANGE); DDBST_EINVAL for a bad name; DDBST_EVALUE
+ * for text that is not UTF-8. The text is copied. A value its use refuses
+ * is DDBST_EVALUE from the builder (path "params.qty"), and a parameter
+ * the expression uses but the item has no value for is DDBST_EMISSING.
+ * ddbst_item_reset forgets every binding. */
+DDBST_API int ddbst_item_bind(ddbst_item *item, const char *param,
+                              const char *text, size_t len, ddbst_error *err);
+
 /* ---- requests ---- */
 
 /* What a body is for: send it with the header
@@ -566,6 +664,16 @@ typedef struct ddbst_query {
   size_t cursor_len;
   const ddbst_cursor_keys *cursor_keys;
   int64_t now_unix_us; /* for the cursor's maximum age; 0: the clock */
+  /* A filter: items the key range reads but `filter` (a DDBST_EXPR_FILTER
+   * of the values' entity) does not hold for are dropped by DynamoDB after
+   * the read (they count towards the page's Limit and its cost). Or its
+   * text form in filter_text (compiled per call, which allocates), not
+   * both. Combined with the pattern's own filter as (pattern's) AND
+   * (yours). Refused on a collection pattern, and on an index that does
+   * not project every attribute it names (DDBST_EINVAL, path "filter"). */
+  const ddbst_expr *filter;
+  const char *filter_text;
+  size_t filter_text_len;
 } ddbst_query;
 
 /* Query for access pattern `pattern` (ddbst_model_pattern). `values` is an

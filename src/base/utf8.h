@@ -10,4 +10,12 @@
  * encoding"). */
 const char *ddbst__utf8_check(const char *s, size_t n);
 
+/* Characters in s[0..n) of valid UTF-8 (bytes that start one): the
+ * character an offset points at, for messages. */
+static inline size_t ddbst__utf8_chars(const char *s, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+  return c;
+}
+
 #endif

@@ -13,8 +13,12 @@
 
 static const cli_option batch_get_options[] = {
     {"--consistent", NULL, "strongly consistent reads"}, {NULL, NULL, NULL}};
+static const cli_option batch_write_options[] = {
+    {"--now", "MICROSECONDS", "the clock of defaults and timestamps"},
+    {NULL, NULL, NULL}};
 static const cli_option transact_options[] = {
     {"--token", "TOKEN", "ClientRequestToken: a retry applies once"},
+    {"--now", "MICROSECONDS", "the clock of defaults and timestamps"},
     {NULL, NULL, NULL}};
 
 const cli_help cli_batch_help[] = {
@@ -23,12 +27,12 @@ const cli_help cli_batch_help[] = {
      "object a line: {\"op\":\"get\",\"entity\":\"User\",\"values\":{...}}.",
      batch_get_options,
      "ddbst batch-get examples/saas/model.json < docs/examples/gets.jsonl"},
-    {"batch-write", "MODEL < ops.jsonl",
+    {"batch-write", "MODEL [--now MICROSECONDS] < ops.jsonl",
      "BatchWriteItem requests (25 writes each) of the puts and deletes on\n"
      "stdin, one JSON object a line: {\"op\":\"put\",\"entity\":...}.",
-     NULL,
+     batch_write_options,
      "ddbst batch-write examples/saas/model.json < docs/examples/writes.jsonl"},
-    {"transact", "MODEL [--token TOKEN] < ops.jsonl",
+    {"transact", "MODEL [--token TOKEN] [--now MICROSECONDS] < ops.jsonl",
      "One TransactWriteItems (or TransactGetItems) of the operations on\n"
      "stdin, unique guards included, all or nothing.",
      transact_options,
@@ -112,6 +116,13 @@ static int run(const char *op, int argc, char **argv) {
       cli_add_field(&req, "token", argv[++i]);
     } else if (!strcmp(argv[i], "--consistent") && !strcmp(op, "batchGet")) {
       cli_add(&req, ",\"consistent\":true");
+    } else if (!strcmp(argv[i], "--now") && i + 1 < argc &&
+               strcmp(op, "batchGet") != 0 &&
+               argv[i + 1][strspn(argv[i + 1], "0123456789")] == '\0' &&
+               argv[i + 1][0]) {
+      /* the clock of defaults and timestamps: reproducible output */
+      cli_add(&req, ",\"now\":");
+      cli_add(&req, argv[++i]);
     } else {
       cli_text_free(&req);
       return cli_unknown_option(argv[i]);

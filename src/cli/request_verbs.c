@@ -14,10 +14,16 @@ static const cli_option read_options[] = {
 static const cli_option put_options[] = {
     {"--expect-version", "N",
      "only if the item's version attribute is N (stores N + 1)"},
+    {"--condition", "TEXT",
+     "only if TEXT holds (docs/conditions.md): 'status = \"draft\"'"},
+    {"--param", "NAME=VALUE", "a value for :NAME in --condition"},
+    {"--now", "MICROSECONDS", "the clock of defaults and timestamps"},
     {NULL, NULL, NULL}};
 static const cli_option delete_options[] = {
     {"--if-exists", NULL, "fail when there is no such item"},
     {"--expect-version", "N", "only if the item's version attribute is N"},
+    {"--condition", "TEXT", "only if TEXT holds (docs/conditions.md)"},
+    {"--param", "NAME=VALUE", "a value for :NAME in --condition"},
     {NULL, NULL, NULL}};
 static const cli_option update_options[] = {
     {"--set", "NAME=VALUE", "SET an attribute (index keys follow)"},
@@ -27,8 +33,18 @@ static const cli_option update_options[] = {
     {"--append", "NAME=JSON", "append a JSON array's elements to a list"},
     {"--previous", "NAME=VALUE",
      "the value a unique attribute had, to move its guard"},
+    {"--set", "'ACTION'",
+     "an action of the text form: 'count = count + 1', 'tags = "
+     "list_append(tags, :t)'"},
+    {"--remove", "PATH", "REMOVE a map key or list element: payload.items[2]"},
+    {"--add", "'PATH VALUE'", "ADD to a number or set at PATH"},
+    {"--delete", "'PATH VALUE'", "DELETE elements from a set"},
+    {"--update", "TEXT", "actions as one text: 'SET a = :a REMOVE b'"},
     {"--expect-version", "N", "only if the item's version attribute is N"},
     {"--upsert", NULL, "also when the item does not exist"},
+    {"--condition", "TEXT", "only if TEXT holds (docs/conditions.md)"},
+    {"--param", "NAME=VALUE", "a value for :NAME in an action or condition"},
+    {"--now", "MICROSECONDS", "the clock of defaults and timestamps"},
     {NULL, NULL, NULL}};
 static const cli_option query_options[] = {
     {"--begins", "NAME=VALUE", "the facet starts with VALUE"},
@@ -39,6 +55,9 @@ static const cli_option query_options[] = {
     {"--limit", "N", "items a page (capped at the pattern's maximum)"},
     {"--consistent", NULL, "a strongly consistent read (table patterns)"},
     {"--project", "NAME", "return only this attribute (repeat for more)"},
+    {"--filter", "TEXT",
+     "only items for which TEXT holds, after the read (docs/conditions.md)"},
+    {"--param", "NAME=VALUE", "a value for :NAME in --filter"},
     {"--cursor", "CURSOR", "start after this cursor (from ddbst page)"},
     {"--cursor-key-file", "FILE",
      "the cursor keys (else DDBST_CURSOR_KEY): 64 hex characters each, "
@@ -130,15 +149,65 @@ static const struct {
   char open; /* '{': NAME=VALUE members, '[': names */
 } groups[] = {{"--set", "set", '{'},         {"--add", "add", '{'},
               {"--append", "append", '{'},   {"--previous", "previous", '{'},
-              {"--remove", "remove", '['},   {"--project", "project", '['}};
+              {"--remove", "remove", '['},   {"--project", "project", '['},
+              {"--param", "params", '{'}};
 enum { NGROUPS = sizeof groups / sizeof groups[0] };
+
+/* Whether `arg` is NAME=VALUE (NAME letters, digits, '_' and '-' only) or
+ * NAME, the forms --set, --add and --remove gather; anything else is an
+ * update action in the text form ('count = count + 1', 'details.color'). */
+static int is_plain(const char *arg, int assignment) {
+  size_t i = 0;
+  while ((arg[i] >= 'a' && arg[i] <= 'z') || (arg[i] >= 'A' && arg[i] <= 'Z') ||
+         (arg[i] >= '0' && arg[i] <= '9') || arg[i] == '_' || arg[i] == '-')
+    i++;
+  return i > 0 && (assignment ? arg[i] == '=' : arg[i] == '\0');
+}
+
+/* The update actions given as text, one clause per keyword. */
+typedef struct actions {
+  cli_text clause[4]; /* set, remove, add, delete */
+  cli_text raw;       /* --update */
+} actions;
+
+static void add_action(actions *a, int clause, const char *text) {
+  cli_text *t = &a->clause[clause];
+  cli_add(t, t->len ? ", " : "");
+  cli_add(t, text);
+}
+
+/* ,"update":"set ..., ... remove ... add ... delete ... <--update>" */
+static void add_actions_field(cli_text *req, actions *a) {
+  static const char *const kw[] = {"set ", "remove ", "add ", "delete "};
+  cli_text text = {0};
+  for (int i = 0; i < 4; i++) {
+    if (!a->clause[i].len) continue;
+    cli_add(&text, text.len ? " " : "");
+    cli_add(&text, kw[i]);
+    cli_add_n(&text, a->clause[i].data, a->clause[i].len);
+  }
+  if (a->raw.len) {
+    cli_add(&text, text.len ? " " : "");
+    cli_add_n(&text, a->raw.data, a->raw.len);
+  }
+  if (text.nomem) req->nomem = 1;
+  if (text.len) {
+    cli_add(req, ",\"update\":");
+    cli_add_string(req, text.data, text.len);
+  }
+  cli_text_free(&text);
+  for (int i = 0; i < 4; i++) cli_text_free(&a->clause[i]);
+  cli_text_free(&a->raw);
+}
 
 /* get, put, create, delete, update: MODEL ENTITY NAME=VALUE... [options].
  * Which options a verb takes is the entry's to say. */
 static int item_verb(const char *verb, int argc, char **argv) {
   if (argc < 2) return cli_usage_error("this verb takes MODEL ENTITY");
   cli_text req = {0}, values = {0}, gathered[NGROUPS];
+  actions acts;
   memset(gathered, 0, sizeof gathered);
+  memset(&acts, 0, sizeof acts);
   cli_add(&req, "{\"op\":\"");
   cli_add(&req, verb);
   cli_add(&req, "\"");
@@ -148,11 +217,23 @@ static int item_verb(const char *verb, int argc, char **argv) {
     const char *a = argv[i];
     size_t g = 0;
     while (g < NGROUPS && strcmp(a, groups[g].option) != 0) g++;
-    if (g < NGROUPS && i + 1 < argc) {
+    /* --set, --add and --remove also take actions in the text form */
+    int clause = g == 0 ? 0 : g == 4 ? 1 : g == 1 ? 2 : -1;
+    if (g < NGROUPS && i + 1 < argc && clause >= 0 &&
+        !is_plain(argv[i + 1], groups[g].open == '{')) {
+      add_action(&acts, clause, argv[++i]);
+    } else if (g < NGROUPS && i + 1 < argc) {
       if (groups[g].open == '{')
         rc = cli_add_assignment(&gathered[g], argv[++i]);
       else
         cli_add_element(&gathered[g], argv[++i]);
+    } else if (!strcmp(a, "--delete") && i + 1 < argc) {
+      add_action(&acts, 3, argv[++i]);
+    } else if (!strcmp(a, "--update") && i + 1 < argc) {
+      cli_add(&acts.raw, acts.raw.len ? " " : "");
+      cli_add(&acts.raw, argv[++i]);
+    } else if (!strcmp(a, "--condition") && i + 1 < argc) {
+      cli_add_field(&req, "condition", argv[++i]);
     } else if (!strcmp(a, "--consistent")) {
       cli_add(&req, ",\"consistent\":true");
     } else if (!strcmp(a, "--if-exists")) {
@@ -161,6 +242,9 @@ static int item_verb(const char *verb, int argc, char **argv) {
       cli_add(&req, ",\"upsert\":true");
     } else if (!strcmp(a, "--expect-version") && i + 1 < argc) {
       rc = add_number(&req, "expectVersion", a, argv[++i]);
+    } else if (!strcmp(a, "--now") && i + 1 < argc) {
+      /* the clock of defaults and timestamps: reproducible output */
+      rc = add_number(&req, "now", a, argv[++i]);
     } else if (a[0] == '-' && a[1] == '-') {
       rc = cli_unknown_option(a);
     } else {
@@ -172,6 +256,7 @@ static int item_verb(const char *verb, int argc, char **argv) {
     cli_add_group(&req, groups[g].field, groups[g].open, &gathered[g]);
     cli_text_free(&gathered[g]);
   }
+  add_actions_field(&req, &acts);
   cli_add(&req, "}");
   cli_session s = {.model = argv[0]};
   if (!rc) rc = print_request(&s, &req);
@@ -250,7 +335,7 @@ int cli_query(int argc, char **argv) {
                                       "--lte"};
   enum { NTESTS = sizeof tests / sizeof tests[0] };
   if (argc < 2) return cli_usage_error("query takes MODEL PATTERN");
-  cli_text req = {0}, values = {0}, project = {0};
+  cli_text req = {0}, values = {0}, project = {0}, params = {0};
   condition cond = {0};
   const char *cursor = NULL, *key_file = NULL;
   int rc = 0;
@@ -264,6 +349,10 @@ int cli_query(int argc, char **argv) {
       rc = add_condition(&cond, tests[t] + 2, argv[++i]);
     } else if (!strcmp(a, "--project") && i + 1 < argc) {
       cli_add_element(&project, argv[++i]);
+    } else if (!strcmp(a, "--filter") && i + 1 < argc) {
+      cli_add_field(&req, "filter", argv[++i]);
+    } else if (!strcmp(a, "--param") && i + 1 < argc) {
+      rc = cli_add_assignment(&params, argv[++i]);
     } else if (!strcmp(a, "--cursor") && i + 1 < argc) {
       cursor = argv[++i];
     } else if (!strcmp(a, "--cursor-key-file") && i + 1 < argc) {
@@ -280,6 +369,7 @@ int cli_query(int argc, char **argv) {
   }
   cli_add_group(&req, "values", '{', &values);
   cli_add_group(&req, "project", '[', &project);
+  cli_add_group(&req, "params", '{', &params);
   add_condition_field(&req, &cond);
   if (cursor) cli_add_field(&req, "cursor", cursor);
   cli_add(&req, "}");
@@ -293,6 +383,7 @@ int cli_query(int argc, char **argv) {
   if (!rc) rc = print_request(&s, &req);
   cli_wipe(hex, sizeof hex);
   cli_text_free(&project);
+  cli_text_free(&params);
   cli_text_free(&values);
   cli_text_free(&req);
   return rc;

@@ -66,7 +66,14 @@ int ddbst__ffi_attribute(call *c, ddbst_item *it, const char *field,
 /* "remove" and "project": arrays of attribute names, each given to `fn`. */
 int ddbst__ffi_apply_names(call *c, ddbst_item *it, const ddbst__jnode *req,
                            const char *field, int (*fn)(ddbst_item *, int));
-/* A new item of the request's entity holding everything it gives. */
+/* The expression in `field` (a string: the text form; an object or array:
+ * the JSON form), compiled for `entity` into *out (NULL when absent). */
+int ddbst__ffi_read_expr(call *c, const ddbst__jnode *req, const char *field,
+                         int entity, int kind, ddbst_expr **out);
+/* "params": each bound on the item (ddbst_item_bind). */
+int ddbst__ffi_read_params(call *c, ddbst_item *it, const ddbst__jnode *req);
+/* A new item of the request's entity holding everything it gives, its
+ * condition, update actions and parameters included. */
 int ddbst__ffi_read_item(call *c, const ddbst__jnode *req, ddbst_item **out);
 /* The request's "now", or the clock's. */
 int64_t ddbst__ffi_now_of(call *c, const ddbst__jnode *req, int *rc);

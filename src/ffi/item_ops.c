@@ -100,19 +100,23 @@ int ddbst__ffi_item_kind_of(const char *op) {
 const char *const *ddbst__ffi_fields_of(item_kind k, int element) {
   static const char *const get[] = {"op",      "entity",     "values",
                                     "project", "consistent", NULL};
-  static const char *const put[] = {"op",  "entity", "values", "expectVersion",
-                                    "now", NULL};
+  static const char *const put[] = {"op",        "entity", "values",
+                                    "expectVersion", "condition", "params",
+                                    "now",       NULL};
   static const char *const update[] = {
-      "op",     "entity",   "values",        "set",    "remove", "add",
-      "append", "previous", "expectVersion", "upsert", "now",    NULL};
-  static const char *const del[] = {
-      "op", "entity", "values", "expectVersion", "ifExists", NULL};
+      "op",     "entity",        "values", "set",       "remove",
+      "add",    "append",        "update", "previous",  "expectVersion",
+      "upsert", "condition",     "params", "now",       NULL};
+  static const char *const del[] = {"op",       "entity",    "values",
+                                    "expectVersion", "ifExists", "condition",
+                                    "params",   NULL};
   static const char *const get_element[] = {"op", "entity", "values", NULL};
-  static const char *const put_element[] = {"op", "entity", "values",
-                                            "expectVersion", NULL};
+  static const char *const put_element[] = {
+      "op", "entity", "values", "expectVersion", "condition", "params", NULL};
   static const char *const update_element[] = {
-      "op",     "entity",   "values",        "set",    "remove", "add",
-      "append", "previous", "expectVersion", "upsert", NULL};
+      "op",     "entity",        "values", "set",      "remove",
+      "add",    "append",        "update", "previous", "expectVersion",
+      "upsert", "condition",     "params", NULL};
   switch (k) {
   case K_GET: return element ? get_element : get;
   case K_PUT:
@@ -226,9 +230,9 @@ static int read_condition(call *c, ddbst_item *values, const ddbst__jnode *req,
 }
 
 int ddbst__ffi_op_query(call *c, const ddbst__jnode *req) {
-  static const char *const f[] = {"op",    "pattern",    "values", "condition",
-                                  "limit", "consistent", "cursor", "project",
-                                  "now",   NULL};
+  static const char *const f[] = {"op",     "pattern",    "values", "condition",
+                                  "filter", "params",     "limit",  "consistent",
+                                  "cursor", "project",    "now",    NULL};
   if (ddbst__ffi_only(c, req, "query", f)) return c->err.code;
   int pattern;
   if (ddbst__ffi_pattern_of(c, req, 1, &pattern)) return c->err.code;
@@ -255,8 +259,15 @@ int ddbst__ffi_op_query(call *c, const ddbst__jnode *req) {
   q.now_unix_us = now;
   q.flags = consistent ? DDBST_CONSISTENT_READ : 0;
   q.cursor_keys = c->keys;
+  ddbst_expr *filter = NULL;
+  rc = rc ? rc
+          : ddbst__ffi_read_expr(c, req, "filter", ddbst_item_entity(values),
+                                 DDBST_EXPR_FILTER, &filter);
+  rc = rc ? rc : ddbst__ffi_read_params(c, values, req);
+  q.filter = filter;
   int op =
       rc ? rc : ddbst_query_request(values, pattern, &q, &c->tmp, &c->err);
+  ddbst_expr_free(filter);
   if (op < 0) {
     ddbst__ffi_keys_path(c);
   } else {

@@ -9,6 +9,7 @@
 #include "base/suggest.h"
 #include "ffi/ffi.h"
 #include "model/suggest.h"
+#include "request/cond.h"
 
 int ddbst__ffi_fail(call *c, int code, const char *path, const char *fmt,
                     ...) {
@@ -191,6 +192,74 @@ int ddbst__ffi_apply_names(call *c, ddbst_item *it, const ddbst__jnode *req,
   return 0;
 }
 
+/* A condition, filter or update actions in `field`: a string is the text
+ * form, an object or array the JSON form (docs/conditions.md). Compiled
+ * into *out (NULL when the field is absent). */
+int ddbst__ffi_read_expr(call *c, const ddbst__jnode *req, const char *field,
+                         int entity, int kind, ddbst_expr **out) {
+  const ddbst__jnode *v = ddbst__jobj_get(req, field);
+  *out = NULL;
+  if (!v || v->type == DDBST__J_NULL) return 0;
+  if (v->type == DDBST__J_STRING)
+    return ddbst_expr_parse(c->m, entity, kind, v->text, v->len, out, &c->err);
+  if (v->type != (kind == DDBST_EXPR_UPDATE ? DDBST__J_ARRAY : DDBST__J_OBJECT))
+    return ddbst__ffi_fail(c, DDBST_EINVAL, field,
+                           "expected the text form (a string) or the JSON "
+                           "form (%s)",
+                           kind == DDBST_EXPR_UPDATE ? "an array of actions"
+                                                     : "an object");
+  return ddbst__expr_from_tree(c->m, entity, kind, v, out, &c->err);
+}
+
+/* "params": {"qty": 3, "tag": "new"}: each bound on the item, its text as
+ * "values" gives it (a string as is; numbers, true/false, arrays and
+ * objects as their JSON). */
+int ddbst__ffi_read_params(call *c, ddbst_item *it, const ddbst__jnode *req) {
+  const ddbst__jnode *obj = ddbst__jobj_get(req, "params");
+  if (!obj || obj->type == DDBST__J_NULL) return 0;
+  if (obj->type != DDBST__J_OBJECT)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, "params",
+                           "expected an object of parameters: {\"qty\": 3}");
+  for (size_t i = 0; i < obj->count; i++) {
+    const ddbst__jnode *v = obj->items[i];
+    const char *text = v->text;
+    size_t n = v->len;
+    if (v->type == DDBST__J_NULL) continue;
+    if (v->type == DDBST__J_BOOL) {
+      text = v->boolean ? "true" : "false";
+      n = strlen(text);
+    } else if (v->type == DDBST__J_ARRAY || v->type == DDBST__J_OBJECT) {
+      ddbst__jw json;
+      ddbst_buf_reset(&c->tmp);
+      ddbst__jw_init(&json, &c->tmp);
+      ddbst__ffi_write_json(&json, v);
+      if (json.rc) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
+      text = c->tmp.data;
+      n = c->tmp.len;
+    }
+    if (ddbst_item_bind(it, obj->keys[i], text, n, &c->err)) return c->err.code;
+  }
+  return 0;
+}
+
+/* The item's condition and update actions, carried by it (and freed with
+ * it). */
+static int read_expressions(call *c, ddbst_item *it, const ddbst__jnode *req) {
+  static const struct {
+    const char *field;
+    int kind;
+  } fields[] = {{"condition", DDBST_EXPR_CONDITION},
+                {"update", DDBST_EXPR_UPDATE}};
+  for (size_t i = 0; i < 2; i++) {
+    ddbst_expr *x;
+    int rc = ddbst__ffi_read_expr(c, req, fields[i].field,
+                                  ddbst_item_entity(it), fields[i].kind, &x);
+    if (!rc && x) rc = ddbst__item_carry(it, x, &c->err);
+    if (rc) return rc;
+  }
+  return ddbst__ffi_read_params(c, it, req);
+}
+
 static int entity_of(call *c, const ddbst__jnode *req) {
   const char *name;
   if (ddbst__ffi_get_string(c, req, "entity", 1, &name, NULL))
@@ -223,6 +292,7 @@ int ddbst__ffi_read_item(call *c, const ddbst__jnode *req, ddbst_item **out) {
           : ddbst__ffi_apply_names(c, it, req, "remove", ddbst_item_remove);
   rc = rc ? rc
           : ddbst__ffi_apply_names(c, it, req, "project", ddbst_item_project);
+  rc = rc ? rc : read_expressions(c, it, req);
   /* versions count from 1, and a write stores the next one */
   rc = rc ? rc
           : ddbst__ffi_get_int(c, req, "expectVersion", 1, INT64_MAX - 1,

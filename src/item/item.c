@@ -23,6 +23,8 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
   it->nattrs = m->entities[entity].nattrs;
   ddbst__buf_init(&it->text, &m->alloc);
   ddbst__buf_init(&it->keytext, &m->alloc);
+  ddbst__buf_init(&it->ptext, &m->alloc);
+  ddbst__buf_init(&it->pvals, &m->alloc);
   size_t nvals = m->max_attrs ? (size_t)m->max_attrs : 1;
   it->vals = ddbst__malloc(&m->alloc, nvals * sizeof *it->vals);
   it->prev = ddbst__malloc(&m->alloc, nvals * sizeof *it->prev);
@@ -32,6 +34,7 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
   /* Every attribute and key may appear in one expression, plus a few
    * literals (version, counters, entity type). */
   it->cap_refs = 2 * (int)nvals + 4 * m->nindexes + 16;
+  it->base_refs = it->cap_refs;
   it->names = ddbst__malloc(&m->alloc, (size_t)it->cap_refs * sizeof *it->names);
   it->refs = ddbst__malloc(&m->alloc, (size_t)it->cap_refs * sizeof *it->refs);
   /* Reserving now lets a typical item be filled without growing. */
@@ -48,9 +51,27 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
   return it;
 }
 
+/* Forgets the expressions and parameters of the last write; frees the
+ * expressions the item was given as text. */
+static void drop_expressions(ddbst_item *it) {
+  for (int i = 0; i < 2; i++)
+    if (it->owned[i]) {
+      it->drop(it->owned[i]);
+      it->owned[i] = NULL;
+    }
+  it->cond = it->update = NULL;
+  it->has_exprs = 0;
+  it->nparams = 0;
+  ddbst_buf_reset(&it->ptext);
+  ddbst_buf_reset(&it->pvals);
+}
+
 void ddbst_item_free(ddbst_item *it) {
   if (!it) return;
   const ddbst_allocator *a = &it->m->alloc;
+  drop_expressions(it);
+  ddbst__buf_release(&it->ptext);
+  ddbst__buf_release(&it->pvals);
   ddbst__buf_release(&it->text);
   ddbst__buf_release(&it->keytext);
   ddbst__free(a, it->vals);
@@ -82,6 +103,7 @@ int ddbst_item_reset(ddbst_item *it, int entity) {
   it->keytext.data[0] = '\0';
   it->nkeys = 0;
   it->has_expected_version = 0;
+  if (it->has_exprs) drop_expressions(it);
   return 0;
 }
 

@@ -36,8 +36,10 @@ typedef enum {
   DDBST__REF_STRING,
   DDBST__REF_RAW, /* an AttributeValue written as is: {"L":[]} */
   DDBST__REF_PREV, /* the previous value of attr */
-  DDBST__REF_LIT   /* canonical text `lit`, typed as attribute `attr` of
+  DDBST__REF_LIT,  /* canonical text `lit`, typed as attribute `attr` of
                       entity `off` (model filters) */
+  DDBST__REF_TEXT  /* an AttributeValue at off, len in the item's pvals: a
+                      bound parameter, typed where the expression uses it */
 } ddbst__refkind;
 
 typedef struct ddbst__vref {
@@ -46,6 +48,18 @@ typedef struct ddbst__vref {
   uint32_t off, len; /* keys: into keytext; literals: into text */
   const char *lit;   /* literals held by the model or static */
 } ddbst__vref;
+
+/* Parameters a request binds (ddbst_item_bind) and a compiled expression
+ * reads (":qty"): the name and the value's text, both in ptext. */
+enum { DDBST__MAX_PARAMS = 16 };
+typedef struct ddbst__param {
+  uint32_t name_off, name_len, off, len;
+} ddbst__param;
+
+/* Expressions (request/cond.h) an item carries into its next write. The
+ * item layer only holds them: the request layer made them, and frees the
+ * ones it made for the item (`drop`, set with them). */
+struct ddbst_expr;
 
 typedef struct ddbst__keyval {
   const char *name;
@@ -79,8 +93,22 @@ struct ddbst_item {
   const ddbst__name **names;
   ddbst__vref *refs;
   int nnames, nrefs, cap_refs;
+  int base_refs; /* what ddbst's own expressions need: cap_refs at creation */
   char scratch[64]; /* literal numbers of the request being built */
   size_t scratch_len;
+  /* The user's condition and update actions (ddbst_item_condition,
+   * ddbst_item_update), cleared by reset; owned[] are those the *_text
+   * conveniences compiled, which reset frees through `drop`. */
+  const struct ddbst_expr *cond, *update;
+  int has_exprs; /* cond, update or a parameter is set: reset clears them */
+  struct ddbst_expr *owned[2];
+  void (*drop)(struct ddbst_expr *x);
+  /* Bound parameters' names and text (ptext), and the AttributeValues the
+   * request being built rendered from them (pvals, DDBST__REF_TEXT);
+   * allocated on first use, kept by reset. */
+  ddbst_buf ptext, pvals;
+  ddbst__param params[DDBST__MAX_PARAMS];
+  int nparams;
 };
 
 /* The entity the item holds values of. */

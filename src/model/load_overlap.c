@@ -1,6 +1,7 @@
 /* The loader's checks that keys tell items apart, on top of overlap.c
  * (whether two templates can meet): between entities and unique guards, and
  * within a query pattern's key range. */
+#include <stdio.h>
 #include <string.h>
 
 #include "model/load.h"
@@ -65,6 +66,32 @@ void ddbst__check_ambiguous_keys(ddbst__loader *L) {
     }
 }
 
+/* Whether index `ix` holds attribute `name` in its items. */
+static int projects(const ddbst__index *ix, const char *name) {
+  if (ix->projection == DDBST__PROJ_ALL) return 1;
+  for (size_t i = 0; ix->projection == DDBST__PROJ_INCLUDE && i < ix->ninclude;
+       i++)
+    if (!strcmp(ix->include[i], name)) return 1;
+  return 0;
+}
+
+/* A filter of a query on an index reads what the index holds: DynamoDB
+ * refuses one on an attribute the index does not project. */
+static void check_filter_projected(ddbst__loader *L, const ddbst__pattern *p,
+                                   const char *name, const char *why) {
+  const ddbst__index *ix = &L->m->indexes[p->index];
+  if (projects(ix, name)) return;
+  ddbst__load_report(L, NULL,
+                     "%s reads index %s, which does not project %s (%s): "
+                     "DynamoDB refuses the filter on it that %s; add %s to "
+                     "the index's projection",
+                     p->name, ix->name, name,
+                     ix->projection == DDBST__PROJ_KEYS_ONLY
+                         ? "KEYS_ONLY"
+                         : "not in its INCLUDE list",
+                     why, name);
+}
+
 /* Whether items that are not the pattern's can fall in its key range: an
  * entity outside it (or a unique guard) whose keys may share its partition
  * and start with the sort-key text the pattern reads. Such a pattern filters
@@ -109,9 +136,17 @@ void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p) {
           ddbst__template_may_start_with(g, q, qn, m->delim, m->delim_len))
         intruder = "a unique guard";
     }
+  for (int f = 0; p->index >= 0 && f < p->nfilter; f++)
+    check_filter_projected(L, p, first->attrs[p->filter[f].attr].name,
+                           "the pattern declares");
   if (!intruder) return;
   if (m->entity_attr) {
     p->type_filter = 1;
+    if (p->index >= 0) {
+      char why[160];
+      snprintf(why, sizeof why, "keeps %s items out of its range", intruder);
+      check_filter_projected(L, p, m->entity_attr, why);
+    }
     return;
   }
   ddbst__load_report(

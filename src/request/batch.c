@@ -164,6 +164,11 @@ static int add_write(ddbst_batch *b, ddbst_item *it, int put, int64_t now_us,
     return ddbst__fail(err, DDBST_EINVAL, e->name,
                        "a batch write cannot check a version; use a "
                        "transaction");
+  if (it->cond || it->update)
+    return ddbst__fail(err, DDBST_EINVAL, e->name,
+                       "a batch write holds no %s; use single writes or a "
+                       "transaction",
+                       it->cond ? "condition" : "update actions");
   if (put) {
     rc = ddbst__prepare_write(it, 0, now_us, err);
     if (rc) return rc;

@@ -8,6 +8,7 @@ void ddbst__expr_reset(ddbst_item *it) {
   it->nnames = 0;
   it->nrefs = 0;
   it->scratch_len = 0;
+  it->pvals.len = 0; /* the values rendered from parameters, made anew */
 }
 
 /* The rare placeholder past 9: its decimal suffix by hand, no printf. */
@@ -55,6 +56,10 @@ int ddbst__expr_add_name(ddbst_item *it, const char *name) {
   const ddbst__name *nm = ddbst__name_of(it->m, name);
   if (!nm) nm = name_by_text(it->m, name);
   if (!nm) return DDBST_EINVAL;
+  return ddbst__expr_add_entry(it, nm);
+}
+
+int ddbst__expr_add_entry(ddbst_item *it, const ddbst__name *nm) {
   /* interned: one address per name */
   for (int i = 0; i < it->nnames; i++)
     if (it->names[i] == nm) return i;
@@ -71,6 +76,11 @@ int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref) {
 
 int ddbst__expr_name(ddbst_item *it, const char *name, ddbst_buf *out) {
   int k = ddbst__expr_add_name(it, name);
+  return k < 0 ? k : append_placeholder(out, "#n", k);
+}
+
+int ddbst__expr_entry(ddbst_item *it, const ddbst__name *nm, ddbst_buf *out) {
+  int k = ddbst__expr_add_entry(it, nm);
   return k < 0 ? k : append_placeholder(out, "#n", k);
 }
 
@@ -121,7 +131,10 @@ static int write_ref(const ddbst_item *it, const ddbst__vref *r,
   case DDBST__REF_STRING:
     return ddbst__write_s(out, r->lit, strlen(r->lit));
   case DDBST__REF_RAW:
-    return ddbst__buf_puts(out, r->lit);
+    return r->len ? ddbst__buf_append(out, r->lit, r->len)
+                  : ddbst__buf_puts(out, r->lit);
+  case DDBST__REF_TEXT:
+    return ddbst__buf_append(out, it->pvals.data + r->off, r->len);
   case DDBST__REF_LIT:
     return ddbst__write_av(out, &it->m->entities[r->off].attrs[r->attr],
                            r->lit, r->len);

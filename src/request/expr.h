@@ -19,6 +19,9 @@ int ddbst__expr_name(ddbst_item *it, const char *name, ddbst_buf *out);
  * write, without writing them: for text the model prepared ("#n0 = :v0").
  * A negative code on failure. */
 int ddbst__expr_add_name(ddbst_item *it, const char *name);
+/* The same for a name entry itself (a map key an expression interned). */
+int ddbst__expr_add_entry(ddbst_item *it, const ddbst__name *nm);
+int ddbst__expr_entry(ddbst_item *it, const ddbst__name *nm, ddbst_buf *out);
 int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref);
 
 /* Writes ":vK" for a new value placeholder. */

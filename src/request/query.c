@@ -7,16 +7,18 @@
 #include "cursor/cursor.h"
 #include "model/facet.h"
 #include "item/keys.h"
+#include "request/cond.h"
 #include "request/sk_bounds.h"
 
 /* ,"FilterExpression":"..." for what the key range cannot say: the
  * pattern's declared filter, and the entity type when other entities' items
  * can fall in the range (the model found that at load). */
 static int write_filter(ddbst_item *it, const ddbst__pattern *p,
-                        ddbst_buf *out) {
+                        const ddbst_expr *user, ddbst_buf *out,
+                        ddbst_error *err) {
   const ddbst_model *m = it->m;
   int typed = p->type_filter && m->entity_attr;
-  if (!typed && !p->nfilter) return 0;
+  if (!typed && !p->nfilter && !user) return 0;
   const ddbst__entity *e0 = &m->entities[p->entities[0]];
   int rc = ddbst__buf_puts(out, ",\"FilterExpression\":\"");
   int parts = 0;
@@ -44,8 +46,57 @@ static int write_filter(ddbst_item *it, const ddbst__pattern *p,
     }
     if (!rc && p->nentities != 1) rc = ddbst__buf_putc(out, ')');
   }
+  /* the model's parts are all joined by AND: the user's filter, in
+   * parentheses after them, keeps its meaning and theirs */
+  if (!rc && user) {
+    if (parts) rc = ddbst__buf_puts(out, " AND (");
+    rc = rc ? rc : ddbst__xwrite_cond(it, user, out, err);
+    if (!rc && parts) rc = ddbst__buf_putc(out, ')');
+  }
   return rc ? rc : ddbst__buf_putc(out, '"');
 }
+
+/* Whether the user's filter can work on this query: compiled for the
+ * values' entity, on a pattern of one entity, naming only attributes the
+ * index projects (DynamoDB refuses a filter on one it does not). */
+static int check_filter(ddbst_item *it, const ddbst__pattern *p,
+                        const ddbst_expr *f, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  if (f->m != m || f->kind != DDBST_EXPR_FILTER || f->entity != it->entity)
+    return ddbst__fail(err, DDBST_EINVAL, "filter",
+                       "the filter must be a DDBST_EXPR_FILTER compiled for "
+                       "%s",
+                       e->name);
+  if (p->nentities > 1)
+    return ddbst__fail(err, DDBST_EINVAL, "filter",
+                       "%s reads a collection of entities: a filter on %s's "
+                       "attributes would drop every other entity's items",
+                       p->name, e->name);
+  if (p->index < 0) return 0;
+  const ddbst__index *ix = &m->indexes[p->index];
+  if (ix->projection == DDBST__PROJ_ALL) return 0;
+  for (int a = 0; a < e->nattrs; a++) {
+    if (!f->uses[a]) continue;
+    int projected = 0;
+    for (size_t i = 0; ix->projection == DDBST__PROJ_INCLUDE && i < ix->ninclude;
+         i++)
+      projected |= !strcmp(ix->include[i], e->attrs[a].name);
+    if (!projected)
+      return ddbst__fail(err, DDBST_EINVAL, "filter",
+                         "%s reads index %s, which does not project %s "
+                         "(%s): DynamoDB refuses a filter on it; project it "
+                         "in the model, or read the table",
+                         p->name, ix->name, e->attrs[a].name,
+                         ix->projection == DDBST__PROJ_KEYS_ONLY
+                             ? "KEYS_ONLY"
+                             : "not in its INCLUDE list");
+  }
+  return 0;
+}
+
+static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
+                      const ddbst_query *q, ddbst_buf *out, ddbst_error *err);
 
 int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                         ddbst_buf *out, ddbst_error *err) {
@@ -56,12 +107,16 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     return ddbst__fail(err, DDBST_EINVAL, "pattern",
                        "pattern index %d is out of range", pattern);
   const ddbst__pattern *p = &m->patterns[pattern];
+  /* the caller's options as they are, when they are of this header's
+   * size (the usual case: no copy); else copied and padded with zeros */
   ddbst_query qd;
-  memset(&qd, 0, sizeof qd);
-  if (q) {
-    if (q->size < offsetof(ddbst_query, value2))
+  const ddbst_query *qo = q;
+  if (!q || q->size < sizeof qd) {
+    if (q && q->size < offsetof(ddbst_query, value2))
       return ddbst__fail(err, DDBST_EINVAL, NULL, "ddbst_query.size is not set");
-    memcpy(&qd, q, q->size < sizeof qd ? q->size : sizeof qd);
+    memset(&qd, 0, sizeof qd);
+    if (q) memcpy(&qd, q, q->size);
+    qo = &qd;
   }
   char path[DDBST_ERROR_PATH_MAX];
 #define PATTERN_PATH (snprintf(path, sizeof path, "patterns.%s", p->name), path)
@@ -78,12 +133,44 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                        "the values are of entity %s, which pattern %s does "
                        "not read",
                        ddbst__entity_of(it)->name, p->name);
-  if (p->nentities > 1 && qd.condition != DDBST_SK_NONE)
+  if (p->nentities > 1 && qo->condition != DDBST_SK_NONE)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a collection pattern takes no sort-key condition");
-  if ((qd.flags & DDBST_CONSISTENT_READ) && p->index >= 0)
+  if ((qo->flags & DDBST_CONSISTENT_READ) && p->index >= 0)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a global secondary index cannot be read consistently");
+  if (it->cond || it->update)
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
+                       "a query takes a filter (ddbst_query.filter), not a "
+                       "condition or update actions");
+  if (!qo->filter && !qo->filter_text)
+    return query_body(it, pattern, p, qo, out, err);
+  if (qo->filter && qo->filter_text)
+    return ddbst__fail(err, DDBST_EINVAL, "filter",
+                       "give the filter compiled or as text, not both");
+  /* a filter given as text lives for this call */
+  ddbst_expr *own_filter = NULL;
+  if (qo->filter_text) {
+    int rc = ddbst_expr_parse(m, it->entity, DDBST_EXPR_FILTER, qo->filter_text,
+                              qo->filter_text_len, &own_filter, err);
+    if (rc) return rc;
+    if (qo != &qd) qd = *qo;
+    qd.filter = own_filter;
+    qo = &qd;
+  }
+  int rc = check_filter(it, p, qo->filter, err);
+  if (!rc && ddbst__xreserve(it, qo->filter))
+    rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  int op = rc ? rc : query_body(it, pattern, p, qo, out, err);
+  ddbst_expr_free(own_filter);
+  return op;
+}
+
+/* The body of a query whose arguments were checked. */
+static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
+                      const ddbst_query *q, ddbst_buf *out, ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  char path[DDBST_ERROR_PATH_MAX];
 
   const ddbst__entity *e = ddbst__entity_of(it);
   /* the loader puts every entity of a pattern in the pattern's index */
@@ -93,7 +180,7 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     pk_attr = m->indexes[p->index].pk_attr;
     sk_attr = m->indexes[p->index].sk_attr;
   }
-  if (!sk_attr && qd.condition != DDBST_SK_NONE)
+  if (!sk_attr && q->condition != DDBST_SK_NONE)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "the key pattern %s reads has no sort key", p->name);
 
@@ -125,7 +212,7 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                           ddbst__key_ref(off, p->sk_common_len), NULL, out);
       }
     } else {
-      rc = ddbst__sort_condition(it, p, k, sk_attr, &qd, out, err);
+      rc = ddbst__sort_condition(it, p, k, sk_attr, q, out, err);
     }
   }
   if (!rc) rc = ddbst__buf_putc(out, '"');
@@ -137,11 +224,11 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                           p->index >= 0 ? sk_attr : NULL, m->entity_attr};
     rc = ddbst__write_projection(it, keys, 5, out);
   }
-  if (!rc) rc = write_filter(it, p, out);
+  if (!rc) rc = write_filter(it, p, q->filter, out, err);
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc && p->descending) rc = ddbst__buf_puts(out, ",\"ScanIndexForward\":false");
   /* a pattern with only a maximum still bounds every page */
-  uint32_t limit = qd.limit ? qd.limit
+  uint32_t limit = q->limit ? q->limit
                    : p->limit_default ? p->limit_default
                                       : p->limit_max;
   if (p->limit_max && limit > p->limit_max) limit = p->limit_max;
@@ -157,16 +244,16 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     rc = ddbst__buf_puts(out, ",\"Limit\":");
     rc = rc ? rc : ddbst__buf_append(out, tmp + n, sizeof tmp - (size_t)n);
   }
-  if (!rc && (qd.flags & DDBST_CONSISTENT_READ))
+  if (!rc && (q->flags & DDBST_CONSISTENT_READ))
     rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
   /* the next page: the cursor opened against this very query's pattern and
    * partition, or refused */
-  if (!rc && qd.cursor) {
+  if (!rc && q->cursor) {
     rc = ddbst__buf_puts(out, ",\"ExclusiveStartKey\":");
     if (!rc)
-      rc = ddbst__cursor_open(qd.cursor_keys, m, pattern,
-                              it->keytext.data + po, pl, qd.cursor,
-                              qd.cursor_len, qd.now_unix_us, out, err);
+      rc = ddbst__cursor_open(q->cursor_keys, m, pattern,
+                              it->keytext.data + po, pl, q->cursor,
+                              q->cursor_len, q->now_unix_us, out, err);
   }
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_QUERY;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "request/cond.h"
 #include "request/expr.h"
 #include "model/facet.h"
 #include "item/itemsize.h"
@@ -27,6 +28,40 @@ int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   }
   if (!rc) rc = ddbst__buf_putc(out, '}');
   if (rc) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  return 0;
+}
+
+/* The user's condition after ddbst's own (written from `start`, the first
+ * byte of the expression's text; `own` says whether there are any): when
+ * both are there each goes in parentheses, so neither changes the
+ * other's meaning. */
+static int user_condition(ddbst_item *it, ddbst_buf *out, size_t start,
+                          int own, ddbst_error *err) {
+  if (!it->cond) return 0;
+  int rc = 0;
+  if (own) {
+    if (ddbst__buf_reserve(out, 8)) return DDBST_ENOMEM;
+    memmove(out->data + start + 1, out->data + start, out->len - start);
+    out->data[start] = '(';
+    out->len++;
+    rc = ddbst__buf_puts(out, ") AND (");
+  }
+  rc = rc ? rc : ddbst__xwrite_cond(it, it->cond, out, err);
+  return rc || !own ? rc : ddbst__buf_putc(out, ')');
+}
+
+/* What a request that is not an update refuses of the item: update
+ * actions (and, for a read, a condition). */
+static int refuse_update_parts(const ddbst_item *it, const char *what,
+                               int cond_too, ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  if (it->update)
+    return ddbst__fail(err, DDBST_EINVAL, e->name,
+                       "update actions are for an update, not a %s", what);
+  if (cond_too && it->cond)
+    return ddbst__fail(err, DDBST_EINVAL, e->name,
+                       "a %s takes no condition (a query takes a filter)",
+                       what);
   return 0;
 }
 
@@ -73,7 +108,9 @@ int ddbst__get_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
   const ddbst_model *m = it->m;
   const char *keys[] = {m->pk_attr, m->sk_attr, m->entity_attr};
   ddbst__expr_reset(it);
-  int rc = ddbst__begin(out, m);
+  int rc = refuse_update_parts(it, "get", 1, err);
+  if (rc) return rc;
+  rc = ddbst__begin(out, m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
   if (!rc) rc = ddbst__write_key(it, out, err);
   if (!rc) rc = ddbst__write_projection(it, keys, 3, out);
@@ -173,14 +210,18 @@ int ddbst__prepare_write(ddbst_item *it, int create, int64_t now_us,
   return rc;
 }
 
-/* ConditionExpression of a whole-item write: absent for a create, the
- * expected version for an optimistic replace. */
-static int write_put_condition(ddbst_item *it, int create, ddbst_buf *out) {
+/* ConditionExpression of a whole-item write: no item with the key for a
+ * create, the expected version for an optimistic replace, and the user's
+ * condition. */
+static int write_put_condition(ddbst_item *it, int create, ddbst_buf *out,
+                               ddbst_error *err) {
   const ddbst_model *m = it->m;
   const ddbst__entity *e = ddbst__entity_of(it);
   int rc = 0;
-  if (!create && !it->has_expected_version) return 0;
+  int own = create || it->has_expected_version;
+  if (!own && !it->cond) return 0;
   rc = ddbst__buf_puts(out, ",\"ConditionExpression\":\"");
+  size_t start = out->len;
   if (create) {
     rc = rc ? rc : ddbst__buf_puts(out, "attribute_not_exists(");
     rc = rc ? rc : ddbst__expr_name(it, m->pk_attr, out);
@@ -197,6 +238,7 @@ static int write_put_condition(ddbst_item *it, int create, ddbst_buf *out) {
     it->scratch_len += (size_t)n + 1;
     rc = rc ? rc : ddbst__expr_number(it, lit, out);
   }
+  rc = rc ? rc : user_condition(it, out, start, own, err);
   return rc ? rc : ddbst__buf_putc(out, '"');
 }
 
@@ -204,11 +246,17 @@ int ddbst__put_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                     ddbst_buf *out, ddbst_error *err) {
   int create = (flags & DDBST_CREATE) != 0;
   ddbst__expr_reset(it);
-  int rc = ddbst__prepare_write(it, create, now_us, err);
+  int rc = refuse_update_parts(it, "put", 0, err);
+  if (!rc && create && it->cond)
+    rc = ddbst__fail(err, DDBST_EINVAL, ddbst__entity_of(it)->name,
+                     "a create writes only where no item is, so a condition "
+                     "on its attributes could never hold: use a put with "
+                     "the condition");
+  if (!rc) rc = ddbst__prepare_write(it, create, now_us, err);
   if (!rc) rc = ddbst__begin(out, it->m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Item\":");
   if (!rc) rc = ddbst__write_item(it, out, err);
-  if (!rc) rc = write_put_condition(it, create, out);
+  if (!rc) rc = write_put_condition(it, create, out, err);
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc;
@@ -220,13 +268,15 @@ int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
                        ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
   ddbst__expr_reset(it);
-  int rc = ddbst__begin(out, it->m);
+  int rc = refuse_update_parts(it, "delete", 0, err);
+  if (!rc) rc = ddbst__begin(out, it->m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
   if (!rc) rc = ddbst__write_key(it, out, err);
   /* the conditions that apply, joined by AND; none → no condition */
   size_t mark = out->len;
   int parts = 0;
   if (!rc) rc = ddbst__buf_puts(out, ",\"ConditionExpression\":\"");
+  size_t start = out->len;
   if (!rc && (flags & DDBST_IF_EXISTS)) {
     rc = ddbst__buf_puts(out, "attribute_exists(");
     rc = rc ? rc : ddbst__expr_name(it, it->m->pk_attr, out);
@@ -255,8 +305,9 @@ int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
       rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
     }
   }
-  if (!rc && parts) rc = ddbst__buf_putc(out, '"');
-  if (!rc && !parts) ddbst__buf_truncate(out, mark);
+  if (!rc && it->cond) rc = user_condition(it, out, start, parts > 0, err);
+  if (!rc && (parts || it->cond)) rc = ddbst__buf_putc(out, '"');
+  if (!rc && !parts && !it->cond) ddbst__buf_truncate(out, mark);
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc;
@@ -361,7 +412,7 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
                              ddbst_buf *out, ddbst_error *err) {
   const ddbst_model *m = it->m;
   const ddbst__entity *e = ddbst__entity_of(it);
-  clause set = {0}, rem = {0}, add = {0};
+  clause set = {0}, rem = {0}, add = {0}, del = {0};
   int first = 1, rc = 0;
   char path[DDBST_ERROR_PATH_MAX];
 
@@ -398,6 +449,13 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
       rc = rc ? rc : ddbst__buf_putc(out, ')');
     }
   }
+  /* the update actions' SETs, after the values' */
+  const ddbst_expr *x = it->update;
+  for (int i = 0; !rc && x && x->has_set && i < x->nactions; i++)
+    if (x->actions[i]->kind == DDBST__X_SET) {
+      rc = action(out, &set, "SET", &first);
+      rc = rc ? rc : ddbst__xwrite_action(it, x, i, DDBST__X_SET, out, err);
+    }
   /* an upsert may create the item: it must say what it is, and when it was
    * created, like a put would */
   if (!rc && upsert && m->entity_attr) {
@@ -471,6 +529,11 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
     rc = action(out, &rem, "REMOVE", &first);
     rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
   }
+  for (int i = 0; !rc && x && x->has_remove && i < x->nactions; i++)
+    if (x->actions[i]->kind == DDBST__X_REMOVE) {
+      rc = action(out, &rem, "REMOVE", &first);
+      rc = rc ? rc : ddbst__xwrite_action(it, x, i, DDBST__X_REMOVE, out, err);
+    }
   for (int i = 0; !rc && i < e->nindexes; i++) {
     if (actions[i] != IDX_REMOVE) continue;
     const ddbst__index *ix = &m->indexes[e->indexes[i].index];
@@ -489,6 +552,17 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
     rc = rc ? rc : ddbst__buf_putc(out, ' ');
     rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
   }
+  for (int i = 0; !rc && x && x->has_add && i < x->nactions; i++)
+    if (x->actions[i]->kind == DDBST__X_ADD) {
+      rc = action(out, &add, "ADD", &first);
+      rc = rc ? rc : ddbst__xwrite_action(it, x, i, DDBST__X_ADD, out, err);
+    }
+  /* DELETE: set elements, which only update actions take away */
+  for (int i = 0; !rc && x && x->has_delete && i < x->nactions; i++)
+    if (x->actions[i]->kind == DDBST__X_DELETE) {
+      rc = action(out, &del, "DELETE", &first);
+      rc = rc ? rc : ddbst__xwrite_action(it, x, i, DDBST__X_DELETE, out, err);
+    }
   if (!rc && first) {
     snprintf(path, sizeof path, "%s", e->name);
     return ddbst__fail(err, DDBST_EMISSING, path,
@@ -522,6 +596,10 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                          "%s.%s is required and cannot be removed", e->name,
                          e->attrs[a].name);
     }
+  if (it->update) {
+    int rc = ddbst__xcheck_overlap(it, it->update, err);
+    if (rc) return rc;
+  }
   ddbst__expr_reset(it);
   int rc = ddbst__begin(out, it->m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
@@ -530,8 +608,10 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                                   err);
   int exists = !(flags & DDBST_UPSERT);
   int guarded = ddbst__unique_conditions_needed(it);
-  if (!rc && (exists || it->has_expected_version || guarded)) {
+  int own = exists || it->has_expected_version || guarded;
+  if (!rc && (own || it->cond)) {
     rc = ddbst__buf_puts(out, ",\"ConditionExpression\":\"");
+    size_t start = out->len;
     if (!rc && exists) {
       rc = ddbst__buf_puts(out, "attribute_exists(");
       rc = rc ? rc : ddbst__expr_name(it, it->m->pk_attr, out);
@@ -552,6 +632,7 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
     if (!rc && guarded)
       rc = ddbst__unique_conditions(it, exists || it->has_expected_version,
                                     out);
+    if (!rc) rc = user_condition(it, out, start, own, err);
     if (!rc) rc = ddbst__buf_putc(out, '"');
   }
   if (!rc) rc = ddbst__expr_emit(it, out);

@@ -294,6 +294,36 @@ static int op_update_project_status(bench_ctx *c) {
   return ddbst_update_request(c->item, 0, BENCH_NOW, c->out, NULL);
 }
 
+/* An update with a condition and two actions, their values bound per
+ * request: compiled once, so the request writes them without parsing. */
+static int op_update_conditional(bench_ctx *c) {
+  ddbst_item_reset(c->item, c->event);
+  BENCH_SET(c->item, c->e_project, BENCH_PROJECT_ID);
+  BENCH_SET(c->item, c->e_ts, BENCH_CREATED);
+  BENCH_SET(c->item, c->e_id, BENCH_EVENT_ID);
+  ddbst_item_condition(c->item, c->event_condition, NULL);
+  ddbst_item_update(c->item, c->event_actions, NULL);
+  ddbst_item_bind(c->item, "max", "100", 3, NULL);
+  ddbst_item_bind(c->item, "n", "1", 1, NULL);
+  ddbst_item_bind(c->item, "exp", "1800000000", 10, NULL);
+  ddbst_buf_reset(c->out);
+  return ddbst_update_request(c->item, 0, BENCH_NOW, c->out, NULL);
+}
+
+/* query_first_page with a filter of two tests, one of a bound value. */
+static int op_query_filtered(bench_ctx *c) {
+  ddbst_item_reset(c->item, c->project);
+  BENCH_SET(c->item, c->p_org, BENCH_ORG);
+  ddbst_item_bind(c->item, "prefix", "Web", 3, NULL);
+  ddbst_query q;
+  memset(&q, 0, sizeof q);
+  q.size = sizeof q;
+  q.limit = 25;
+  q.filter = c->project_filter;
+  ddbst_buf_reset(c->out);
+  return ddbst_query_request(c->item, c->list_projects, &q, c->out, NULL);
+}
+
 static int op_model_load(bench_ctx *c) {
   ddbst_load_options o;
   memset(&o, 0, sizeof o);
@@ -390,6 +420,25 @@ int main(int argc, char **argv) {
   c.u_email = attr(&c, c.user, "email");
   c.u_role = attr(&c, c.user, "role");
   c.u_name = attr(&c, c.user, "name");
+  c.event = ddbst_model_entity(c.model, "Event");
+  if (c.event < 0) bench_fail("the SaaS model", DDBST_ENOTFOUND, NULL);
+  c.e_project = attr(&c, c.event, "projectId");
+  c.e_ts = attr(&c, c.event, "ts");
+  c.e_id = attr(&c, c.event, "eventId");
+  static const char cond[] = "type = \"deploy\" and payload.count < :max";
+  static const char acts[] =
+      "set payload.count = payload.count + :n, expiresAt = :exp";
+  static const char filter[] =
+      "status = \"active\" and begins_with(name, :prefix)";
+  rc = ddbst_expr_parse(c.model, c.event, DDBST_EXPR_CONDITION, cond,
+                        sizeof cond - 1, &c.event_condition, &err);
+  if (!rc)
+    rc = ddbst_expr_parse(c.model, c.event, DDBST_EXPR_UPDATE, acts,
+                          sizeof acts - 1, &c.event_actions, &err);
+  if (!rc)
+    rc = ddbst_expr_parse(c.model, c.project, DDBST_EXPR_FILTER, filter,
+                          sizeof filter - 1, &c.project_filter, &err);
+  if (rc < 0) bench_fail("ddbst_expr_parse", rc, &err);
   c.item = ddbst_item_new(c.model, c.project);
   c.out = ddbst_buf_new(&bench_allocator);
   if (!c.item || !c.out) bench_fail("setup", DDBST_ENOMEM, NULL);
@@ -411,11 +460,19 @@ int main(int argc, char **argv) {
             op_create_user, 5000, 0);
   bench_run(&c, "update_project_status", "UpdateItem of status, GSI2 rewritten",
             op_update_project_status, 10000, 0);
+  bench_run(&c, "update_conditional",
+            "UpdateItem of an Event: a condition and two actions",
+            op_update_conditional, 10000, 0);
+  bench_run(&c, "query_filtered", "query_first_page with a filter of two tests",
+            op_query_filtered, 10000, 0);
   bench_run(&c, "model_load", "load + free examples/saas/model.json",
             op_model_load, 100, 0);
 
   ddbst_item_free(c.item);
   ddbst_buf_free(c.out);
+  ddbst_expr_free(c.event_condition);
+  ddbst_expr_free(c.event_actions);
+  ddbst_expr_free(c.project_filter);
   ddbst_model_free(c.model);
   free(model_json);
   free(c.page);

@@ -34,6 +34,7 @@ uint64_t bench_process_allocs(void);
 #define BENCH_EMAIL "Ann.Lee@Example.com"
 #define BENCH_ROLE "admin"
 #define BENCH_USER_NAME "Ann Lee"
+#define BENCH_EVENT_ID "01JPA0000000000000000000AB"
 
 /* Everything an operation needs, set up once before timing. */
 typedef struct bench_ctx {
@@ -42,6 +43,9 @@ typedef struct bench_ctx {
   int p_org, p_id, p_created, p_name, p_status;
   int u_org, u_id, u_email, u_role, u_name;
   int list_projects;                        /* pattern index */
+  int event, e_project, e_ts, e_id;         /* Event and its key facets */
+  /* compiled once, as a service does at start-up (docs/conditions.md) */
+  ddbst_expr *event_condition, *event_actions, *project_filter;
   ddbst_item *item;
   ddbst_buf *out;
   const char *model_json;

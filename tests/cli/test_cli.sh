@@ -175,6 +175,20 @@ if [[ $out == 'ddbst: cursor: '* ]]; then passed=$((passed + 1)); else echo "FAI
 out=$("$ddbst" stream "$saas" < "$src/tests/data/responses/local-stream-event.json" | head -1)
 if [[ $out == '{"eventName":"INSERT","sequenceNumber":"000000000000000000001",'*'"entity":"Organisation"'* ]]; then passed=$((passed + 1)); else echo "FAIL stream: $out"; failed=$((failed + 1)); fi
 
+# Conditions, filters and update actions in the text form (docs/conditions.md).
+expect update-condition 0 'UpdateItem	{"TableName":"saas-api-dev","Key":{"PK":{"S":"ORG#o1"},"SK":{"S":"PROJECT#2026-03-14T09:00:00Z#p1"}},"UpdateExpression":"SET #n0 = :v0","ConditionExpression":"(attribute_exists(#n1)) AND (#n2 = :v1)","ExpressionAttributeNames":{"#n0":"name","#n1":"PK","#n2":"status"},"ExpressionAttributeValues":{":v0":{"S":"Apollo"},":v1":{"S":"active"}}}' '' \
+  -- update "$saas" Project orgId=o1 createdAt=2026-03-14T09:00:00Z projectId=p1 --set name=Apollo --condition 'status = "active"'
+expect update-actions 0 'UpdateItem	{"TableName":"saas-api-dev","Key":{"PK":{"S":"PROJECT#p1"},"SK":{"S":"EVENT#2026-03-14T09:00:00Z#01HZ0000000000000000000010"}},"UpdateExpression":"SET #n0.#n1 = #n0.#n1 + :v0 REMOVE #n0.#n2 ADD #n0.#n3 :v1 DELETE #n0.#n4 :v2","ConditionExpression":"attribute_exists(#n5)","ExpressionAttributeNames":{"#n0":"payload","#n1":"count","#n2":"old","#n3":"tags","#n4":"gone","#n5":"PK"},"ExpressionAttributeValues":{":v0":{"N":"1"},":v1":{"SS":["x"]},":v2":{"SS":["y"]}}}' '' \
+  -- update "$saas" Event projectId=p1 ts=2026-03-14T09:00:00Z eventId=01HZ0000000000000000000010 --set 'payload.count = payload.count + :n' --param n=1 --remove payload.old --add 'payload.tags ["x"]' --delete 'payload.gone ["y"]'
+expect query-filter 0 'Query	{"TableName":"saas-api-dev","KeyConditionExpression":"#n0 = :v0 AND begins_with(#n1, :v1)","FilterExpression":"#n2 = :v2","ExpressionAttributeNames":{"#n0":"PK","#n1":"SK","#n2":"type"},"ExpressionAttributeValues":{":v0":{"S":"PROJECT#p1"},":v1":{"S":"EVENT#"},":v2":{"S":"deploy"}},"Limit":100}' '' \
+  -- query "$saas" listEvents projectId=p1 --filter 'type = :t' --param t=deploy
+expect condition-syntax 2 '' 'ddbst: condition: at character 10: expected an attribute or a value, found the end' \
+  -- delete "$saas" Project orgId=o1 createdAt=2026-03-14T09:00:00Z projectId=p1 --condition 'status = '
+expect condition-did-you-mean 2 '' 'ddbst: condition: at character 1: Project has no attribute stauts; did you mean status?' \
+  -- delete "$saas" Project orgId=o1 createdAt=2026-03-14T09:00:00Z projectId=p1 --condition 'stauts = "active"'
+expect filter-not-projected 2 '' 'ddbst: filter: userByEmail reads index GSI1, which does not project role (KEYS_ONLY)' \
+  -- query "$saas" userByEmail email=a@x.com --filter 'role = "admin"'
+
 expect no-verb 2 '' 'usage:' --
 expect unknown-verb 2 '' "unknown verb 'frobnicate'" -- frobnicate
 expect version 0 'ddbst 0.1.0' '' -- --version

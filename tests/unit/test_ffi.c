@@ -702,6 +702,106 @@ static void answers_are_utf8(void **state) {
   assert_non_null(strstr(a, "\"name\":\"ENOTFOUND\""));
 }
 
+
+/* Conditions, filters, update actions and their parameters, in the text
+ * form (a string) or the JSON form (an object, an array of actions): the
+ * same body either way, errors at the request's own paths. */
+#define PROJECT_P1                                                             \
+  "\"entity\":\"Project\",\"values\":{\"orgId\":\"o1\",\"createdAt\":"         \
+  "\"2026-03-14T09:00:00Z\",\"projectId\":\"p1\"}"
+
+static void conditions_filters_and_actions(void **state) {
+  (void)state;
+  static const char body[] =
+      "{\"operation\":\"UpdateItem\",\"target\":\"DynamoDB_20120810."
+      "UpdateItem\",\"body\":{\"TableName\":\"saas-api-dev\",\"Key\":{\"PK\":"
+      "{\"S\":\"ORG#o1\"},\"SK\":{\"S\":\"PROJECT#2026-03-14T09:00:00Z#p1\"}},"
+      "\"UpdateExpression\":\"SET #n0 = :v0\",\"ConditionExpression\":\"("
+      "attribute_exists(#n1)) AND (#n2 = :v1)\",\"ExpressionAttributeNames\":"
+      "{\"#n0\":\"name\",\"#n1\":\"PK\",\"#n2\":\"status\"},"
+      "\"ExpressionAttributeValues\":{\":v0\":{\"S\":\"Apollo\"},\":v1\":{"
+      "\"S\":\"active\"}}}}";
+  expect("{\"op\":\"update\"," PROJECT_P1 ",\"update\":\"set name = :n\","
+         "\"params\":{\"n\":\"Apollo\"},\"condition\":\"status = "
+         "\\\"active\\\"\"}",
+         body);
+  expect("{\"op\":\"update\"," PROJECT_P1 ",\"update\":[{\"set\":[\"name\","
+         "{\"param\":\"n\"}]}],\"params\":{\"n\":\"Apollo\"},\"condition\":"
+         "{\"=\":[\"status\",\"active\"]}}",
+         body);
+  /* a filter, both forms */
+  static const char query[] =
+      "{\"operation\":\"Query\",\"target\":\"DynamoDB_20120810.Query\","
+      "\"body\":{\"TableName\":\"saas-api-dev\",\"KeyConditionExpression\":"
+      "\"#n0 = :v0 AND begins_with(#n1, :v1)\",\"FilterExpression\":\"#n2 = "
+      ":v2 AND #n3.#n4 > :v3\",\"ExpressionAttributeNames\":{\"#n0\":\"PK\","
+      "\"#n1\":\"SK\",\"#n2\":\"type\",\"#n3\":\"payload\",\"#n4\":\"level\"},"
+      "\"ExpressionAttributeValues\":{\":v0\":{\"S\":\"PROJECT#p1\"},\":v1\":{"
+      "\"S\":\"EVENT#\"},\":v2\":{\"S\":\"deploy\"},\":v3\":{\"N\":\"2\"}},"
+      "\"Limit\":100}}";
+  expect("{\"op\":\"query\",\"pattern\":\"listEvents\",\"values\":{"
+         "\"projectId\":\"p1\"},\"filter\":\"type = :t and payload.level > "
+         "2\",\"params\":{\"t\":\"deploy\"}}",
+         query);
+  expect("{\"op\":\"query\",\"pattern\":\"listEvents\",\"values\":{"
+         "\"projectId\":\"p1\"},\"filter\":{\"and\":[{\"=\":[\"type\","
+         "\"deploy\"]},{\">\":[\"payload.level\",2]}]}}",
+         query);
+  /* errors: the JSON form's path, the text form's character */
+  expect_error("{\"op\":\"update\"," PROJECT_P1 ",\"condition\":{\"=\":["
+               "\"statuss\",\"active\"]}}",
+               -7, "ENOTFOUND", "condition.=[0]",
+               "Project has no attribute statuss; did you mean status?");
+  expect("{\"op\":\"delete\"," PROJECT_P1 ",\"condition\":\"status =\"}",
+         "{\"error\":{\"code\":-3,\"name\":\"ESYNTAX\",\"path\":\"condition\","
+         "\"message\":\"at character 9: expected an attribute or a value, "
+         "found the end\",\"offset\":8,\"line\":1,\"column\":9}}");
+  expect("{\"op\":\"update\"," PROJECT_P1 ",\"update\":\"set status = "
+         "\\\"archived\\\"\"}",
+         "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":\"update\","
+         "\"message\":\"at character 5: Project.status decides index GSI2's "
+         "keys: set it as a value (not an action), so ddbst rewrites them\","
+         "\"offset\":4,\"line\":1,\"column\":5}}");
+  expect_error("{\"op\":\"query\",\"pattern\":\"userByEmail\",\"values\":{"
+               "\"email\":\"a@x.com\"},\"filter\":\"role = \\\"admin\\\"\"}",
+               -1, "EINVAL", "filter",
+               "userByEmail reads index GSI1, which does not project role "
+               "(KEYS_ONLY): DynamoDB refuses a filter on it; project it in "
+               "the model, or read the table");
+  expect_error("{\"op\":\"transact\",\"items\":[{\"op\":\"check\"," PROJECT_P1
+               ",\"condition\":\"status = \\\"active\\\"\"},{\"op\":\"delete\","
+               "\"entity\":\"Event\",\"values\":{\"projectId\":\"p1\",\"ts\":"
+               "\"2026-03-14T09:00:00Z\",\"eventId\":"
+               "\"01HZ0000000000000000000010\"},\"condition\":{\"=\":[\"kind\","
+               "\"x\"]}}]}",
+               -7, "ENOTFOUND", "items[1].condition.=[0]",
+               "Event has no attribute kind");
+  expect_error("{\"op\":\"create\",\"entity\":\"Organisation\",\"values\":{"
+               "\"orgId\":\"o1\",\"name\":\"Acme\"},\"condition\":\"plan = "
+               "\\\"free\\\"\"}",
+               -1, "EINVAL", "Organisation",
+               "a create writes only where no item is, so a condition on its "
+               "attributes could never hold: use a put with the condition");
+  expect_error("{\"op\":\"update\",\"entity\":\"Organisation\",\"values\":{"
+               "\"orgId\":\"o1\"},\"params\":[1]}",
+               -1, "EINVAL", "params",
+               "expected an object of parameters: {\\\"qty\\\": 3}");
+  expect_error("{\"op\":\"update\",\"entity\":\"Organisation\",\"values\":{"
+               "\"orgId\":\"o1\"},\"condition\":7}",
+               -1, "EINVAL", "condition",
+               "expected the text form (a string) or the JSON form (an "
+               "object)");
+  expect_error("{\"op\":\"update\",\"entity\":\"Organisation\",\"values\":{"
+               "\"orgId\":\"o1\"},\"update\":{\"set\":[\"plan\",\"x\"]}}",
+               -1, "EINVAL", "update",
+               "expected the text form (a string) or the JSON form (an array "
+               "of actions)");
+  /* a get takes none of them */
+  expect_error("{\"op\":\"get\",\"entity\":\"Organisation\",\"values\":{"
+               "\"orgId\":\"o1\"},\"condition\":\"plan = \\\"x\\\"\"}",
+               -1, "EINVAL", "condition", "unknown field for get");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(open_errors),
@@ -729,6 +829,7 @@ int main(void) {
       cmocka_unit_test(values_come_back_by_type),
       cmocka_unit_test(fields_that_would_be_ignored),
       cmocka_unit_test(answers_are_utf8),
+      cmocka_unit_test(conditions_filters_and_actions),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

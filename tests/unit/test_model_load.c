@@ -1740,6 +1740,47 @@ static void allocation_failure_large_model(void **state) {
   oom_loop(text, 1, &failed);
 }
 
+
+/* A query on an index filters only on what the index projects: DynamoDB
+ * refuses a filter on anything else, so neither the entity type filter
+ * nor a declared one may name an attribute a KEYS_ONLY or INCLUDE index
+ * leaves out. */
+#define PROJECTED_MODEL(projection, patterns)                                  \
+  "{'ddbst':1,'table':{'name':'things','partitionKey':'PK','sortKey':'SK',"    \
+  "'entityAttribute':'_type','indexes':{'GSI1':{'partitionKey':'G1PK',"       \
+  "'sortKey':'G1SK','projection':" projection "}}},'entities':{"              \
+  "'Task':{'attributes':{'id':'string','list':'string'},'key':{'pk':'T#{id}'," \
+  "'sk':'T'},'indexes':{'GSI1':{'pk':'L#{list}','sk':'I#{id}'}}},"            \
+  "'Note':{'attributes':{'id':'string','list':'string'},'key':{'pk':'N#{id}',"  \
+  "'sk':'N'},'indexes':{'GSI1':{'pk':'L#{list}','sk':'I#N#{id}'}}}},"         \
+  "'patterns':{" patterns "}}"
+
+static void index_filters_read_what_it_projects(void **state) {
+  (void)state;
+  EXPECT_MODEL_ERROR(
+      PROJECTED_MODEL("'KEYS_ONLY'",
+                      "'itemsOfList':{'query':'Task','index':'GSI1'}"),
+      "patterns.itemsOfList",
+      "itemsOfList reads index GSI1, which does not project _type "
+      "(KEYS_ONLY): DynamoDB refuses the filter on it that keeps Note items "
+      "out of its range; add _type to the index's projection");
+  EXPECT_MODEL_ERROR(
+      PROJECTED_MODEL("['list']",
+                      "'itemsOfList':{'query':'Task','index':'GSI1'}"),
+      "patterns.itemsOfList", "(not in its INCLUDE list)");
+  loads(PROJECTED_MODEL("['_type']",
+                        "'itemsOfList':{'query':'Task','index':'GSI1'}"));
+  EXPECT_MODEL_ERROR(
+      PROJECTED_MODEL("['_type']", "'notesOfList':{'query':'Note','index':"
+                                   "'GSI1','filter':{'list':'x'}}"),
+      "patterns.notesOfList",
+      "notesOfList reads index GSI1, which does not project list (not in its "
+      "INCLUDE list): DynamoDB refuses the filter on it that the pattern "
+      "declares; add list to the index's projection");
+  loads(PROJECTED_MODEL("'ALL'", "'notesOfList':{'query':'Note','index':"
+                                 "'GSI1','filter':{'list':'x'}}"));
+}
+
 int main(void) {
 #if HAVE_BACKTRACE
   { /* backtrace() loads libgcc_s on first use: do it outside any test. */
@@ -1806,6 +1847,7 @@ int main(void) {
       cmocka_unit_test(model_files_end_at_a_guard_page),
       cmocka_unit_test(blog_example_loads),
       cmocka_unit_test(saas_patterns_json),
+      cmocka_unit_test(index_filters_read_what_it_projects),
       cmocka_unit_test(allocation_failure_saas),
       cmocka_unit_test(yajl_allocations_crash),
       cmocka_unit_test(allocation_failure_large_model),
