@@ -329,6 +329,62 @@ static inline size_t ddbst__plain_run(const char *s, size_t n) {
 #endif
 }
 
+/* ------------------------------- JSON text: ASCII without a backslash */
+
+/* Whether any of the eight bytes of `w` is 0x80 or above or a backslash:
+ * the high bit, and the zero-byte test on w ^ '\\'. */
+static inline int ddbst__word_text_stop(uint64_t w) {
+  uint64_t b = w ^ (DDBST__ONES * '\\');
+  return ((w | ((b - DDBST__ONES) & ~b)) & DDBST__HIGHS) != 0;
+}
+
+/* Length of the leading run of s[0..n) that is ASCII without a backslash,
+ * exactly (n when all of it is): what a JSON text's check (json/text.c)
+ * skips before it looks at an escape or a multi-byte character. A whole
+ * document goes through it before every parse, so it takes 16 bytes a
+ * step where it can. */
+static inline size_t ddbst__text_run_bytes(const char *s, size_t i, size_t n) {
+  while (i < n && (unsigned char)s[i] < 0x80 && s[i] != '\\') i++;
+  return i;
+}
+
+static inline size_t ddbst__text_run_swar(const char *s, size_t n) {
+  size_t i = 0;
+  uint64_t w;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, s + i, 8);
+    if (ddbst__word_text_stop(w)) break;
+  }
+  return ddbst__text_run_bytes(s, i, n);
+}
+
+#if defined(__SSE2__)
+static inline size_t ddbst__text_run_sse2(const char *s, size_t n) {
+  size_t i = 0;
+  const __m128i bs = _mm_set1_epi8('\\');
+  for (; i + 32 <= n; i += 32) {
+    __m128i a = ddbst__load16(s + i), b = ddbst__load16(s + i + 16);
+    __m128i stop = _mm_or_si128(_mm_or_si128(a, b),
+                                _mm_or_si128(_mm_cmpeq_epi8(a, bs),
+                                             _mm_cmpeq_epi8(b, bs)));
+    if (_mm_movemask_epi8(stop)) break;
+  }
+  for (; i + 16 <= n; i += 16) {
+    __m128i a = ddbst__load16(s + i);
+    if (_mm_movemask_epi8(_mm_or_si128(a, _mm_cmpeq_epi8(a, bs)))) break;
+  }
+  return ddbst__text_run_bytes(s, i, n);
+}
+#endif
+
+static inline size_t ddbst__text_run(const char *s, size_t n) {
+#if defined(__SSE2__)
+  return ddbst__text_run_sse2(s, n);
+#else
+  return ddbst__text_run_swar(s, n);
+#endif
+}
+
 /* ------------------------------------------------------- the key scan */
 
 /* What a value holds that matters to a key and to JSON, in one pass: the

@@ -8,6 +8,55 @@
 /* Follows the Unicode "well-formed UTF-8" table (Table 3-7): the allowed range
  * of the second byte depends on the lead byte, which is what rules out
  * overlongs, surrogates and code points past U+10FFFF in one place. */
+size_t ddbst__utf8_sequence(const unsigned char *p, size_t avail,
+                            const char **why) {
+  unsigned char c = p[0];
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF; /* range of the second byte */
+  if (c < 0xC0) {
+    *why = "invalid UTF-8: stray continuation byte";
+    return 0;
+  }
+  if (c < 0xC2) {
+    *why = "invalid UTF-8: overlong encoding";
+    return 0;
+  }
+  if (c < 0xE0) {
+    len = 2;
+  } else if (c < 0xF0) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c < 0xF5) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else if (c < 0xF8) {
+    *why = "invalid UTF-8: code point above U+10FFFF";
+    return 0;
+  } else {
+    *why = "invalid UTF-8: byte 0xF8-0xFF never occurs";
+    return 0;
+  }
+  *why = "invalid UTF-8: truncated multi-byte sequence";
+  if (avail < len) return 0;
+  unsigned char c1 = p[1];
+  if (c1 < 0x80 || c1 > 0xBF) return 0;
+  if (c1 < lo) {
+    *why = "invalid UTF-8: overlong encoding";
+    return 0;
+  }
+  if (c1 > hi) {
+    *why = c == 0xED ? "invalid UTF-8: surrogate code point"
+                     : "invalid UTF-8: code point above U+10FFFF";
+    return 0;
+  }
+  for (size_t k = 2; k < len; k++)
+    if (p[k] < 0x80 || p[k] > 0xBF) return 0;
+  *why = NULL;
+  return len;
+}
+
 const char *ddbst__utf8_check(const char *s, size_t n) {
   const unsigned char *p = (const unsigned char *)s;
   size_t i = ddbst__ascii_run(s, n);
@@ -18,36 +67,9 @@ const char *ddbst__utf8_check(const char *s, size_t n) {
       i++;
       continue;
     }
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xBF; /* range of the second byte */
-    if (c < 0xC0) return "invalid UTF-8: stray continuation byte";
-    if (c < 0xC2) return "invalid UTF-8: overlong encoding";
-    if (c < 0xE0) {
-      len = 2;
-    } else if (c < 0xF0) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c < 0xF5) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else if (c < 0xF8) {
-      return "invalid UTF-8: code point above U+10FFFF";
-    } else {
-      return "invalid UTF-8: byte 0xF8-0xFF never occurs";
-    }
-    if (n - i < len) return "invalid UTF-8: truncated multi-byte sequence";
-    unsigned char c1 = p[i + 1];
-    if (c1 < 0x80 || c1 > 0xBF)
-      return "invalid UTF-8: truncated multi-byte sequence";
-    if (c1 < lo) return "invalid UTF-8: overlong encoding";
-    if (c1 > hi)
-      return c == 0xED ? "invalid UTF-8: surrogate code point"
-                       : "invalid UTF-8: code point above U+10FFFF";
-    for (size_t k = 2; k < len; k++)
-      if (p[i + k] < 0x80 || p[i + k] > 0xBF)
-        return "invalid UTF-8: truncated multi-byte sequence";
+    const char *why;
+    size_t len = ddbst__utf8_sequence(p + i, n - i, &why);
+    if (!len) return why;
     i += len;
   }
   return NULL;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <yajl/yajl_tree.h>
+#include <yajl/yajl_parse.h>
 
 #include "cli.h"
 
@@ -59,18 +59,66 @@ static void rename_item_path(const cli_session *s, const char *path,
   snprintf(out, cap, "line %d%s%s", lines->line[i], *rest ? ": " : "", rest);
 }
 
+/* What the first token of a line was: the line must be one object. */
+typedef struct line_shape {
+  int tokens, object;
+} line_shape;
+
+static int first_token(line_shape *l, int object) {
+  if (l->tokens++ == 0) l->object = object;
+  return 1;
+}
+static int on_scalar(void *ctx) { return first_token(ctx, 0); }
+static int on_bool(void *ctx, int b) {
+  (void)b;
+  return first_token(ctx, 0);
+}
+static int on_text(void *ctx, const char *s, size_t n) {
+  (void)s;
+  (void)n;
+  return first_token(ctx, 0);
+}
+static int on_string(void *ctx, const unsigned char *s, size_t n) {
+  return on_text(ctx, (const char *)s, n);
+}
+static int on_map(void *ctx) { return first_token(ctx, 1); }
+
 /* One stdin line: it must be one JSON object, to be an element of "items"
- * as it is. */
+ * as it is (so that a line cannot close the array and add to the request).
+ * Only its shape is checked here: its text (UTF-8, escapes) and its values
+ * are the library's to judge, which names the field ("line 3:
+ * values.orgId: ..."). */
 static int check_line(const char *line, size_t len, int n) {
-  char why[256] = "";
-  yajl_val root = strlen(line) == len ? yajl_tree_parse(line, why, sizeof why)
-                                      : NULL;
-  int ok = root && YAJL_IS_OBJECT(root);
-  if (!ok)
-    fprintf(stderr, "ddbst: line %d: expected one JSON object (%s)\n", n,
-            root ? "not an object" : why[0] ? why : "a NUL byte");
-  yajl_tree_free(root);
-  return ok ? 0 : 2;
+  static const yajl_callbacks shape = {
+      .yajl_null = on_scalar,
+      .yajl_boolean = on_bool,
+      .yajl_number = on_text,
+      .yajl_string = on_string,
+      .yajl_start_map = on_map,
+      .yajl_start_array = on_scalar,
+  };
+  line_shape l = {0, 0};
+  yajl_handle h = strlen(line) == len ? yajl_alloc(&shape, NULL, &l) : NULL;
+  const char *why = h ? NULL : "a NUL byte";
+  unsigned char *msg = NULL;
+  if (h) {
+    yajl_config(h, yajl_dont_validate_strings, 1);
+    if (yajl_parse(h, (const unsigned char *)line, len) != yajl_status_ok ||
+        yajl_complete_parse(h) != yajl_status_ok) {
+      msg = yajl_get_error(h, 0, NULL, 0);
+      why = msg ? (const char *)msg : "not JSON";
+    } else if (!l.object) {
+      why = "not an object";
+    }
+  }
+  if (why) {
+    size_t w = strcspn(why, "\n"); /* YAJL's first line */
+    fprintf(stderr, "ddbst: line %d: expected one JSON object (%.*s)\n", n,
+            (int)w, why);
+  }
+  if (msg) yajl_free_error(h, msg);
+  if (h) yajl_free(h);
+  return why ? 2 : 0;
 }
 
 /* The non-blank lines of stdin as a JSON array's elements, in `items`. */

@@ -6,6 +6,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "json/parse.h"
+#include "json/text.h"
 
 /* ---- YAJL's memory: a block cache ---- */
 
@@ -122,6 +123,7 @@ int ddbst__json_parse(ddbst__json_run *r, const ddbst__json_callbacks *cb,
   r->status = DDBST__JSON_OK;
   r->at = 0;
   r->msg[0] = '\0';
+  r->in_name = 0;
   r->alloc = alloc;
   r->own.blocks = NULL;
   r->cache = cache ? cache : &r->own;
@@ -137,9 +139,25 @@ int ddbst__json_parse(ddbst__json_run *r, const ddbst__json_callbacks *cb,
     return DDBST_ENOMEM;
   }
   r->handle = h;
-  yajl_status st = yajl_parse(h, (const unsigned char *)json, len);
+  /* A text that breaks the rule is parsed up to the fault only: the
+   * callbacks see every token before the string that holds it, and none
+   * of that string, so a caller names the string's place as it would name
+   * any value's. */
+  ddbst__json_fault f;
+  int faulty = ddbst__json_text_fault(json, len, &f);
+  yajl_status st =
+      yajl_parse(h, (const unsigned char *)json, faulty ? f.at : len);
   r->at = yajl_get_bytes_consumed(h);
-  if (st == yajl_status_ok) {
+  if (st == yajl_status_ok && faulty) {
+    r->status = DDBST__JSON_TEXT;
+    r->at = f.at;
+    r->in_name = ddbst__json_fault_in_name(json, len, f.at);
+    if (f.escape)
+      snprintf(r->msg, sizeof r->msg, "\\%.5s is %s", json + f.at + 1,
+               f.why);
+    else
+      snprintf(r->msg, sizeof r->msg, "%s", f.why);
+  } else if (st == yajl_status_ok) {
     st = yajl_complete_parse(h);
     if (st != yajl_status_ok) r->at = len;
   }

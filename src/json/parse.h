@@ -43,7 +43,11 @@ void ddbst__json_cache_release(ddbst__json_cache *cache,
 typedef enum {
   DDBST__JSON_OK,
   DDBST__JSON_STOPPED, /* a callback returned 0 */
-  DDBST__JSON_SYNTAX   /* not well-formed JSON; see msg */
+  DDBST__JSON_SYNTAX,  /* not well-formed JSON; see msg */
+  DDBST__JSON_TEXT     /* a string that is not text (json/text.h): invalid
+                          UTF-8 or a lone surrogate escape; see msg, and
+                          in_name. The callbacks have seen every token before
+                          that string, none of it or after. */
 } ddbst__json_status;
 
 /* One parse: how it ended, and the parser's state. Lives in the caller's
@@ -53,7 +57,9 @@ typedef enum {
 typedef struct ddbst__json_run {
   ddbst__json_status status;
   size_t at;     /* the byte offset where the parse stopped (len at the end) */
-  char msg[160]; /* DDBST__JSON_SYNTAX: the parser's message, one line */
+  char msg[160]; /* DDBST__JSON_SYNTAX: the parser's message, one line;
+                    DDBST__JSON_TEXT: what is wrong with the string */
+  int in_name;   /* DDBST__JSON_TEXT: the string is a member name */
   /* the parser's own (parse.c) */
   const ddbst_allocator *alloc;
   ddbst__json_cache *cache;
@@ -62,7 +68,9 @@ typedef struct ddbst__json_run {
   jmp_buf fail;
 } ddbst__json_run;
 
-/* Parses json[0..len), calling `cb` with `ctx`; the parser allocates with
+/* Parses json[0..len), calling `cb` with `ctx`, once the text meets the rule
+ * of json/text.h (a text that does not ends as DDBST__JSON_TEXT, at the
+ * string that breaks it); the parser allocates with
  * `alloc` and keeps the blocks it frees in `cache` for the next parse
  * (NULL: released when the parse ends). 0 with r->status, r->at and r->msg
  * telling how the parse ended, or DDBST_ENOMEM when the parser could not

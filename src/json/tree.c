@@ -17,6 +17,7 @@ typedef struct frame {
   size_t count, cap;
   const char *pending_key; /* object: the key awaiting its value */
   size_t pending_len;
+  int awaiting; /* object: a key was read, its value not yet */
 } frame;
 
 typedef struct builder {
@@ -28,11 +29,20 @@ typedef struct builder {
   ddbst__jnode *root;
   int error; /* our own refusal, reported with `why` */
   const char *why;
+  int at_name; /* the refusal is of a member name, not of a value */
+  int twice;   /* the refusal is of a name the object has already */
 } builder;
 
 static int refuse(builder *b, int code, const char *why) {
   b->error = code;
   b->why = why;
+  b->at_name = 0;
+  return 0;
+}
+
+static int refuse_name(builder *b, const char *why) {
+  refuse(b, DDBST_ESYNTAX, why);
+  b->at_name = 1;
   return 0;
 }
 
@@ -62,6 +72,7 @@ static int push_child(builder *b, ddbst__jnode *n) {
   if (f->node->type == DDBST__J_OBJECT) {
     f->keys[f->count] = f->pending_key;
     f->key_lens[f->count] = f->pending_len;
+    f->awaiting = 0;
   }
   f->items[f->count++] = n;
   return 1;
@@ -85,7 +96,7 @@ static int scalar(builder *b, ddbst__jtype t, const char *s, size_t len,
   n->boolean = boolean;
   if (s) {
     if (memchr(s, '\0', len))
-      return refuse(b, DDBST_ESYNTAX, "strings may not contain NUL (\\u0000)");
+      return refuse(b, DDBST_ESYNTAX, "contains a NUL byte (\\u0000)");
     n->text = ddbst__arena_strndup(b->ar, s, len);
     if (!n->text) return refuse(b, DDBST_ENOMEM, "out of memory");
     n->len = len;
@@ -159,16 +170,24 @@ static int on_key(void *ctx, const unsigned char *k, size_t len) {
   builder *b = ctx;
   frame *f = &b->stack[b->depth - 1];
   if (memchr(k, '\0', len))
-    return refuse(b, DDBST_ESYNTAX, "names may not contain NUL (\\u0000)");
+    return refuse_name(b, "a member name contains a NUL byte (\\u0000)");
   /* The quadratic duplicate check is bounded by the member cap. */
   if (f->count >= MAX_MEMBERS)
-    return refuse(b, DDBST_ESYNTAX, "more than 4096 members in one object");
+    return refuse_name(b, "more than 4096 members in one object");
   for (size_t i = 0; i < f->count; i++)
-    if (f->key_lens[i] == len && memcmp(f->keys[i], k, len) == 0)
-      return refuse(b, DDBST_ESYNTAX, "duplicate key in an object");
+    if (f->key_lens[i] == len && memcmp(f->keys[i], k, len) == 0) {
+      /* the path is the member's: the name given twice */
+      f->pending_key = f->keys[i];
+      f->pending_len = len;
+      f->awaiting = 1;
+      refuse(b, DDBST_ESYNTAX, "given twice");
+      b->twice = 1;
+      return 0;
+    }
   f->pending_key = ddbst__arena_strndup(b->ar, (const char *)k, len);
   if (!f->pending_key) return refuse(b, DDBST_ENOMEM, "out of memory");
   f->pending_len = len;
+  f->awaiting = 1;
   return 1;
 }
 
@@ -184,22 +203,64 @@ static const ddbst__json_callbacks callbacks = {
     .on_end_array = on_end,
 };
 
+/* The path of the value being read when the parse stopped ("values.orgId",
+ * "items[2]"), or with `of_name` of the object whose member name it was:
+ * every open container's child that holds the next, then the member or
+ * element in hand (none when an object awaits a name). */
+static void stop_path(const builder *b, int of_name, char *out, size_t cap) {
+  size_t n = 0;
+  out[0] = '\0';
+  for (int d = 0; d < b->depth; d++) {
+    const frame *f = &b->stack[d];
+    int inner = d + 1 < b->depth; /* its last child is the next frame */
+    int w = 0;
+    if (!inner && of_name) break;
+    if (f->node->type == DDBST__J_ARRAY)
+      w = snprintf(out + n, cap - n, "[%zu]", inner ? f->count - 1 : f->count);
+    else if (inner)
+      w = snprintf(out + n, cap - n, "%s%.*s", n ? "." : "",
+                   (int)f->key_lens[f->count - 1], f->keys[f->count - 1]);
+    else if (f->awaiting)
+      w = snprintf(out + n, cap - n, "%s%.*s", n ? "." : "",
+                   (int)f->pending_len, f->pending_key);
+    if (w < 0 || (size_t)w >= cap - n) {
+      ddbst__trim_partial_utf8(out); /* cut, perhaps mid-character */
+      return;
+    }
+    n += (size_t)w;
+  }
+}
+
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err) {
   builder b;
   memset(&b, 0, sizeof b);
   b.ar = ar;
   b.alloc = ar->alloc;
-  char msg[160] = "";
+  char msg[DDBST_ERROR_MESSAGE_MAX] = "";
+  char path[DDBST_ERROR_PATH_MAX] = "";
+  int named = 0; /* the error has a path: no position in its message */
   ddbst__json_run r;
   b.run = &r;
   int rc = ddbst__json_parse(&r, &callbacks, &b, json, len, ar->alloc, NULL);
   if (rc == 0 && r.status != DDBST__JSON_OK) {
+    rc = DDBST_ESYNTAX;
     if (b.error) {
       rc = b.error;
-      snprintf(msg, sizeof msg, "%s", b.why);
+      named = rc != DDBST_ENOMEM;
+      if (named) stop_path(&b, b.at_name, path, sizeof path);
+      if (b.twice)
+        snprintf(msg, sizeof msg, "%.*s given twice",
+                 (int)b.stack[b.depth - 1].pending_len,
+                 b.stack[b.depth - 1].pending_key);
+      else
+        snprintf(msg, sizeof msg, "%s", b.why);
+    } else if (r.status == DDBST__JSON_TEXT) {
+      named = 1;
+      stop_path(&b, r.in_name, path, sizeof path);
+      snprintf(msg, sizeof msg, "%s%s", r.in_name ? "a member name: " : "",
+               r.msg);
     } else {
-      rc = DDBST_ESYNTAX;
       snprintf(msg, sizeof msg, "%s", r.msg);
     }
   }
@@ -208,7 +269,10 @@ int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
   } else if (rc) {
     unsigned line, col;
     ddbst__text_position(json, len, r.at, &line, &col);
-    ddbst__fail(err, rc, NULL, "%s (line %u, column %u)", msg, line, col);
+    if (named)
+      ddbst__fail(err, rc, path, "%s", msg);
+    else
+      ddbst__fail(err, rc, NULL, "%s (line %u, column %u)", msg, line, col);
     if (err) {
       err->offset = r.at;
       err->line = line;

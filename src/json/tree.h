@@ -31,9 +31,14 @@ struct ddbst__jnode {
   ddbst__jnode **items;  /* member values or elements */
 };
 
-/* Parses `json` into a tree in `ar`. Strings holding NUL (\u0000), duplicate
- * object keys and nesting deeper than 64 are refused as DDBST_ESYNTAX with the
- * offset, line and column. */
+/* Parses `json` into a tree in `ar`. Text that is not text (invalid UTF-8, a
+ * lone surrogate escape: json/text.h), strings holding NUL (\u0000), a name
+ * given twice in one object, nesting deeper than 64 and objects of more than
+ * 4096 members are refused as DDBST_ESYNTAX with the path of the value
+ * ("values.orgId", "items[2]"; an object's own path for a bad member name,
+ * the member's for one given twice: "orgId given twice") and the offset,
+ * line and column in `err`'s fields; malformed JSON has no path, and its
+ * message ends with " (line L, column C)". */
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err);
 

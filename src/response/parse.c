@@ -395,6 +395,20 @@ static const ddbst__json_callbacks callbacks = {
     .on_end_array = on_end,
 };
 
+/* The parse stopped at a string that is not text (json/text.h): refused at
+ * that string's path, as a refusal of its value or name would be. */
+static void refuse_text(ddbst__parser *p, const ddbst__json_run *r) {
+  if (p->depth > 0 && !p->skip) {
+    ddbst__frame *f = top(p);
+    if (r->in_name)
+      f->key_src = K_NONE; /* the name is the string: the path is its object's */
+    else if (is_array(f->kind))
+      f->index++; /* the element being read */
+  }
+  ddbst__refuse(p, DDBST_ESYNTAX, p->depth, NULL, "%s%s",
+                r->in_name ? "a member name: " : "", r->msg);
+}
+
 int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
                       size_t len, ddbst_error *err) {
   ddbst__page_clear(pg, 0);
@@ -417,6 +431,7 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
   ddbst__json_run r;
   int rc = ddbst__json_parse(&r, &callbacks, &p, json, len, &pg->m->alloc,
                              &pg->parser_blocks);
+  if (rc == 0 && r.status == DDBST__JSON_TEXT) refuse_text(&p, &r);
   if (rc == 0 && (r.status != DDBST__JSON_OK || p.code))
     rc = p.code ? p.code : DDBST_ESYNTAX;
   if (rc) {
@@ -425,7 +440,7 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
       return ddbst__fail(err, rc, NULL, "out of memory");
     unsigned line, col;
     ddbst__text_position(json, len, r.at, &line, &col);
-    if (rc == DDBST_ESYNTAX)
+    if (!p.code)
       ddbst__fail(err, rc, NULL, "%s (line %u, column %u)", r.msg, line, col);
     else
       ddbst__fail(err, rc, p.path, "%s", p.msg);

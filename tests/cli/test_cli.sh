@@ -156,6 +156,27 @@ if [[ $out == 'ddbst: line 3: entity: the model has no entity Nope' ]]; then pas
 out=$(printf '%s\n' '{"op":"get"' | "$ddbst" batch-get "$saas" 2>&1)
 if [[ $out == 'ddbst: line 1: expected one JSON object ('* ]]; then passed=$((passed + 1)); else echo "FAIL batch-not-json: $out"; failed=$((failed + 1)); fi
 
+# Issue 16: text that is not text is refused where it is, by the field it was
+# given as, never rewritten: a lone surrogate escape (a JavaScript string cut
+# inside an emoji) and invalid UTF-8, typed as arguments or read from stdin.
+expect keys-invalid-utf8 2 '' 'ddbst: values.orgId: invalid UTF-8: byte 0xF8-0xFF never occurs' \
+  -- keys "$saas" Organisation "orgId=$(printf 'x\377y')"
+expect keys-given-twice 2 '' 'ddbst: values.orgId: orgId given twice' \
+  -- keys "$saas" Organisation orgId=t1 orgId=t2
+out=$(printf '%s\n' '{"op":"put","entity":"Organisation","values":{"orgId":"x\ud800y"}}' | "$ddbst" batch-write "$saas" 2>&1)
+if [[ $out == 'ddbst: line 1: values.orgId: \ud800 is the high half of a surrogate pair, with no low half (\udc00-\udfff) after it' ]]; then passed=$((passed + 1)); else echo "FAIL jsonl-lone-surrogate: $out"; failed=$((failed + 1)); fi
+out=$(printf '%s\n' '{"op":"put","entity":"Organisation","values":{"orgId":"o1"}}' '{"op":"put","entity":"Organisation","values":{"orgId":"\ud800\u0041"}}' | "$ddbst" batch-write "$saas" 2>&1)
+if [[ $out == 'ddbst: line 2: values.orgId: \ud800 is the high half of a surrogate pair'* ]]; then passed=$((passed + 1)); else echo "FAIL jsonl-joined-surrogate: $out"; failed=$((failed + 1)); fi
+out=$(printf '{"op":"put","entity":"Organisation","values":{"orgId":"caf\303"}}\n' | "$ddbst" batch-write "$saas" 2>&1)
+if [[ $out == 'ddbst: line 1: values.orgId: invalid UTF-8: truncated multi-byte sequence' ]]; then passed=$((passed + 1)); else echo "FAIL jsonl-invalid-utf8: $out"; failed=$((failed + 1)); fi
+out=$(printf '%s\n' '{"op":"put","entity":"Organisation","values":{"orgId":"a\u0000b"}}' | "$ddbst" batch-write "$saas" 2>&1)
+if [[ $out == 'ddbst: line 1: values.orgId: contains a NUL byte (\u0000)' ]]; then passed=$((passed + 1)); else echo "FAIL jsonl-nul: $out"; failed=$((failed + 1)); fi
+# a pair in order is one character, as JSON means it
+expect keys-surrogate-pair 0 '{"PK":"ORG#😀","SK":"ORG#😀","_type":"Organisation"}' '' \
+  -- keys "$saas" Organisation "orgId=😀"
+out=$(printf '%s\n' '{"op":"put","entity":"Organisation","values":{"orgId":"\ud83d\ude00"}}' | "$ddbst" batch-write "$saas" 2>&1)
+if [[ $out == *'"PK":{"S":"ORG#😀"}'* ]]; then passed=$((passed + 1)); else echo "FAIL jsonl-surrogate-pair: $out"; failed=$((failed + 1)); fi
+
 # Answers read back: items as JSON lines, then the sealed cursor.
 key=$(printf '%064x' 7)
 out=$(DDBST_CURSOR_KEY=$key "$ddbst" page "$saas" listUsers orgId=1 < "$src/tests/data/responses/local-query-users-page1.json" 2>&1)

@@ -1,7 +1,8 @@
 /* libFuzzer: the JSON entry. Input: a byte choosing the session (the SaaS
  * or the blog example, sealed cursors) or the configuration path, then the
  * request (or configuration) text. Every answer is one JSON object: an
- * error with a code, a name and a message, or an answer without "error". */
+ * error with a code, a name and a message, or an answer without "error";
+ * and a request that is not JSON text (fuzz_text.h) is an error. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "ddbst.h"
+#include "fuzz_text.h"
 
 #ifndef DDBST_SOURCE_DIR
 #define DDBST_SOURCE_DIR "."
@@ -69,6 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t alen = 0;
   char *a = ddbst_json_call(session(data[0] & 1), text, len, &alen);
   check_answer(a, alen);
+  if (!fuzz_maybe_json_text(text, len) && strncmp(a, "{\"error\":", 9) != 0)
+    __builtin_trap();
   ddbst_json_free(a);
   return 0;
 }

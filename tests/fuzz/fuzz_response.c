@@ -4,7 +4,8 @@
  * body. It is parsed into a page reused from run to run (as a service reuses
  * one), and whatever parsed is read back every way: items, JSON, follow-up
  * requests, errors, stream records. Never a crash, never an over-read,
- * never an error without a message, and every JSON written is JSON. */
+ * never an error without a message, every JSON written is JSON, and a body
+ * that is not JSON text (fuzz_text.h) is refused. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "ddbst.h"
 #include "fuzz_models.h"
+#include "fuzz_text.h"
 
 static void check(int rc, const ddbst_error *err) {
   if (rc < 0 && rc != DDBST_ENOTFOUND && err->message[0] == '\0')
@@ -52,9 +54,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ddbst_error err;
   memset(&err, 0, sizeof err);
   ddbst_buf_reset(out);
+  int text = fuzz_maybe_json_text(json, len);
   if (what == 6) {
     int n = ddbst_stream_parse(stream, json, len, &err);
     check(n, &err);
+    if (!text && n >= 0) __builtin_trap();
     for (int i = 0; i < n; i++) {
       for (int img = DDBST_IMAGE_KEYS; img <= DDBST_IMAGE_OLD; img++)
         check(ddbst_stream_image(stream, i, img, item, &err), &err);
@@ -69,6 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int n = what == 5 ? ddbst_page_parse_error(page, json, len, &err)
                     : ddbst_page_parse(page, ops[what], json, len, &err);
   check(n, &err);
+  /* an error body's kind is >= 0: only a refusal is negative */
+  if (!text && n >= 0) __builtin_trap();
   if (what == 5) n = 0;
   for (int i = 0; i < n; i++) {
     check(ddbst_page_item(page, i, item, &err), &err);

@@ -2,8 +2,9 @@
  * event JSON, parsed by both example models' stream readers (reused from run
  * to run, as a handler reuses one); every record is then read back every
  * way: accessors, each image, its JSON, the batch-failure answer. Never a
- * crash, never an over-read, never an error without a message, and every
- * JSON written is JSON. */
+ * crash, never an over-read, never an error without a message, every JSON
+ * written is JSON, and an event that is not JSON text (fuzz_text.h) is
+ * refused. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "ddbst.h"
 #include "fuzz_models.h"
+#include "fuzz_text.h"
 
 static void check(int rc, const ddbst_error *err) {
   if (rc < 0 && rc != DDBST_ENOTFOUND && err->message[0] == '\0')
@@ -104,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       continue;
     }
     if (ddbst_stream_count(streams[m]) != n) __builtin_trap();
+    if (!fuzz_maybe_json_text((const char *)data, size)) __builtin_trap();
     read_back(streams[m], n, items[m], out);
   }
   return 0;

@@ -3,13 +3,15 @@
  * entity's attributes in order. Each value is stored canonical or refused;
  * whatever was stored builds keys and put/update bodies or is refused with a
  * message; never a crash, never an over-read; and the keys object is the
- * one the key list gives. */
+ * one the key list gives. A list, map or set value that is not JSON text
+ * (fuzz_text.h) is refused. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "ddbst.h"
 #include "fuzz_models.h"
+#include "fuzz_text.h"
 #include "base/internal.h" /* ddbst__json_string: the reference keys object */
 
 /* ddbst_item_keys_json writes the object straight from the values when it
@@ -56,7 +58,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *nul = memchr(p, '\0', (size_t)(end - p));
     size_t n = nul ? (size_t)(nul - p) : (size_t)(end - p);
     ddbst_error err;
-    if (ddbst_item_set(it, a, p, n, &err) && err.message[0] == '\0')
+    int rc = ddbst_item_set(it, a, p, n, &err);
+    if (rc && err.message[0] == '\0') __builtin_trap();
+    const char *type = ddbst_model_attribute_type(m, entity, a);
+    if (!rc && !fuzz_maybe_json_text(p, n) &&
+        (!strcmp(type, "list") || !strcmp(type, "map") ||
+         !strcmp(type, "string_set") || !strcmp(type, "number_set")))
       __builtin_trap();
     p += n + 1;
   }

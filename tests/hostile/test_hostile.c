@@ -324,10 +324,12 @@ static const page_case PAGES[] = {
      DDBST_EVALUE, "Items[0]", "an attribute name holds a NUL character"},
     {"invalid UTF-8 in a name", DDBST_OP_QUERY,
      "{\"Items\":[{" USER_KEYS ",\"na\xffme\":{\"S\":\"a\"}}]}",
-     DDBST_ESYNTAX, "", "invalid bytes in UTF8 string"},
+     DDBST_ESYNTAX, "Items[0]",
+     "a member name: invalid UTF-8: byte 0xF8-0xFF never occurs"},
     {"invalid UTF-8 in a value", DDBST_OP_QUERY,
      "{\"Items\":[{" USER_KEYS ",\"name\":{\"S\":\"a\xc3\"}}]}",
-     DDBST_ESYNTAX, "", "invalid bytes in UTF8 string"},
+     DDBST_ESYNTAX, "Items[0].name.S",
+     "invalid UTF-8: truncated multi-byte sequence"},
     {"Item that is a string", DDBST_OP_GET_ITEM, "{\"Item\":\"x\"}",
      DDBST_EVALUE, "Item", "expected an item (a JSON object), found a string"},
     {"S that is a number", DDBST_OP_QUERY,
@@ -598,12 +600,14 @@ static void model_names(void **state) {
        "{\"ddbst\":1,\"table\":{\"name\":\"things\",\"partitionKey\":\"PK\"},"
        "\"entities\":{\"A\":{\"attributes\":{\"i\xff\":\"string\"},"
        "\"key\":{\"pk\":\"A#{i}\"}}},\"patterns\":{}}",
-       DDBST_ESYNTAX, "", "invalid bytes in UTF8 string"},
+       DDBST_ESYNTAX, "entities.A.attributes",
+       "a member name: invalid UTF-8: byte 0xF8-0xFF never occurs"},
       {"attribute name with NUL",
        "{\"ddbst\":1,\"table\":{\"name\":\"things\",\"partitionKey\":\"PK\"},"
        "\"entities\":{\"A\":{\"attributes\":{\"i\\u0000d\":\"string\"},"
        "\"key\":{\"pk\":\"A#{i}\"}}},\"patterns\":{}}",
-       DDBST_ESYNTAX, "", "names may not contain NUL"},
+       DDBST_ESYNTAX, "entities.A.attributes",
+       "a member name contains a NUL byte"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     ddbst_model *m = NULL;

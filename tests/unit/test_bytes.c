@@ -145,6 +145,13 @@ static size_t ref_plain_run(const char *s, size_t n) {
   return i;
 }
 
+/* json/text.c's run: ASCII without a backslash (NUL is ASCII here). */
+static size_t ref_text_run(const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n && (unsigned char)s[i] < 0x80 && s[i] != '\\') i++;
+  return i;
+}
+
 static unsigned ref_scan(const char *s, size_t n, unsigned char d0) {
   unsigned r = 0;
   for (size_t i = 0; i < n; i++) {
@@ -298,6 +305,27 @@ static void check_plain(const char *s, size_t n, void *user) {
 static void plain_runs(void **state) {
   (void)state;
   every_input(check_plain, NULL);
+}
+
+/* ------------------------------------------------------- JSON text runs */
+
+static void check_text_run(const char *s, size_t n, void *user) {
+  (void)user;
+  size_t want = ref_text_run(s, n);
+  FAIL_ON(ddbst__text_run_swar(s, n) != want, s, n, "text_run_swar");
+#if defined(__SSE2__)
+  FAIL_ON(ddbst__text_run_sse2(s, n) != want, s, n, "text_run_sse2");
+#endif
+  if (n == 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    FAIL_ON(ddbst__word_text_stop(w) != (want < 8), s, n, "word_text_stop");
+  }
+}
+
+static void text_runs(void **state) {
+  (void)state;
+  every_input(check_text_run, NULL);
 }
 
 /* ------------------------------------------------------- the key scan */
@@ -463,6 +491,7 @@ int main(void) {
       cmocka_unit_test(short_copies),
       cmocka_unit_test(ascii_runs_and_copies),
       cmocka_unit_test(plain_runs),
+      cmocka_unit_test(text_runs),
       cmocka_unit_test(key_scan),
       cmocka_unit_test(fits16_both_forms),
       cmocka_unit_test(digits_in_word),

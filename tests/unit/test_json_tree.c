@@ -120,37 +120,68 @@ static void names_repeat_across_objects(void **state) {
 typedef struct refusal {
   const char *json;
   int code;
-  const char *message; /* whole, before " (line L, column C)" */
+  const char *path;    /* NULL: none, and the message ends with the position */
+  const char *message; /* whole, before any " (line L, column C)" */
   size_t offset;
   unsigned line, column;
 } refusal;
 
 static const refusal refusals[] = {
-    /* our own */
-    {"{\"a\":\"x\\u0000y\"}", DDBST_ESYNTAX,
-     "strings may not contain NUL (\\u0000)", 15, 1, 16},
-    {"[1, \"a\\u0000\"]", DDBST_ESYNTAX,
-     "strings may not contain NUL (\\u0000)", 13, 1, 14},
-    {"{\"a\\u0000\":1}", DDBST_ESYNTAX, "names may not contain NUL (\\u0000)",
-     10, 1, 11},
-    {"{\"a\":1,\"b\":2,\"a\":3}", DDBST_ESYNTAX, "duplicate key in an object",
+    /* our own: at the value's path, the position in the fields only */
+    {"{\"a\":\"x\\u0000y\"}", DDBST_ESYNTAX, "a",
+     "contains a NUL byte (\\u0000)", 15, 1, 16},
+    {"[1, \"a\\u0000\"]", DDBST_ESYNTAX, "[1]",
+     "contains a NUL byte (\\u0000)", 13, 1, 14},
+    {"{\"a\\u0000\":1}", DDBST_ESYNTAX, "",
+     "a member name contains a NUL byte (\\u0000)", 10, 1, 11},
+    {"{\"a\":1,\"b\":2,\"a\":3}", DDBST_ESYNTAX, "a", "a given twice", 16, 1,
+     17},
+    {"{\"v\":{\"orgId\":\"1\",\"orgId\":\"2\"}}", DDBST_ESYNTAX, "v.orgId",
+     "orgId given twice", 25, 1, 26},
+    {"  \n\n  {\"x\": \"y\\u0000\"}", DDBST_ESYNTAX, "x",
+     "contains a NUL byte (\\u0000)", 21, 3, 18},
+    {"{\"l\":[{\"m\":[0,{\"k\":\"\\u0000\"}]}]}", DDBST_ESYNTAX, "l[0].m[1].k",
+     "contains a NUL byte (\\u0000)", 27, 1, 28},
+    /* text that is not text (json/text.h), at the string's path */
+    {"{\"v\":{\"orgId\":\"x\\ud800y\"}}", DDBST_ESYNTAX, "v.orgId",
+     "\\ud800 is the high half of a surrogate pair, with no low half "
+     "(\\udc00-\\udfff) after it",
      16, 1, 17},
-    {"  \n\n  {\"x\": \"y\\u0000\"}", DDBST_ESYNTAX,
-     "strings may not contain NUL (\\u0000)", 21, 3, 18},
-    /* YAJL's, first line only */
-    {"{\"a\":1,}", DDBST_ESYNTAX,
-     "parse error: invalid object key (must be a string)", 8, 1, 9},
-    {"[1 2]", DDBST_ESYNTAX,
-     "parse error: after array element, I expect ',' or ']'", 4, 1, 5},
-    {"", DDBST_ESYNTAX, "parse error: premature EOF", 0, 1, 1},
-    {"{\"a\":[1", DDBST_ESYNTAX, "parse error: premature EOF", 7, 1, 8},
-    {"{\"a\":tru}", DDBST_ESYNTAX,
-     "lexical error: invalid string in json text.", 8, 1, 9},
-    {"\"\xff\"", DDBST_ESYNTAX, "lexical error: invalid bytes in UTF8 string.",
+    {"[\"\\ud800\\u0041\"]", DDBST_ESYNTAX, "[0]",
+     "\\ud800 is the high half of a surrogate pair, with no low half "
+     "(\\udc00-\\udfff) after it",
      2, 1, 3},
-    {"{} x", DDBST_ESYNTAX, "parse error: trailing garbage", 4, 1, 5},
-    {"{\n  \"k\": [1,\n   2,, 3]}", DDBST_ESYNTAX,
+    {"[1,\"ok\",\"\\uDC00\"]", DDBST_ESYNTAX, "[2]",
+     "\\uDC00 is the low half of a surrogate pair, with no high half "
+     "(\\ud800-\\udbff) before it",
+     9, 1, 10},
+    {"{\"a\":{\"\\ud83d\":1}}", DDBST_ESYNTAX, "a",
+     "a member name: \\ud83d is the high half of a surrogate pair, with no "
+     "low half (\\udc00-\\udfff) after it",
+     7, 1, 8},
+    {"\"\xff\"", DDBST_ESYNTAX, "",
+     "invalid UTF-8: byte 0xF8-0xFF never occurs", 1, 1, 2},
+    {"{\"e\":\"caf\xc3\"}", DDBST_ESYNTAX, "e",
+     "invalid UTF-8: truncated multi-byte sequence", 9, 1, 10},
+    {"{\"e\":\"\xed\xa0\x80\"}", DDBST_ESYNTAX, "e",
+     "invalid UTF-8: surrogate code point", 6, 1, 7},
+    {"{\"e\":\"\xc0\xaf\"}", DDBST_ESYNTAX, "e",
+     "invalid UTF-8: overlong encoding", 6, 1, 7},
+    /* YAJL's, first line only, with the position */
+    {"{\"a\":1,}", DDBST_ESYNTAX, NULL,
+     "parse error: invalid object key (must be a string)", 8, 1, 9},
+    {"[1 2]", DDBST_ESYNTAX, NULL,
+     "parse error: after array element, I expect ',' or ']'", 4, 1, 5},
+    {"", DDBST_ESYNTAX, NULL, "parse error: premature EOF", 0, 1, 1},
+    {"{\"a\":[1", DDBST_ESYNTAX, NULL, "parse error: premature EOF", 7, 1, 8},
+    {"{\"a\":tru}", DDBST_ESYNTAX, NULL,
+     "lexical error: invalid string in json text.", 8, 1, 9},
+    {"{} x", DDBST_ESYNTAX, NULL, "parse error: trailing garbage", 4, 1, 5},
+    {"{\n  \"k\": [1,\n   2,, 3]}", DDBST_ESYNTAX, NULL,
      "parse error: unallowed token at this point in JSON text", 19, 3, 7},
+    /* a syntax error before a fault is the one reported */
+    {"[1,,\"\\ud800\"]", DDBST_ESYNTAX, NULL,
+     "parse error: unallowed token at this point in JSON text", 4, 1, 5},
 };
 
 static void refusals_say_where(void **state) {
@@ -162,13 +193,17 @@ static void refusals_say_where(void **state) {
     memset(&err, 0, sizeof err);
     int rc = ddbst__jtree_parse(&ar, r->json, strlen(r->json), &root, &err);
     char want[DDBST_ERROR_MESSAGE_MAX];
-    snprintf(want, sizeof want, "%s (line %u, column %u)", r->message, r->line,
-             r->column);
-    if (rc != r->code || strcmp(err.message, want) || err.offset != r->offset ||
+    if (r->path)
+      snprintf(want, sizeof want, "%s", r->message);
+    else
+      snprintf(want, sizeof want, "%s (line %u, column %u)", r->message,
+               r->line, r->column);
+    if (rc != r->code || strcmp(err.message, want) ||
+        strcmp(err.path, r->path ? r->path : "") || err.offset != r->offset ||
         err.line != r->line || err.column != r->column)
-      fail_msg("%s\n  got %d at %zu (%u:%u): %s\n  want %d at %zu: %s",
-               r->json, rc, (size_t)err.offset, err.line, err.column,
-               err.message, r->code, r->offset, want);
+      fail_msg("%s\n  got %d at %zu (%u:%u): %s: %s\n  want %d at %zu: %s: %s",
+               r->json, rc, (size_t)err.offset, err.line, err.column, err.path,
+               err.message, r->code, r->offset, r->path ? r->path : "", want);
     assert_int_equal(err.code, r->code);
     assert_ptr_equal(root, (ddbst__jnode *)1);
   }
@@ -200,8 +235,11 @@ static void nesting_and_members_are_bounded(void **state) {
   ddbst_error err;
   assert_int_equal(ddbst__jtree_parse(&ar, deep, strlen(deep), &root, &err),
                    DDBST_ESYNTAX);
-  assert_string_equal(err.message,
-                      "nesting deeper than 64 levels (line 1, column 66)");
+  assert_string_equal(err.message, "nesting deeper than 64 levels");
+  /* the path of the 65th array: 64 times [0] */
+  assert_int_equal(strlen(err.path), 64 * 3);
+  assert_int_equal(err.line, 1);
+  assert_int_equal(err.column, 66);
   assert_int_equal(err.offset, 65); /* just past the 65th '[' */
   free(deep);
   /* objects count too */

@@ -1,0 +1,273 @@
+/* Hostile input, issue 16: nothing a caller gives is ever silently changed.
+ * Each row is a case as a user meets it, with its exact code, path and a
+ * key phrase of its message (tests/hostile/test_hostile.c holds the other
+ * kinds of input). Text that is not text (invalid UTF-8, a lone surrogate
+ * escape) through every JSON input: the JSON entry, responses, stream
+ * events, model files. Run under ASan/UBSan and valgrind by scripts/test
+ * like every unit test. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_tree.h>
+
+#include "support.h"
+
+static int print_mode;
+static ddbst_model *saas;
+static ddbst_json *entry;
+
+static void check(const char *name, int rc, const char *path,
+                  const char *message, int code, const char *want_path,
+                  const char *phrase) {
+  if (print_mode) {
+    printf("%-44s %d | %s | %s\n", name, rc, path, message);
+    return;
+  }
+  if (rc != code)
+    fail_msg("%s: wanted code %d, got %d (%s: %s)", name, code, rc, path,
+             message);
+  if (strcmp(path, want_path))
+    fail_msg("%s: wanted path \"%s\", got \"%s\" (%s)", name, want_path, path,
+             message);
+  if (!strstr(message, phrase))
+    fail_msg("%s: wanted \"%s\" in the message \"%s\"", name, phrase,
+             message);
+}
+
+static const char HIGH[] = "is the high half of a surrogate pair, with no "
+                           "low half (\\udc00-\\udfff) after it";
+static const char LOW[] = "is the low half of a surrogate pair, with no high "
+                          "half (\\ud800-\\udbff) before it";
+
+/* ---- the JSON entry (and so the CLI and every binding) ---- */
+
+typedef struct entry_case {
+  const char *name;
+  const char *request;
+  int code;
+  const char *path;
+  const char *phrase;
+} entry_case;
+
+#define ORG_KEYS "{\"op\":\"keys\",\"entity\":\"Organisation\",\"values\":"
+
+static const entry_case ENTRY[] = {
+    {"lone high surrogate in a value", ORG_KEYS "{\"orgId\":\"x\\ud800y\"}}",
+     DDBST_ESYNTAX, "values.orgId", "\\ud800 is the high half"},
+    {"high surrogate joined with \\u0041", ORG_KEYS "{\"orgId\":\"\\ud800\\u0041\"}}",
+     DDBST_ESYNTAX, "values.orgId", HIGH},
+    {"high surrogate before a plain character",
+     ORG_KEYS "{\"orgId\":\"\\uD83DA\"}}", DDBST_ESYNTAX, "values.orgId",
+     "\\uD83D is the high half"},
+    {"two high halves", ORG_KEYS "{\"orgId\":\"\\ud83d\\ud83d\\ude00\"}}",
+     DDBST_ESYNTAX, "values.orgId", HIGH},
+    {"lone low surrogate", ORG_KEYS "{\"orgId\":\"\\udc00\"}}", DDBST_ESYNTAX,
+     "values.orgId", LOW},
+    {"pair in the wrong order", ORG_KEYS "{\"orgId\":\"\\ude00\\ud83d\"}}",
+     DDBST_ESYNTAX, "values.orgId", "\\ude00 is the low half"},
+    {"a JavaScript string cut inside an emoji",
+     ORG_KEYS "{\"orgId\":\"o1\",\"name\":\"Caf\xc3\xa9 \\ud83d\"}}",
+     DDBST_ESYNTAX, "values.name", "\\ud83d is the high half"},
+    {"lone surrogate in a name of the values",
+     ORG_KEYS "{\"org\\ud800\":\"1\"}}", DDBST_ESYNTAX, "values",
+     "a member name: \\ud800 is the high half"},
+    {"lone surrogate in a request field", "{\"op\":\"ke\\udfffys\"}",
+     DDBST_ESYNTAX, "op", LOW},
+    {"lone surrogate in a batch item",
+     "{\"op\":\"batchWrite\",\"items\":[{\"op\":\"put\",\"entity\":"
+     "\"Organisation\",\"values\":{\"orgId\":\"o1\"}},{\"op\":\"put\","
+     "\"entity\":\"Organisation\",\"values\":{\"orgId\":\"\\udbff\"}}]}",
+     DDBST_ESYNTAX, "items[1].values.orgId", "\\udbff is the high half"},
+    {"raw UTF-16 surrogate bytes", ORG_KEYS "{\"orgId\":\"x\xed\xa0\x80y\"}}",
+     DDBST_ESYNTAX, "values.orgId", "invalid UTF-8: surrogate code point"},
+    {"overlong '#'", ORG_KEYS "{\"orgId\":\"1\xc0\xa3USER\"}}", DDBST_ESYNTAX,
+     "values.orgId", "invalid UTF-8: overlong encoding"},
+    {"byte 0xFF", ORG_KEYS "{\"orgId\":\"\xff\"}}", DDBST_ESYNTAX,
+     "values.orgId", "invalid UTF-8: byte 0xF8-0xFF never occurs"},
+    {"truncated sequence", ORG_KEYS "{\"orgId\":\"caf\xc3\"}}", DDBST_ESYNTAX,
+     "values.orgId", "invalid UTF-8: truncated multi-byte sequence"},
+    {"past U+10FFFF", ORG_KEYS "{\"orgId\":\"\xf4\x90\x80\x80\"}}",
+     DDBST_ESYNTAX, "values.orgId", "invalid UTF-8: code point above U+10FFFF"},
+    {"NUL in a value", ORG_KEYS "{\"orgId\":\"a\\u0000b\"}}", DDBST_ESYNTAX,
+     "values.orgId", "contains a NUL byte"},
+    {"orgId given twice", ORG_KEYS "{\"orgId\":\"t1\",\"orgId\":\"t2\"}}",
+     DDBST_ESYNTAX, "values.orgId", "orgId given twice"},
+    {"a list value with a lone surrogate",
+     "{\"op\":\"keys\",\"entity\":\"Event\",\"values\":{\"projectId\":\"p\","
+     "\"ts\":\"2026-03-14T09:00:00Z\",\"payload\":{\"a\":[\"ok\",\"\\ud800\"]}}}",
+     DDBST_ESYNTAX, "values.payload.a[1]", "\\ud800 is the high half"},
+};
+
+/* The answer's error, or code 0 when it is none. */
+static int answer_error(const char *answer, char *path, char *message) {
+  yajl_val root = yajl_tree_parse(answer, NULL, 0);
+  assert_non_null(root);
+  const char *code_at[] = {"error", "code", NULL};
+  const char *path_at[] = {"error", "path", NULL};
+  const char *msg_at[] = {"error", "message", NULL};
+  yajl_val code = yajl_tree_get(root, code_at, yajl_t_number);
+  yajl_val p = yajl_tree_get(root, path_at, yajl_t_string);
+  yajl_val m = yajl_tree_get(root, msg_at, yajl_t_string);
+  int rc = code ? (int)YAJL_GET_INTEGER(code) : 0;
+  snprintf(path, DDBST_ERROR_PATH_MAX, "%s", p ? YAJL_GET_STRING(p) : "");
+  snprintf(message, DDBST_ERROR_MESSAGE_MAX, "%s",
+           m ? YAJL_GET_STRING(m) : "");
+  yajl_tree_free(root);
+  return rc;
+}
+
+static void json_entry(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof ENTRY / sizeof *ENTRY; i++) {
+    const entry_case *c = &ENTRY[i];
+    char *answer = ddbst_json_call(entry, c->request, strlen(c->request), NULL);
+    char path[DDBST_ERROR_PATH_MAX], message[DDBST_ERROR_MESSAGE_MAX];
+    int rc = answer_error(answer, path, message);
+    check(c->name, rc, path, message, c->code, c->path, c->phrase);
+    ddbst_json_free(answer);
+  }
+  /* a pair in order is one character: U+1F600, exactly */
+  const char *ok = ORG_KEYS "{\"orgId\":\"\\ud83d\\ude00\"}}";
+  char *answer = ddbst_json_call(entry, ok, strlen(ok), NULL);
+  if (!print_mode)
+    assert_non_null(strstr(answer, "\"PK\":\"ORG#\xf0\x9f\x98\x80\""));
+  ddbst_json_free(answer);
+}
+
+/* ---- DynamoDB's answers and stream events ---- */
+
+typedef struct body_case {
+  const char *name;
+  int stream; /* a stream event rather than a Query answer */
+  const char *json;
+  int code;
+  const char *path;
+  const char *phrase;
+} body_case;
+
+#define USER_KEYS                                                              \
+  "\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"USER#2\"},\"_type\":{\"S\":"     \
+  "\"User\"}"
+#define RECORD(image)                                                          \
+  "{\"Records\":[{\"eventID\":\"1\",\"eventName\":\"INSERT\",\"dynamodb\":{"   \
+  "\"Keys\":{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"USER#2\"}},"           \
+  "\"NewImage\":{" image "},\"SequenceNumber\":\"1\"}}]}"
+
+static const body_case BODIES[] = {
+    {"response: lone surrogate in a value", 0,
+     "{\"Items\":[{" USER_KEYS ",\"name\":{\"S\":\"x\\ud800y\"}}]}",
+     DDBST_ESYNTAX, "Items[0].name.S", "\\ud800 is the high half"},
+    {"response: surrogate joined with \\u0041", 0,
+     "{\"Items\":[{" USER_KEYS ",\"name\":{\"S\":\"\\ud800\\u0041\"}}]}",
+     DDBST_ESYNTAX, "Items[0].name.S", HIGH},
+    {"response: lone low surrogate in a name", 0,
+     "{\"Items\":[{" USER_KEYS ",\"n\\udc00\":{\"S\":\"a\"}}]}", DDBST_ESYNTAX,
+     "Items[0]", "a member name: \\udc00 is the low half"},
+    {"response: in a set element", 0,
+     "{\"Items\":[{" USER_KEYS ",\"tags\":{\"SS\":[\"a\",\"\\ud83d\"]}}]}",
+     DDBST_ESYNTAX, "Items[0].tags.SS[1]", "\\ud83d is the high half"},
+    {"response: in LastEvaluatedKey", 0,
+     "{\"Items\":[],\"LastEvaluatedKey\":{\"PK\":{\"S\":\"ORG#\\ud800\"}}}",
+     DDBST_ESYNTAX, "LastEvaluatedKey.PK.S", HIGH},
+    {"response: overlong bytes", 0,
+     "{\"Items\":[{" USER_KEYS ",\"name\":{\"S\":\"\xc0\xa3\"}}]}",
+     DDBST_ESYNTAX, "Items[0].name.S", "invalid UTF-8: overlong encoding"},
+    {"stream: lone surrogate in an image", 1,
+     RECORD(USER_KEYS ",\"name\":{\"S\":\"\\ud800\"}"), DDBST_ESYNTAX,
+     "Records[0].dynamodb.NewImage.name.S", HIGH},
+    {"stream: surrogate bytes in an image", 1,
+     RECORD(USER_KEYS ",\"name\":{\"S\":\"\xed\xbf\xbf\"}"), DDBST_ESYNTAX,
+     "Records[0].dynamodb.NewImage.name.S",
+     "invalid UTF-8: surrogate code point"},
+};
+
+static void bodies(void **state) {
+  (void)state;
+  ddbst_page *page = ddbst_page_new(saas);
+  ddbst_stream *stream = ddbst_stream_new(saas);
+  for (size_t i = 0; i < sizeof BODIES / sizeof *BODIES; i++) {
+    const body_case *c = &BODIES[i];
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    int rc = c->stream
+                 ? ddbst_stream_parse(stream, c->json, strlen(c->json), &err)
+                 : ddbst_page_parse(page, DDBST_OP_QUERY, c->json,
+                                    strlen(c->json), &err);
+    check(c->name, rc, err.path, err.message, c->code, c->path, c->phrase);
+    if (!print_mode) {
+      assert_int_equal(err.code, c->code);
+      /* where, for those who want it */
+      assert_int_equal(err.line, 1);
+      assert_true(err.offset > 0);
+      assert_int_equal(c->stream ? ddbst_stream_count(stream)
+                                 : ddbst_page_count(page),
+                       0);
+    }
+  }
+  ddbst_stream_free(stream);
+  ddbst_page_free(page);
+}
+
+/* ---- model files ---- */
+
+static void model_files(void **state) {
+  (void)state;
+  static const struct {
+    const char *name, *json, *path, *phrase;
+  } cases[] = {
+      {"model: lone surrogate in a template",
+       "{\"ddbst\":1,\"table\":{\"name\":\"t\",\"partitionKey\":\"PK\"},"
+       "\"entities\":{\"A\":{\"attributes\":{\"i\":\"string\"},"
+       "\"key\":{\"pk\":\"A\\ud800#{i}\"}}},\"patterns\":{}}",
+       "entities.A.key.pk", HIGH},
+      {"model: lone surrogate in an attribute name",
+       "{\"ddbst\":1,\"table\":{\"name\":\"t\",\"partitionKey\":\"PK\"},"
+       "\"entities\":{\"A\":{\"attributes\":{\"i\\udc00\":\"string\"},"
+       "\"key\":{\"pk\":\"A#{i}\"}}},\"patterns\":{}}",
+       "entities.A.attributes", "a member name: \\udc00 is the low half"},
+      {"model: a name given twice",
+       "{\"ddbst\":1,\"table\":{\"name\":\"t\",\"partitionKey\":\"PK\","
+       "\"partitionKey\":\"P\"}}",
+       "table.partitionKey", "partitionKey given twice"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    ddbst_model *m = NULL;
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    int rc = ddbst_model_load(cases[i].json, strlen(cases[i].json), NULL, &m,
+                              &err);
+    check(cases[i].name, rc, err.path, err.message, DDBST_ESYNTAX,
+          cases[i].path, cases[i].phrase);
+    ddbst_model_free(m);
+  }
+}
+
+static int setup(void **state) {
+  (void)state;
+  saas = load_example("examples/saas/model.json");
+  char cfg[1024];
+  snprintf(cfg, sizeof cfg, "{\"modelFile\":\"%s/examples/saas/model.json\"}",
+           DDBST_SOURCE_DIR);
+  entry = ddbst_json_open(cfg, strlen(cfg), NULL, NULL);
+  assert_non_null(entry);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ddbst_json_close(entry);
+  ddbst_model_free(saas);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  /* --print: every case's code, path and message, for writing the table */
+  print_mode = argc > 1 && !strcmp(argv[1], "--print");
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(json_entry),
+      cmocka_unit_test(bodies),
+      cmocka_unit_test(model_files),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
