@@ -22,6 +22,8 @@ ddbst__xnode *ddbst__xnode_new(ddbst__arena *ar, ddbst__xkind kind,
 }
 
 static int vfail_at(const ddbst__xparse *p, size_t offset, int code,
+                    const char *fmt, va_list ap) DDBST__PRINTF(4, 0);
+static int vfail_at(const ddbst__xparse *p, size_t offset, int code,
                     const char *fmt, va_list ap) {
   char msg[DDBST_ERROR_MESSAGE_MAX];
   vsnprintf(msg, sizeof msg, fmt, ap);
