@@ -5,6 +5,7 @@
 #include <sodium.h>
 
 #include "model/facet.h"
+#include "json/jw.h"
 #include "model/model.h"
 
 void ddbst_model_free(ddbst_model *m) {
@@ -91,71 +92,48 @@ int ddbst_model_pattern_is_query(const ddbst_model *m, int p) {
 
 /* ---- description ---- */
 
-static int put_str(ddbst_buf *b, const char *s) {
-  return ddbst__json_string(b, s, strlen(s));
-}
-
-static int put_member(ddbst_buf *b, int *first, const char *name) {
-  int rc = 0;
-  if (!*first) rc = ddbst__buf_putc(b, ',');
-  *first = 0;
-  if (!rc) rc = put_str(b, name);
-  if (!rc) rc = ddbst__buf_putc(b, ':');
-  return rc;
-}
-
-static int describe_pattern(const ddbst_model *m, const ddbst__pattern *p,
-                            ddbst_buf *b) {
-  int first = 1, rc = ddbst__buf_putc(b, '{');
-  rc = rc ? rc : put_member(b, &first, "op");
-  rc = rc ? rc
-          : put_str(b, p->op == DDBST__OP_GET     ? "get"
-                       : p->op == DDBST__OP_QUERY ? "query"
-                                                  : "scan");
-  rc = rc ? rc : put_member(b, &first, "entities");
-  rc = rc ? rc : ddbst__buf_putc(b, '[');
-  for (int i = 0; !rc && i < p->nentities; i++) {
-    if (i) rc = ddbst__buf_putc(b, ',');
-    rc = rc ? rc : put_str(b, m->entities[p->entities[i]].name);
-  }
-  rc = rc ? rc : ddbst__buf_putc(b, ']');
-  rc = rc ? rc : put_member(b, &first, "index");
-  rc = rc ? rc
-          : (p->index < 0 ? ddbst__buf_puts(b, "null")
-                          : put_str(b, m->indexes[p->index].name));
+static void describe_pattern(const ddbst_model *m, const ddbst__pattern *p,
+                             ddbst__jw *w) {
+  ddbst__jw_open(w, '{');
+  ddbst__jw_pair(w, "op",
+                 p->op == DDBST__OP_GET     ? "get"
+                 : p->op == DDBST__OP_QUERY ? "query"
+                                            : "scan");
+  ddbst__jw_key(w, "entities");
+  ddbst__jw_open(w, '[');
+  for (int i = 0; i < p->nentities; i++)
+    ddbst__jw_str(w, m->entities[p->entities[i]].name);
+  ddbst__jw_close(w, ']');
+  ddbst__jw_key(w, "index");
+  if (p->index < 0)
+    ddbst__jw_null(w);
+  else
+    ddbst__jw_str(w, m->indexes[p->index].name);
   if (p->nentities > 0) {
     const ddbst__entity *e = &m->entities[p->entities[0]];
     /* the loader made sure the entity is in the index: never NULL */
     const ddbst__ekey *k = ddbst__entity_key(e, p->index);
-    rc = rc ? rc : put_member(b, &first, "pk");
-    rc = rc ? rc : put_str(b, k->pk.source ? k->pk.source : "");
-    if (k->sk.nsegs) {
-      rc = rc ? rc : put_member(b, &first, "sk");
-      rc = rc ? rc : put_str(b, k->sk.source);
-    }
-    if (p->range >= 0) {
-      rc = rc ? rc : put_member(b, &first, "range");
-      rc = rc ? rc : put_str(b, e->attrs[p->range].name);
-    }
+    ddbst__jw_pair(w, "pk", k->pk.source ? k->pk.source : "");
+    if (k->sk.nsegs) ddbst__jw_pair(w, "sk", k->sk.source);
+    if (p->range >= 0) ddbst__jw_pair(w, "range", e->attrs[p->range].name);
   }
   if (p->op == DDBST__OP_QUERY) {
-    rc = rc ? rc : put_member(b, &first, "order");
-    rc = rc ? rc : put_str(b, p->descending ? "desc" : "asc");
-    char lim[64];
+    ddbst__jw_pair(w, "order", p->descending ? "desc" : "asc");
     if (p->limit_default || p->limit_max) {
-      rc = rc ? rc : put_member(b, &first, "limit");
-      int n = 0;
-      if (p->limit_default && p->limit_max)
-        n = snprintf(lim, sizeof lim, "{\"default\":%u,\"max\":%u}",
-                     p->limit_default, p->limit_max);
-      else if (p->limit_default)
-        n = snprintf(lim, sizeof lim, "{\"default\":%u}", p->limit_default);
-      else
-        n = snprintf(lim, sizeof lim, "{\"max\":%u}", p->limit_max);
-      rc = rc ? rc : ddbst__buf_append(b, lim, (size_t)n);
+      ddbst__jw_key(w, "limit");
+      ddbst__jw_open(w, '{');
+      if (p->limit_default) {
+        ddbst__jw_key(w, "default");
+        ddbst__jw_int(w, p->limit_default);
+      }
+      if (p->limit_max) {
+        ddbst__jw_key(w, "max");
+        ddbst__jw_int(w, p->limit_max);
+      }
+      ddbst__jw_close(w, '}');
     }
   }
-  return rc ? rc : ddbst__buf_putc(b, '}');
+  ddbst__jw_close(w, '}');
 }
 
 int ddbst_model_patterns_json(const ddbst_model *m, ddbst_buf *out,
@@ -163,13 +141,15 @@ int ddbst_model_patterns_json(const ddbst_model *m, ddbst_buf *out,
   if (!m || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
   size_t start = out->len;
-  int first = 1, rc = ddbst__buf_putc(out, '{');
-  for (int i = 0; !rc && i < m->npatterns; i++) {
-    rc = put_member(out, &first, m->patterns[i].name);
-    rc = rc ? rc : describe_pattern(m, &m->patterns[i], out);
+  ddbst__jw w;
+  ddbst__jw_init(&w, out);
+  ddbst__jw_open(&w, '{');
+  for (int i = 0; i < m->npatterns; i++) {
+    ddbst__jw_key(&w, m->patterns[i].name);
+    describe_pattern(m, &m->patterns[i], &w);
   }
-  rc = rc ? rc : ddbst__buf_putc(out, '}');
-  if (rc) {
+  ddbst__jw_close(&w, '}');
+  if (w.rc) {
     ddbst__buf_truncate(out, start);
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json/jw.h"
 #include "response/page.h"
 
 struct ddbst_stream {
@@ -97,16 +98,17 @@ int ddbst_stream_image(const ddbst_stream *s, int i, int which,
   return ddbst__page_fill(&s->page, (uint32_t)it, item, err);
 }
 
-static int json_image(const ddbst_page *pg, int32_t it, const char *name,
-                      const char *undeclared, ddbst_buf *out) {
-  if (it < 0) return 0;
-  int rc = ddbst__buf_puts(out, ",\"");
-  rc = rc ? rc : ddbst__buf_puts(out, name);
-  rc = rc ? rc : ddbst__buf_puts(out, "\":");
-  rc = rc ? rc : ddbst__page_json_attrs(pg, (uint32_t)it, out);
-  if (!rc && undeclared)
-    rc = ddbst__page_json_undeclared(pg, (uint32_t)it, undeclared, out);
-  return rc;
+/* "name": the image's attributes as plain JSON, and its undeclared ones
+ * under `undeclared` (ddbst__page_json_attrs writes the object). */
+static void json_image(ddbst__jw *w, const ddbst_page *pg, int32_t it,
+                       const char *name, const char *undeclared) {
+  if (it < 0) return;
+  ddbst__jw_key(w, name);
+  if (ddbst__jw_value(w))
+    ddbst__jw_status(w, ddbst__page_json_attrs(pg, (uint32_t)it, w->b));
+  if (undeclared && !w->rc)
+    ddbst__jw_status(
+        w, ddbst__page_json_undeclared(pg, (uint32_t)it, undeclared, w->b));
 }
 
 int ddbst_stream_record_json(const ddbst_stream *s, int i, ddbst_buf *out,
@@ -118,30 +120,30 @@ int ddbst_stream_record_json(const ddbst_stream *s, int i, ddbst_buf *out,
   static const char *const events[] = {"", "INSERT", "MODIFY", "REMOVE"};
   const ddbst_page *pg = &s->page;
   size_t start = out->len;
-  int rc = ddbst__buf_puts(out, "{\"eventName\":\"");
-  rc = rc ? rc : ddbst__buf_puts(out, events[r->event]);
-  rc = rc ? rc : ddbst__buf_puts(out, "\",\"sequenceNumber\":");
-  rc = rc ? rc
-          : ddbst__json_string(out, ddbst__page_text(pg, r->seq), r->seq_len);
-  if (!rc && r->id != UINT32_MAX) {
-    rc = ddbst__buf_puts(out, ",\"eventID\":");
-    rc = rc ? rc
-            : ddbst__json_string(out, ddbst__page_text(pg, r->id), r->id_len);
+  ddbst__jw w;
+  ddbst__jw_init(&w, out);
+  ddbst__jw_open(&w, '{');
+  ddbst__jw_pair(&w, "eventName", events[r->event]);
+  ddbst__jw_key(&w, "sequenceNumber");
+  ddbst__jw_strn(&w, ddbst__page_text(pg, r->seq), r->seq_len);
+  if (r->id != UINT32_MAX) {
+    ddbst__jw_key(&w, "eventID");
+    ddbst__jw_strn(&w, ddbst__page_text(pg, r->id), r->id_len);
   }
-  rc = rc ? rc : ddbst__buf_puts(out, ",\"entity\":");
-  if (!rc && r->entity >= 0) {
-    const char *e = pg->m->entities[r->entity].name;
-    rc = ddbst__json_string(out, e, strlen(e));
-  } else if (!rc) {
-    rc = ddbst__buf_puts(out, "null");
+  ddbst__jw_key(&w, "entity");
+  if (r->entity >= 0)
+    ddbst__jw_str(&w, pg->m->entities[r->entity].name);
+  else
+    ddbst__jw_null(&w);
+  json_image(&w, pg, r->keys, "keys", NULL);
+  json_image(&w, pg, r->new_image, "new", "newUndeclared");
+  json_image(&w, pg, r->old_image, "old", "oldUndeclared");
+  if (r->event == DDBST_STREAM_REMOVE && r->by_ttl) {
+    ddbst__jw_key(&w, "removedByTtl");
+    ddbst__jw_bool(&w, 1);
   }
-  rc = rc ? rc : json_image(pg, r->keys, "keys", NULL, out);
-  rc = rc ? rc : json_image(pg, r->new_image, "new", "newUndeclared", out);
-  rc = rc ? rc : json_image(pg, r->old_image, "old", "oldUndeclared", out);
-  if (!rc && r->event == DDBST_STREAM_REMOVE && r->by_ttl)
-    rc = ddbst__buf_puts(out, ",\"removedByTtl\":true");
-  rc = rc ? rc : ddbst__buf_putc(out, '}');
-  if (rc) {
+  ddbst__jw_close(&w, '}');
+  if (w.rc) {
     ddbst__buf_truncate(out, start);
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   }
@@ -175,20 +177,22 @@ int ddbst_stream_failures_json(const ddbst_stream *s, const int32_t *failed,
   for (size_t k = 0; k < nfailed; k++)
     bits[failed[k] / 8] |= (unsigned char)(1u << (failed[k] % 8));
   size_t start = out->len;
-  int rc = ddbst__buf_puts(out, "{\"batchItemFailures\":[");
-  int first = 1;
-  for (int i = 0; !rc && i < count; i++) {
+  ddbst__jw w;
+  ddbst__jw_init(&w, out);
+  ddbst__jw_open(&w, '{');
+  ddbst__jw_key(&w, "batchItemFailures");
+  ddbst__jw_open(&w, '[');
+  for (int i = 0; i < count; i++) {
     if (!(bits[i / 8] & (1u << (i % 8)))) continue;
     const ddbst__precord *r = &s->page.records[i];
-    if (!first) rc = ddbst__buf_putc(out, ',');
-    first = 0;
-    rc = rc ? rc : ddbst__buf_puts(out, "{\"itemIdentifier\":");
-    rc = rc ? rc
-            : ddbst__json_string(out, ddbst__page_text(&s->page, r->seq),
-                                 r->seq_len);
-    rc = rc ? rc : ddbst__buf_putc(out, '}');
+    ddbst__jw_open(&w, '{');
+    ddbst__jw_key(&w, "itemIdentifier");
+    ddbst__jw_strn(&w, ddbst__page_text(&s->page, r->seq), r->seq_len);
+    ddbst__jw_close(&w, '}');
   }
-  rc = rc ? rc : ddbst__buf_puts(out, "]}");
+  ddbst__jw_close(&w, ']');
+  ddbst__jw_close(&w, '}');
+  int rc = w.rc;
   if (bits != local) ddbst__free(a, bits);
   if (rc) {
     ddbst__buf_truncate(out, start);
