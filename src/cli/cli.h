@@ -32,7 +32,8 @@ typedef struct cli_help {
 } cli_help;
 
 extern const cli_help cli_model_help[], cli_request_help[], cli_batch_help[],
-    cli_page_help[], cli_infra_help[], cli_view_help[], cli_generate_help[];
+    cli_page_help[], cli_infra_help[], cli_view_help[], cli_generate_help[],
+    cli_workbench_help[];
 
 /* The verb being run (main sets it), for usage errors and option hints. */
 extern const char *cli_verb;
@@ -172,5 +173,7 @@ int cli_doc(int argc, char **argv);
 int cli_generate(int argc, char **argv);
 /* view MODEL [-o FILE] [--seed N] [--data|--json] (view_verbs.c) */
 int cli_view(int argc, char **argv);
+/* workbench MODEL | --import FILE (workbench.c, workbench_import.c) */
+int cli_workbench(int argc, char **argv);
 
 #endif

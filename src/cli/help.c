@@ -20,6 +20,7 @@ static const struct {
     {"answers", cli_page_help},
     {"infrastructure and review", cli_infra_help},
     {NULL, cli_view_help},
+    {NULL, cli_workbench_help},
     {"types for a type checker", cli_generate_help},
 };
 enum { NGROUPS = sizeof groups / sizeof groups[0] };

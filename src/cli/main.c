@@ -36,6 +36,7 @@ static const struct {
     {"doc", cli_doc},
     {"generate", cli_generate},
     {"view", cli_view},
+    {"workbench", cli_workbench},
 };
 
 /* --help or -h anywhere after the verb asks for its help. */

@@ -200,10 +200,10 @@ static const char *string_value(maker *k, const ddbst__entity *e,
       snprintf(out, cap, "%c%d", (char)(e->name[0] | 0x20), seq + 1);
     lowercase(out);
   } else if (has_word(n, "email")) {
+    /* as people type them: a key that lower-cases it shows that it does */
     snprintf(out, cap, "%s.%s@%s.example", PICK(SAMPLE_FIRST, t),
              PICK(SAMPLE_LAST, t / COUNT(SAMPLE_FIRST) + t),
              PICK(SAMPLE_COMPANIES, below(&k->g, 3)));
-    lowercase(out);
   } else if (has_word(n, "slug")) {
     slugify(PICK(SAMPLE_TITLES, t), out, cap);
   } else if (has_word(n, "title") || has_word(n, "subject")) {
@@ -449,7 +449,10 @@ static int try_item(maker *k, ddbst_item *it, const ddbst_item *parent,
       v = ddbst__item_text(parent, pa, &len);
     /* optional attributes are left out of a quarter of the items, index
      * facets out of one in eight */
+    /* a unique constraint's facets too: its guard needs them */
     int always = ddbst__attr_always_set(at);
+    for (int u = 0; u < e->nuniques; u++)
+      always |= in_template(&e->uniques[u].tmpl, a);
     unsigned odds = index_facet(e, a) ? 8 : 4;
     if (!v && (always || below(&k->g, odds) != 0)) v = value_of(k, it, a, seq);
     if (v) rc = ddbst_item_set(it, a, v, strlen(v), err);

@@ -38,7 +38,7 @@ PAGES = ["docs/*.md", "bindings/*/README.md", "bindings/README.md"]
 LANGUAGE_PAGES = {"docs/c.md", "docs/python.md", "docs/node.md", "docs/go.md",
                   "docs/rust.md", "docs/lambda.md"}
 COPY = ["docs", "examples", "schema", "tests/data", "tests/integration/models",
-        "tests/lint"]
+        "tests/lint", "tests/workbench"]
 
 # Things a command makes anew each run, each matched by its shape.
 VARIABLE = [
