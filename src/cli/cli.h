@@ -46,6 +46,10 @@ const cli_help *cli_help_next(size_t *i);
 int cli_print_help(const char *verb);
 /* The overview (`ddbst --help`) on `out`. */
 void cli_print_overview(FILE *out);
+/* ddbst help --man | --verbs | --options VERB | --names MODEL
+ * entities|patterns|attributes:ENTITY: the manual, and the completion
+ * scripts' questions; -1 for none of them. */
+int cli_help_answer(int argc, char **argv);
 /* The closest verb to a misspelt one, or NULL (ddbst_suggest). */
 const char *cli_suggest_verb(const char *word);
 
