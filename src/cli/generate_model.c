@@ -299,16 +299,18 @@ static void label_of(const char *file, char *out, size_t cap) {
 }
 
 static const cli_option generate_options[] = {
-    {"--name", "NAME", "the types' prefix (else from the model file's name)"},
+    {"--name", "NAME",
+     "the prefix of the generated names (default: from the file's name)"},
     {NULL, NULL, NULL}};
 
 const cli_help cli_generate_help[] = {
     {"generate", "typescript|python|c MODEL [--name NAME]",
-     "The model's types for a type checker: entities, each attribute's\n"
-     "value type, what a put requires and a key names, the patterns and\n"
-     "the values each needs, so that a misspelt attribute or a missing\n"
-     "partition value fails tsc --strict, mypy --strict or the C compiler.",
-     generate_options, "ddbst generate typescript examples/shop/model.json"},
+     "Declarations for one model: entity names, each entity's attribute\n"
+     "value types, pattern names with the values each requires, and what\n"
+     "each page item holds, so that a type checker (tsc --strict, mypy\n"
+     "--strict, the C compiler) catches a misspelt attribute or a wrong\n"
+     "value type.",
+     generate_options, "ddbst generate typescript examples/saas/model.json"},
     {NULL, NULL, NULL, NULL, NULL}};
 
 int cli_generate(int argc, char **argv) {
