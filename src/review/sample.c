@@ -39,8 +39,11 @@ static unsigned below(gen *g, unsigned n) {
 /* The next instant: 2 to 40 hours on, at a whole second unless the
  * attribute keeps more (a fraction it keeps tells its items apart). */
 static int64_t tick(gen *g, int precision) {
-  int64_t step = (int64_t)(2 + below(g, 38)) * 3600 * 1000000 +
-                 (int64_t)below(g, 3600) * 1000000;
+  /* one draw a statement: the order of an expression's operands is the
+   * compiler's, and a seed must give the same bytes with any */
+  int64_t hours = 2 + below(g, 38);
+  int64_t seconds = below(g, 3600);
+  int64_t step = hours * 3600 * 1000000 + seconds * 1000000;
   if (precision == DDBST__PREC_MS) step += (int64_t)below(g, 1000) * 1000;
   if (precision == DDBST__PREC_US) step += below(g, 1000000);
   g->clock_us += step;
@@ -313,9 +316,12 @@ static const char *value_of(maker *k, const ddbst_item *it, int a, int seq) {
     snprintf(out, cap, "%lld", v > most ? most : v);
     return out;
   }
-  case DDBST__T_NUMBER:
-    snprintf(out, cap, "%u.%02u", 1 + below(&k->g, 200), below(&k->g, 100));
+  case DDBST__T_NUMBER: {
+    unsigned whole = 1 + below(&k->g, 200);
+    unsigned cents = below(&k->g, 100);
+    snprintf(out, cap, "%u.%02u", whole, cents);
     return out;
+  }
   case DDBST__T_BOOLEAN:
     return below(&k->g, 2) ? "true" : "false";
   case DDBST__T_TIMESTAMP:
@@ -333,25 +339,32 @@ static const char *value_of(maker *k, const ddbst_item *it, int a, int seq) {
     snprintf(out, cap, "%lld",
              (long long)(k->g.clock_us / 1000000 + 90 * 86400));
     return out;
-  case DDBST__T_LIST:
-    snprintf(out, cap, "[\"%s\", %u]", PICK(SAMPLE_WORDS, below(&k->g, 100)),
-             below(&k->g, 10));
+  case DDBST__T_LIST: {
+    unsigned word = below(&k->g, 100);
+    unsigned n = below(&k->g, 10);
+    snprintf(out, cap, "[\"%s\", %u]", PICK(SAMPLE_WORDS, word), n);
     return out;
-  case DDBST__T_MAP:
+  }
+  case DDBST__T_MAP: {
+    unsigned who = below(&k->g, 100);
+    unsigned ok = below(&k->g, 2);
     snprintf(out, cap, "{\"by\": \"%s\", \"ok\": %s}",
-             PICK(SAMPLE_FIRST, below(&k->g, 100)),
-             below(&k->g, 2) ? "true" : "false");
+             PICK(SAMPLE_FIRST, who), ok ? "true" : "false");
     lowercase(out);
     return out;
+  }
   case DDBST__T_STRING_SET: {
     unsigned i = below(&k->g, (unsigned)COUNT(SAMPLE_TAGS));
     snprintf(out, cap, "[\"%s\", \"%s\"]", PICK(SAMPLE_TAGS, i),
              PICK(SAMPLE_TAGS, i + 1));
     return out;
   }
-  case DDBST__T_NUMBER_SET:
-    snprintf(out, cap, "[%u, %u]", below(&k->g, 50), 50 + below(&k->g, 50));
+  case DDBST__T_NUMBER_SET: {
+    unsigned lo = below(&k->g, 50);
+    unsigned hi = 50 + below(&k->g, 50);
+    snprintf(out, cap, "[%u, %u]", lo, hi);
     return out;
+  }
   case DDBST__T_BINARY:
     return "3q2+7w==";
   }
