@@ -32,7 +32,8 @@ typedef struct cli_help {
 } cli_help;
 
 extern const cli_help cli_model_help[], cli_request_help[], cli_batch_help[],
-    cli_page_help[], cli_infra_help[], cli_view_help[], cli_generate_help[];
+    cli_page_help[], cli_infra_help[], cli_view_help[], cli_generate_help[],
+    cli_workbench_help[];
 
 /* The verb being run (main sets it), for usage errors and option hints. */
 extern const char *cli_verb;
@@ -45,6 +46,10 @@ const cli_help *cli_help_next(size_t *i);
 int cli_print_help(const char *verb);
 /* The overview (`ddbst --help`) on `out`. */
 void cli_print_overview(FILE *out);
+/* ddbst help --man | --verbs | --options VERB | --names MODEL
+ * entities|patterns|attributes:ENTITY: the manual, and the completion
+ * scripts' questions; -1 for none of them. */
+int cli_help_answer(int argc, char **argv);
 /* The closest verb to a misspelt one, or NULL (ddbst_suggest). */
 const char *cli_suggest_verb(const char *word);
 
@@ -172,5 +177,7 @@ int cli_doc(int argc, char **argv);
 int cli_generate(int argc, char **argv);
 /* view MODEL [-o FILE] [--seed N] [--data|--json] (view_verbs.c) */
 int cli_view(int argc, char **argv);
+/* workbench MODEL | --import FILE (workbench.c, workbench_import.c) */
+int cli_workbench(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static const struct {
     {"answers", cli_page_help},
     {"infrastructure and review", cli_infra_help},
     {NULL, cli_view_help},
+    {NULL, cli_workbench_help},
     {"types for a type checker", cli_generate_help},
 };
 enum { NGROUPS = sizeof groups / sizeof groups[0] };
@@ -143,4 +144,120 @@ int cli_unknown_option(const char *arg) {
           k >= 0 ? names[k] : "", k >= 0 ? "?" : "");
   usage_line();
   return 2;
+}
+
+/* ---- the manual and the completion scripts' questions ---- */
+
+/* Text for troff: a leading '.' or '\'' escaped, backslashes doubled. */
+static void troff(FILE *out, const char *s) {
+  int bol = 1;
+  for (; *s; s++) {
+    if (bol && (*s == '.' || *s == '\'')) fputs("\\&", out);
+    if (*s == '\\')
+      fputs("\\e", out);
+    else if (*s == '-')
+      fputs("\\-", out);
+    else
+      fputc(*s, out);
+    bol = *s == '\n';
+  }
+}
+
+/* ddbst(1), from the same tables as the help, so it lists every verb. */
+static void print_man(FILE *out) {
+  fprintf(out, ".TH DDBST 1 \"\" \"ddbst %s\" \"User Commands\"\n"
+               ".SH NAME\nddbst \\- DynamoDB single\\-table design: keys, "
+               "requests, review\n.SH SYNOPSIS\n.B ddbst\n[\\-\\-table "
+               "\\fINAME\\fR] \\fIVERB\\fR \\fIARGUMENTS\\fR...\n"
+               ".br\n.B ddbst help\n\\fIVERB\\fR\n.br\n.B ddbst\n"
+               "\\-\\-version\n.SH DESCRIPTION\n",
+          ddbst_version());
+  troff(out, "ddbst reads a model file (JSON: the table, its entities and "
+             "their keys, the access patterns) and builds every key and "
+             "request body of it, reads DynamoDB's answers back, and reviews "
+             "the design. It does no network I/O: request verbs print "
+             "OPERATION<TAB>BODY lines to send with any client.\n");
+  fprintf(out, ".SH VERBS\n");
+  size_t i = 0;
+  for (const cli_help *h; (h = cli_help_next(&i)) != NULL;) {
+    fprintf(out, ".TP\n.B %s\n", h->verb);
+    troff(out, h->synopsis);
+    fprintf(out, "\n.br\n");
+    troff(out, h->summary);
+    fputc('\n', out);
+    for (const cli_option *o = h->options; o && o->name; o++) {
+      fprintf(out, ".RS\n.TP\n.B ");
+      troff(out, o->name);
+      if (o->arg) {
+        fputs(" \\fI", out);
+        troff(out, o->arg);
+        fputs("\\fR", out);
+      }
+      fputc('\n', out);
+      troff(out, o->text);
+      fprintf(out, "\n.RE\n");
+    }
+    fprintf(out, ".RS\nExample:\n.nf\n$ ");
+    troff(out, h->example);
+    fprintf(out, "\n.fi\n.RE\n");
+  }
+  fprintf(out, ".SH OPTIONS\n.TP\n.BI \\-\\-table \" NAME\"\n");
+  troff(out, "Before the verb: the table name in force (e.g. per stage), "
+             "instead of the model's table.name.\n");
+  fprintf(out, ".TP\n.B \\-\\-help\nAfter a verb: that verb's help.\n"
+               ".TP\n.B \\-\\-version\nThe version.\n"
+               ".SH ENVIRONMENT\n.TP\n.B DDBST_CURSOR_KEY\n");
+  troff(out, "Cursor keys: 64 hex characters each, comma-separated, newest "
+             "first (else \\-\\-cursor\\-key\\-file).\n");
+  fprintf(out, ".SH EXIT STATUS\n0: done; 1: lint found an error, or "
+               "output failed; 2: bad input (a message names what was "
+               "wrong; a model error is FILE:LINE:COLUMN: path: message).\n"
+               ".SH FILES\n");
+  troff(out, "share/ddbst/ddbst.schema.json: the model file's JSON Schema "
+             "(ddbst schema). Completion for bash and zsh is installed with "
+             "the command; it asks ddbst help \\-\\-verbs, \\-\\-options "
+             "VERB and \\-\\-names MODEL KIND.\n");
+  fprintf(out, ".SH SEE ALSO\nThe docs/ of the source tree: model.md, "
+               "queries.md, requests.md, responses.md, review.md, view.md.\n");
+}
+
+/* What the completion scripts ask (cli_help_answer). */
+int cli_help_answer(int argc, char **argv) {
+  if (argc == 1 && !strcmp(argv[0], "--man")) {
+    print_man(stdout);
+    return 0;
+  }
+  if (argc == 1 && !strcmp(argv[0], "--verbs")) {
+    size_t i = 0;
+    for (const cli_help *h; (h = cli_help_next(&i)) != NULL;)
+      printf("%s\n", h->verb);
+    printf("help\n");
+    return 0;
+  }
+  if (argc == 2 && !strcmp(argv[0], "--options")) {
+    const cli_help *h = cli_help_of(argv[1]);
+    for (const cli_option *o = h ? h->options : NULL; o && o->name; o++)
+      printf("%s\n", o->name);
+    printf("--help\n");
+    return 0;
+  }
+  if (argc == 3 && !strcmp(argv[0], "--names")) {
+    ddbst_model *m;
+    ddbst_error err;
+    if (ddbst_model_load_file(argv[1], NULL, &m, &err)) return 2;
+    if (!strcmp(argv[2], "entities"))
+      for (int e = 0; e < ddbst_model_entity_count(m); e++)
+        printf("%s\n", ddbst_model_entity_name(m, e));
+    else if (!strcmp(argv[2], "patterns"))
+      for (int p = 0; p < ddbst_model_pattern_count(m); p++)
+        printf("%s\n", ddbst_model_pattern_name(m, p));
+    else if (argc == 3 && !strncmp(argv[2], "attributes:", 11)) {
+      int e = ddbst_model_entity(m, argv[2] + 11);
+      for (int a = 0; e >= 0 && a < ddbst_model_attribute_count(m, e); a++)
+        printf("%s\n", ddbst_model_attribute_name(m, e, a));
+    }
+    ddbst_model_free(m);
+    return 0;
+  }
+  return -1;
 }

@@ -36,6 +36,7 @@ static const struct {
     {"doc", cli_doc},
     {"generate", cli_generate},
     {"view", cli_view},
+    {"workbench", cli_workbench},
 };
 
 /* --help or -h anywhere after the verb asks for its help. */
@@ -60,6 +61,8 @@ int main(int argc, char **argv) {
     return argc < 1 ? 2 : 0;
   }
   if (strcmp(argv[0], "help") == 0) {
+    int rc = argc > 1 ? cli_help_answer(argc - 1, argv + 1) : -1;
+    if (rc >= 0) return rc;
     if (argc == 1) {
       cli_print_overview(stdout);
       return 0;

@@ -39,8 +39,11 @@ static unsigned below(gen *g, unsigned n) {
 /* The next instant: 2 to 40 hours on, at a whole second unless the
  * attribute keeps more (a fraction it keeps tells its items apart). */
 static int64_t tick(gen *g, int precision) {
-  int64_t step = (int64_t)(2 + below(g, 38)) * 3600 * 1000000 +
-                 (int64_t)below(g, 3600) * 1000000;
+  /* one draw a statement: the order of an expression's operands is the
+   * compiler's, and a seed must give the same bytes with any */
+  int64_t hours = 2 + below(g, 38);
+  int64_t seconds = below(g, 3600);
+  int64_t step = hours * 3600 * 1000000 + seconds * 1000000;
   if (precision == DDBST__PREC_MS) step += (int64_t)below(g, 1000) * 1000;
   if (precision == DDBST__PREC_US) step += below(g, 1000000);
   g->clock_us += step;
@@ -200,10 +203,10 @@ static const char *string_value(maker *k, const ddbst__entity *e,
       snprintf(out, cap, "%c%d", (char)(e->name[0] | 0x20), seq + 1);
     lowercase(out);
   } else if (has_word(n, "email")) {
+    /* as people type them: a key that lower-cases it shows that it does */
     snprintf(out, cap, "%s.%s@%s.example", PICK(SAMPLE_FIRST, t),
              PICK(SAMPLE_LAST, t / COUNT(SAMPLE_FIRST) + t),
              PICK(SAMPLE_COMPANIES, below(&k->g, 3)));
-    lowercase(out);
   } else if (has_word(n, "slug")) {
     slugify(PICK(SAMPLE_TITLES, t), out, cap);
   } else if (has_word(n, "title") || has_word(n, "subject")) {
@@ -313,9 +316,12 @@ static const char *value_of(maker *k, const ddbst_item *it, int a, int seq) {
     snprintf(out, cap, "%lld", v > most ? most : v);
     return out;
   }
-  case DDBST__T_NUMBER:
-    snprintf(out, cap, "%u.%02u", 1 + below(&k->g, 200), below(&k->g, 100));
+  case DDBST__T_NUMBER: {
+    unsigned whole = 1 + below(&k->g, 200);
+    unsigned cents = below(&k->g, 100);
+    snprintf(out, cap, "%u.%02u", whole, cents);
     return out;
+  }
   case DDBST__T_BOOLEAN:
     return below(&k->g, 2) ? "true" : "false";
   case DDBST__T_TIMESTAMP:
@@ -333,25 +339,32 @@ static const char *value_of(maker *k, const ddbst_item *it, int a, int seq) {
     snprintf(out, cap, "%lld",
              (long long)(k->g.clock_us / 1000000 + 90 * 86400));
     return out;
-  case DDBST__T_LIST:
-    snprintf(out, cap, "[\"%s\", %u]", PICK(SAMPLE_WORDS, below(&k->g, 100)),
-             below(&k->g, 10));
+  case DDBST__T_LIST: {
+    unsigned word = below(&k->g, 100);
+    unsigned n = below(&k->g, 10);
+    snprintf(out, cap, "[\"%s\", %u]", PICK(SAMPLE_WORDS, word), n);
     return out;
-  case DDBST__T_MAP:
+  }
+  case DDBST__T_MAP: {
+    unsigned who = below(&k->g, 100);
+    unsigned ok = below(&k->g, 2);
     snprintf(out, cap, "{\"by\": \"%s\", \"ok\": %s}",
-             PICK(SAMPLE_FIRST, below(&k->g, 100)),
-             below(&k->g, 2) ? "true" : "false");
+             PICK(SAMPLE_FIRST, who), ok ? "true" : "false");
     lowercase(out);
     return out;
+  }
   case DDBST__T_STRING_SET: {
     unsigned i = below(&k->g, (unsigned)COUNT(SAMPLE_TAGS));
     snprintf(out, cap, "[\"%s\", \"%s\"]", PICK(SAMPLE_TAGS, i),
              PICK(SAMPLE_TAGS, i + 1));
     return out;
   }
-  case DDBST__T_NUMBER_SET:
-    snprintf(out, cap, "[%u, %u]", below(&k->g, 50), 50 + below(&k->g, 50));
+  case DDBST__T_NUMBER_SET: {
+    unsigned lo = below(&k->g, 50);
+    unsigned hi = 50 + below(&k->g, 50);
+    snprintf(out, cap, "[%u, %u]", lo, hi);
     return out;
+  }
   case DDBST__T_BINARY:
     return "3q2+7w==";
   }
@@ -449,7 +462,10 @@ static int try_item(maker *k, ddbst_item *it, const ddbst_item *parent,
       v = ddbst__item_text(parent, pa, &len);
     /* optional attributes are left out of a quarter of the items, index
      * facets out of one in eight */
+    /* a unique constraint's facets too: its guard needs them */
     int always = ddbst__attr_always_set(at);
+    for (int u = 0; u < e->nuniques; u++)
+      always |= in_template(&e->uniques[u].tmpl, a);
     unsigned odds = index_facet(e, a) ? 8 : 4;
     if (!v && (always || below(&k->g, odds) != 0)) v = value_of(k, it, a, seq);
     if (v) rc = ddbst_item_set(it, a, v, strlen(v), err);

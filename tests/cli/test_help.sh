@@ -55,7 +55,7 @@ verbs=$("$ddbst" --help | sed -n 's/^       ddbst \([a-z][a-z-]*\).*/\1/p' | gre
 # help table)
 all="batch-get batch-write check cloudformation create create-table delete doc
 generate get keys lint page parse patterns put query schema stream transact
-update view"
+update view workbench"
 if [[ $(echo $verbs) == $(echo $all) ]]; then pass; else fail "overview lists: $(echo $verbs)"; fi
 for verb in $all; do
   run "$verb" --help

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# docs/examples/*.md are `ddbst doc` of the example models: this fails when
-# either drifts from what the command prints (regenerate them with
-# `ddbst doc examples/NAME/model.json > docs/examples/NAME.md`).
+# The docs say what the code does: docs/examples/*.md are `ddbst doc` of the
+# example models (regenerate them with
+# `ddbst doc examples/NAME/model.json > docs/examples/NAME.md`), and every
+# `$` example and C program of docs/ and the bindings' READMEs runs and
+# prints what its page says (tests/doc/examples.py).
 # Usage: drift.sh PATH_TO_DDBST SOURCE_DIR
 set -u
 ddbst=$1
@@ -22,5 +24,7 @@ for name in saas blog; do
     passed=$((passed + 1))
   fi
 done
+echo "ddbst doc: $passed passed, $failed failed"
+python3 "$src/tests/doc/examples.py" "$ddbst" "$src" || failed=$((failed + 1))
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

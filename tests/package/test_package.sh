@@ -95,6 +95,16 @@ if [[ -x "$prefix/bin/ddbst" ]]; then
     fail "installed ddbst check: $got"
   mv "$work/moved" "$prefix"
   echo "ok: the installed command runs from a moved prefix"
+  # with it, its manual, its completion for bash and zsh, the model's schema
+  for f in share/man/man1/ddbst.1 share/bash-completion/completions/ddbst \
+           share/zsh/site-functions/_ddbst share/ddbst/ddbst.schema.json; do
+    [[ -s "$prefix/$f" ]] || fail "cmake --install did not install $f"
+  done
+  grep -q '^\.B workbench$' "$prefix/share/man/man1/ddbst.1" ||
+    fail "the installed ddbst.1 lacks the verbs"
+  cmp -s "$prefix/share/ddbst/ddbst.schema.json" "$source_dir/schema/ddbst.schema.json" ||
+    fail "the installed schema is not schema/ddbst.schema.json"
+  echo "ok: the manual, bash and zsh completion and the schema are installed"
 fi
 
 # 5. ddbst as a subproject (add_subdirectory): the libraries only, no test
