@@ -88,8 +88,11 @@ typedef struct ddbst_error {
   int32_t code;     /* the DDBST_E* code the call returned */
   uint32_t reserved0;
   uint64_t offset;  /* byte offset in the input, where there is one; else 0 */
-  uint32_t line;    /* 1-based line for syntax errors in a file; else 0 */
-  uint32_t column;  /* 1-based column (bytes) for syntax errors; else 0 */
+  /* 1-based line and column (bytes) in a model file or other JSON input:
+   * where a syntax error stopped the parser, or the start of the member
+   * (its quoted name) or element a model error is about; else 0. */
+  uint32_t line;
+  uint32_t column;
   uint64_t reserved1[4];
   /* What was wrong, as a path: "entities.User.key.sk", "facet orgId",
    * "cursor". Empty when the error is about the call as a whole. */
@@ -100,6 +103,19 @@ typedef struct ddbst_error {
 
 /* A static, never-NULL description of a DDBST_E* code ("value not valid"). */
 DDBST_API const char *ddbst_strerror(int code);
+
+/* "Did you mean": the index of the name among `candidates` (`count` of
+ * them; NULL entries are skipped) closest to the unknown `word`, by the rule
+ * the library's own messages use ("User has no attribute customerID; did
+ * you mean customerId?"): letter case aside, at most 1 edit (an insertion,
+ * deletion, substitution or swap of neighbours) for names up to 4 bytes, 2
+ * up to 8, 3 beyond; a case-only difference wins; the first of equally
+ * close names wins (and `word` itself, when it is among them).
+ * DDBST_ENOTFOUND when none is close enough, DDBST_EINVAL for a NULL
+ * `word`. Does not allocate;
+ * thread-safe. For bindings and tools that name their own options. */
+DDBST_API int ddbst_suggest(const char *word, const char *const *candidates,
+                            size_t count);
 
 /* ---- allocation --------------------------------------------------------- */
 
@@ -137,7 +153,13 @@ typedef struct ddbst_model ddbst_model;
 
 /* Called once for every problem found in a model file, in the order the
  * loader meets them: object by object through the document, each object's
- * unknown fields first, then its other fields in document order. */
+ * unknown fields first, then its other fields in document order. One
+ * mistake is one problem: a field misspelt where a required one is missing
+ * is reported as "unknown field 'atributes'; did you mean attributes?"
+ * alone; an entity or index name the model does not declare, where it is
+ * first named; an entity's facets are not checked when its attributes
+ * could not be read. Messages about a name the model lacks end with
+ * "; did you mean X?" when one is close (ddbst_suggest's rule). */
 typedef void (*ddbst_error_fn)(void *user, const ddbst_error *err);
 
 /* Options for loading a model. Zero-initialise, set `size` to

@@ -11,6 +11,30 @@
 
 #include "cli.h"
 
+static const cli_option batch_get_options[] = {
+    {"--consistent", NULL, "strongly consistent reads"}, {NULL, NULL, NULL}};
+static const cli_option transact_options[] = {
+    {"--token", "TOKEN", "ClientRequestToken: a retry applies once"},
+    {NULL, NULL, NULL}};
+
+const cli_help cli_batch_help[] = {
+    {"batch-get", "MODEL [--consistent] < ops.jsonl",
+     "BatchGetItem requests (100 keys each) of the items on stdin, one JSON\n"
+     "object a line: {\"op\":\"get\",\"entity\":\"User\",\"values\":{...}}.",
+     batch_get_options,
+     "ddbst batch-get examples/saas/model.json < docs/examples/gets.jsonl"},
+    {"batch-write", "MODEL < ops.jsonl",
+     "BatchWriteItem requests (25 writes each) of the puts and deletes on\n"
+     "stdin, one JSON object a line: {\"op\":\"put\",\"entity\":...}.",
+     NULL,
+     "ddbst batch-write examples/saas/model.json < docs/examples/writes.jsonl"},
+    {"transact", "MODEL [--token TOKEN] < ops.jsonl",
+     "One TransactWriteItems (or TransactGetItems) of the operations on\n"
+     "stdin, unique guards included, all or nothing.",
+     transact_options,
+     "ddbst transact examples/saas/model.json < docs/examples/transact.jsonl"},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 /* The stdin line of each item, for errors: "line 3", not "items[1]". */
 typedef struct item_lines {
   int *line;
@@ -138,7 +162,7 @@ static int run(const char *op, int argc, char **argv) {
       cli_add(&req, ",\"consistent\":true");
     } else {
       cli_text_free(&req);
-      return cli_usage_error("unknown option");
+      return cli_unknown_option(argv[i]);
     }
   }
   int rc = read_items(&items, &lines);

@@ -5,14 +5,54 @@
 #define DDBST_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ddbst.h"
 
 /* --table NAME, given before the verb. */
 extern const char *cli_table_override;
 
-/* Prints why and the usage, returns 2. */
+/* ---- help (help.c): each verb's, in a table beside the verb ---- */
+
+typedef struct cli_option {
+  const char *name; /* "--limit" */
+  const char *arg;  /* "N", or NULL for a flag */
+  const char *text; /* what it does, one line */
+} cli_option;
+
+/* What `ddbst help VERB`, `ddbst VERB --help` and a usage error print, and
+ * what completion offers. Each file of verbs lists its own, ending with an
+ * entry whose verb is NULL; help.c gathers the lists. */
+typedef struct cli_help {
+  const char *verb;
+  const char *synopsis;       /* after "ddbst VERB ": "MODEL ENTITY ..." */
+  const char *summary;        /* one paragraph, lines of at most 76 */
+  const cli_option *options;  /* ending with {NULL}; NULL: none */
+  const char *example;        /* a command line, after "$ " */
+} cli_help;
+
+extern const cli_help cli_model_help[], cli_request_help[], cli_batch_help[],
+    cli_page_help[], cli_infra_help[], cli_generate_help[];
+
+/* The verb being run (main sets it), for usage errors and option hints. */
+extern const char *cli_verb;
+
+/* The help of `verb`, or NULL. */
+const cli_help *cli_help_of(const char *verb);
+/* Every verb's help in turn: *i = 0 first; NULL past the last. */
+const cli_help *cli_help_next(size_t *i);
+/* `ddbst help VERB` on stdout; 2 and a message for an unknown verb. */
+int cli_print_help(const char *verb);
+/* The overview (`ddbst --help`) on `out`. */
+void cli_print_overview(FILE *out);
+/* The closest verb to a misspelt one, or NULL (ddbst_suggest). */
+const char *cli_suggest_verb(const char *word);
+
+/* Prints "ddbst: VERB: why" and the verb's usage line, returns 2. */
 int cli_usage_error(const char *why);
+/* "ddbst: VERB: unknown option --x; did you mean --y?" and the usage
+ * line, returns 2. */
+int cli_unknown_option(const char *arg);
 
 /* ---- request text (text.c) ---- */
 
@@ -58,6 +98,21 @@ typedef struct cli_span {
 cli_span cli_span_of(const char *json);
 /* The value of member `key` of the object `obj`. */
 cli_span cli_member(cli_span obj, const char *key);
+/* The same for key[0..klen), with *name (when `name` is not NULL) at the
+ * quote that opens the member's name. */
+cli_span cli_member_n(cli_span obj, const char *key, size_t klen,
+                      const char **name);
+
+/* ---- places in the model file (locate.c) ---- */
+
+/* The 1-based line and column in `text` of the member a model path names
+ * ("entities.User.indexes.GSI1.pk"): its quoted name, or the deepest
+ * member of the path that exists (1:1 for none). Names may hold dots
+ * (index names): the longest that exists is taken at each level. */
+void cli_locate(cli_span text, const char *path, unsigned *line,
+                unsigned *column);
+/* All of a file, NUL-terminated, or NULL (and a message). */
+char *cli_read_file(const char *file, size_t *len);
 /* Steps through the array `arr`: set elem->p to NULL for the first element;
  * returns 0 past the last. */
 int cli_next(cli_span arr, cli_span *elem);
@@ -97,6 +152,7 @@ int cli_check(int argc, char **argv);
 int cli_keys(int argc, char **argv);
 int cli_parse(int argc, char **argv);
 int cli_patterns(int argc, char **argv);
+int cli_schema(int argc, char **argv);
 int cli_create_table(int argc, char **argv);
 int cli_get(int argc, char **argv);
 int cli_put(int argc, char **argv);

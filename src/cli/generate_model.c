@@ -298,6 +298,21 @@ static void label_of(const char *file, char *out, size_t cap) {
   if (!out[0]) snprintf(out, cap, "Model");
 }
 
+static const cli_option generate_options[] = {
+    {"--name", "NAME",
+     "the prefix of the generated names (default: from the file's name)"},
+    {NULL, NULL, NULL}};
+
+const cli_help cli_generate_help[] = {
+    {"generate", "typescript|python|c MODEL [--name NAME]",
+     "Declarations for one model: entity names, each entity's attribute\n"
+     "value types, pattern names with the values each requires, and what\n"
+     "each page item holds, so that a type checker (tsc --strict, mypy\n"
+     "--strict, the C compiler) catches a misspelt attribute or a wrong\n"
+     "value type.",
+     generate_options, "ddbst generate typescript examples/saas/model.json"},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 int cli_generate(int argc, char **argv) {
   if (argc < 2)
     return cli_usage_error("generate takes a language and a model file");

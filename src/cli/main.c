@@ -1,49 +1,12 @@
 /* The `ddbst` command: each verb turns its arguments into a request to the
  * JSON entry (ddbst_json_call) and prints the answer. Output is JSON on
- * stdout; bad input exits 2 with "ddbst: <path>: <message>" on stderr. */
+ * stdout; bad input exits 2 with "ddbst: <path>: <message>" on stderr (a
+ * bad model: "FILE:LINE:COLUMN: <path>: <message>"). help.c holds the
+ * help, from each verb file's table. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
-
-static const char usage[] =
-    "usage: ddbst check MODEL\n"
-    "       ddbst keys MODEL ENTITY NAME=VALUE...\n"
-    "       ddbst parse MODEL [--index NAME] PK [SK]\n"
-    "       ddbst patterns MODEL\n"
-    "requests (printed as OPERATION<TAB>BODY):\n"
-    "       ddbst create-table MODEL\n"
-    "       ddbst get|put|create|delete MODEL ENTITY NAME=VALUE... "
-    "[--consistent] [--project NAME]... [--if-exists] [--expect-version N]\n"
-    "       ddbst update MODEL ENTITY NAME=VALUE... [--set NAME=VALUE]... "
-    "[--remove NAME]... [--previous NAME=VALUE]...\n"
-    "             [--add NAME=NUMBER]... [--append NAME=JSON]... "
-    "[--expect-version N] [--upsert]\n"
-    "       ddbst query MODEL PATTERN NAME=VALUE... [--begins|--gt|--gte|--lt|"
-    "--lte NAME=VALUE]\n"
-    "             [--limit N] [--consistent] [--project NAME]... [--cursor C "
-    "[--cursor-key-file FILE]]\n"
-    "             (--gte with --lte: between)\n"
-    "       ddbst batch-get MODEL [--consistent] < ops.jsonl\n"
-    "       ddbst batch-write MODEL < ops.jsonl\n"
-    "       ddbst transact MODEL [--token TOKEN] < ops.jsonl\n"
-    "         one JSON object per line: {\"op\":\"put\",\"entity\":\"User\","
-    "\"values\":{...}}\n"
-    "answers:\n"
-    "       ddbst page MODEL PATTERN NAME=VALUE... [--cursor-key-file FILE] "
-    "< query-response.json\n"
-    "       ddbst stream MODEL < lambda-stream-event.json\n"
-    "cursor keys: --cursor-key-file FILE or DDBST_CURSOR_KEY (64 hex "
-    "characters, comma-separated, newest first)\n"
-    "infrastructure and review:\n"
-    "       ddbst cloudformation MODEL [--yaml] "
-    "[--stream-filter ENTITY[:INSERT,MODIFY,REMOVE]]...\n"
-    "       ddbst lint MODEL    (error|warning|note PATH: MESSAGE; exit 1 on "
-    "an error)\n"
-    "       ddbst doc MODEL     (Markdown for a design review)\n"
-    "types for a type checker:\n"
-    "       ddbst generate typescript|python|c MODEL [--name NAME]\n"
-    "options before the verb: --table NAME (overrides table.name)\n";
 
 const char *cli_table_override;
 
@@ -55,6 +18,7 @@ static const struct {
     {"keys", cli_keys},
     {"parse", cli_parse},
     {"patterns", cli_patterns},
+    {"schema", cli_schema},
     {"create-table", cli_create_table},
     {"get", cli_get},
     {"put", cli_put},
@@ -73,9 +37,11 @@ static const struct {
     {"generate", cli_generate},
 };
 
-int cli_usage_error(const char *why) {
-  fprintf(stderr, "ddbst: %s\n%s", why, usage);
-  return 2;
+/* --help or -h anywhere after the verb asks for its help. */
+static int asks_help(int argc, char **argv) {
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -89,15 +55,28 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
-    fputs(usage, argc < 1 ? stderr : stdout);
+    cli_print_overview(argc < 1 ? stderr : stdout);
     return argc < 1 ? 2 : 0;
+  }
+  if (strcmp(argv[0], "help") == 0) {
+    if (argc == 1) {
+      cli_print_overview(stdout);
+      return 0;
+    }
+    return cli_print_help(argv[1]);
   }
   for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
     if (strcmp(argv[0], verbs[i].name) != 0) continue;
+    cli_verb = verbs[i].name;
+    if (asks_help(argc - 1, argv + 1)) return cli_print_help(cli_verb);
     int rc = verbs[i].run(argc - 1, argv + 1);
     /* output cut short is a failure even when the verb itself succeeded */
     return (fflush(stdout) || ferror(stdout)) && !rc ? 1 : rc;
   }
-  fprintf(stderr, "ddbst: unknown verb '%s'\n%s", argv[0], usage);
+  const char *meant = cli_suggest_verb(argv[0]);
+  fprintf(stderr, "ddbst: unknown verb '%s'%s%s%s\n", argv[0],
+          meant ? "; did you mean " : "", meant ? meant : "",
+          meant ? "?" : "");
+  fprintf(stderr, "(ddbst --help lists the verbs)\n");
   return 2;
 }

@@ -5,6 +5,39 @@
 
 #include "cli.h"
 
+static const cli_option parse_options[] = {
+    {"--index", "NAME", "the keys are of this secondary index, not the table's"},
+    {NULL, NULL, NULL}};
+
+const cli_help cli_model_help[] = {
+    {"check", "MODEL",
+     "Loads the model file and prints what it holds, or every problem it\n"
+     "has, one a line as FILE:LINE:COLUMN: path: message (exit 2).",
+     NULL, "ddbst check examples/saas/model.json"},
+    {"keys", "MODEL ENTITY NAME=VALUE...",
+     "The key attributes an item of ENTITY is written with: the table's\n"
+     "keys, each index's whose facets are all given, the entity attribute.\n"
+     "Defaults (now, generated ULIDs) are filled first. A value that would\n"
+     "forge another key is refused, naming the attribute.",
+     NULL,
+     "ddbst keys examples/saas/model.json User orgId=123 userId=9 "
+     "email=Ann@Example.com"},
+    {"parse", "MODEL [--index NAME] PK [SK]",
+     "The reverse of keys: which entity a key belongs to, and its facets.",
+     parse_options,
+     "ddbst parse examples/saas/model.json 'ORG#123' "
+     "'PROJECT#2026-03-14T09:00:00Z#p1'"},
+    {"patterns", "MODEL",
+     "Every access pattern as JSON: operation, entities, index, key\n"
+     "templates, range facet, order and limits.",
+     NULL, "ddbst patterns examples/blog/model.json"},
+    {"schema", "",
+     "The JSON Schema (draft-07) of the model file, for editors: point a\n"
+     "model's \"$schema\" at a copy of it (installed as\n"
+     "share/ddbst/ddbst.schema.json) for completion and checks as you type.",
+     NULL, "ddbst schema > ddbst.schema.json"},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 /* Runs `request` on `model` and prints the answer's member `key` (NULL: the
  * whole answer) on a line. */
 static int print_answer(const char *model, int every_error,
@@ -28,6 +61,18 @@ static int model_op(const char *model, const char *op, int every_error,
   int rc = print_answer(model, every_error, &req, key);
   cli_text_free(&req);
   return rc;
+}
+
+/* schema: the model file's JSON Schema, carried in the command
+ * (schema/ddbst.schema.json, embedded at build time). */
+extern const char cli_schema_json[];
+extern const size_t cli_schema_json_len;
+
+int cli_schema(int argc, char **argv) {
+  (void)argv;
+  if (argc != 0) return cli_usage_error("schema takes no arguments");
+  fwrite(cli_schema_json, 1, cli_schema_json_len, stdout);
+  return 0;
 }
 
 int cli_check(int argc, char **argv) {

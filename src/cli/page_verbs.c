@@ -8,6 +8,27 @@
 
 #include "cli.h"
 
+static const cli_option page_options[] = {
+    {"--cursor-key-file", "FILE",
+     "the cursor keys (else DDBST_CURSOR_KEY) that seal the next cursor"},
+    {NULL, NULL, NULL}};
+
+const cli_help cli_page_help[] = {
+    {"page", "MODEL PATTERN NAME=VALUE... [options] < response.json",
+     "Reads DynamoDB's answer to the pattern's query: one JSON line per\n"
+     "item, identified as its entity, then the next page's cursor.",
+     page_options,
+     "ddbst page examples/saas/model.json listUsers orgId=1 "
+     "--cursor-key-file docs/examples/cursor-key.hex < "
+     "tests/data/responses/local-query-users-page1.json"},
+    {"stream", "MODEL < event.json",
+     "Reads a Lambda DynamoDB stream event: one JSON line per record, its\n"
+     "images as the model's entities.",
+     NULL,
+     "ddbst stream examples/saas/model.json < "
+     "tests/data/responses/local-stream-event.json"},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 /* Ends `request` with ,"<field>":"<all of stdin>"} and runs it. */
 static char *run_on_stdin(const cli_session *s, cli_text *request,
                           const char *field) {
@@ -41,6 +62,8 @@ int cli_page(int argc, char **argv) {
   for (int i = 2; i < argc && !rc; i++) {
     if (!strcmp(argv[i], "--cursor-key-file") && i + 1 < argc)
       key_file = argv[++i];
+    else if (!strncmp(argv[i], "--", 2))
+      rc = cli_unknown_option(argv[i]);
     else
       rc = cli_add_assignment(&values, argv[i]);
   }

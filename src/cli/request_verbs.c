@@ -7,6 +7,87 @@
 
 #include "cli.h"
 
+static const cli_option read_options[] = {
+    {"--consistent", NULL, "a strongly consistent read"},
+    {"--project", "NAME", "return only this attribute (repeat for more)"},
+    {NULL, NULL, NULL}};
+static const cli_option put_options[] = {
+    {"--expect-version", "N",
+     "only if the item's version attribute is N (stores N + 1)"},
+    {NULL, NULL, NULL}};
+static const cli_option delete_options[] = {
+    {"--if-exists", NULL, "fail when there is no such item"},
+    {"--expect-version", "N", "only if the item's version attribute is N"},
+    {NULL, NULL, NULL}};
+static const cli_option update_options[] = {
+    {"--set", "NAME=VALUE", "SET an attribute (index keys follow)"},
+    {"--remove", "NAME", "REMOVE an attribute (a sparse index's facet: the "
+                         "item leaves it)"},
+    {"--add", "NAME=NUMBER", "ADD to a number, or elements to a set"},
+    {"--append", "NAME=JSON", "append a JSON array's elements to a list"},
+    {"--previous", "NAME=VALUE",
+     "the value a unique attribute had, to move its guard"},
+    {"--expect-version", "N", "only if the item's version attribute is N"},
+    {"--upsert", NULL, "also when the item does not exist"},
+    {NULL, NULL, NULL}};
+static const cli_option query_options[] = {
+    {"--begins", "NAME=VALUE", "the facet starts with VALUE"},
+    {"--gt", "NAME=VALUE", "after VALUE (after all that start with it)"},
+    {"--gte", "NAME=VALUE", "VALUE or after (with --lte: between)"},
+    {"--lt", "NAME=VALUE", "before VALUE"},
+    {"--lte", "NAME=VALUE", "VALUE or before (a partial VALUE: all of it)"},
+    {"--limit", "N", "items a page (capped at the pattern's maximum)"},
+    {"--consistent", NULL, "a strongly consistent read (table patterns)"},
+    {"--project", "NAME", "return only this attribute (repeat for more)"},
+    {"--cursor", "CURSOR", "start after this cursor (from ddbst page)"},
+    {"--cursor-key-file", "FILE",
+     "the cursor keys (else DDBST_CURSOR_KEY): 64 hex characters each, "
+     "comma-separated, newest first"},
+    {NULL, NULL, NULL}};
+
+const cli_help cli_request_help[] = {
+    {"create-table", "MODEL",
+     "The CreateTable request of the model's table: key attributes, GSIs\n"
+     "with their projections, on-demand billing, the stream.",
+     NULL, "ddbst create-table examples/saas/model.json"},
+    {"get", "MODEL ENTITY NAME=VALUE... [options]",
+     "The GetItem of the item whose primary-key facets are given.",
+     read_options,
+     "ddbst get examples/saas/model.json User orgId=o1 userId=u1 "
+     "--consistent"},
+    {"put", "MODEL ENTITY NAME=VALUE... [options]",
+     "The PutItem of the whole item: defaults filled, required attributes\n"
+     "checked, every key built. An entity with unique attributes is\n"
+     "written with create, update and delete instead.",
+     put_options,
+     "ddbst put examples/saas/model.json Project orgId=o1 projectId=p1 "
+     "createdAt=2026-03-14T10:00:00Z name=Apollo status=active"},
+    {"create", "MODEL ENTITY NAME=VALUE... [options]",
+     "A put only if no such item exists (with its unique guards, a\n"
+     "TransactWriteItems).",
+     put_options,
+     "ddbst create examples/saas/model.json User orgId=o1 userId=u1 "
+     "email=Ann@Example.com name=Ann"},
+    {"delete", "MODEL ENTITY NAME=VALUE... [options]",
+     "The DeleteItem of the item (and its unique guards).", delete_options,
+     "ddbst delete examples/saas/model.json Project orgId=o1 projectId=p1 "
+     "createdAt=2026-03-14T10:00:00Z --if-exists"},
+    {"update", "MODEL ENTITY NAME=VALUE... [options]",
+     "The UpdateItem of the item whose primary-key facets are given; the\n"
+     "index keys stay true (a changed facet rewrites them, a removed one\n"
+     "takes the item out of a sparse index).",
+     update_options,
+     "ddbst update examples/saas/model.json Project orgId=o1 projectId=p1 "
+     "createdAt=2026-03-14T10:00:00Z --set status=archived"},
+    {"query", "MODEL PATTERN NAME=VALUE... [options]",
+     "The Query of access pattern PATTERN: NAME=VALUE gives the partition\n"
+     "key's facets (and leading sort-key facets); one sort-key condition\n"
+     "narrows it, inside the entity's key space.",
+     query_options,
+     "ddbst query examples/saas/model.json listEvents projectId=p1 "
+     "--gte ts=2026-01-01 --lte ts=2026-02-01"},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 /* Runs `request` and prints the request it answers. */
 static int print_request(const cli_session *s, const cli_text *request) {
   char *answer = cli_run(s, request);
@@ -81,8 +162,7 @@ static int item_verb(const char *verb, int argc, char **argv) {
     } else if (!strcmp(a, "--expect-version") && i + 1 < argc) {
       rc = add_number(&req, "expectVersion", a, argv[++i]);
     } else if (a[0] == '-' && a[1] == '-') {
-      fprintf(stderr, "ddbst: %s: unknown option for %s\n", a, verb);
-      rc = 2;
+      rc = cli_unknown_option(a);
     } else {
       rc = cli_add_assignment(&values, a);
     }
@@ -193,8 +273,7 @@ int cli_query(int argc, char **argv) {
     } else if (!strcmp(a, "--consistent")) {
       cli_add(&req, ",\"consistent\":true");
     } else if (!strncmp(a, "--", 2)) {
-      fprintf(stderr, "ddbst: %s: unknown option for query\n", a);
-      rc = 2;
+      rc = cli_unknown_option(a);
     } else {
       rc = cli_add_assignment(&values, a);
     }

@@ -15,19 +15,39 @@ static const char *string_at(yajl_val obj, const char *key) {
   return v ? YAJL_GET_STRING(v) : "";
 }
 
-/* One {"code","name","path","message"} error on stderr. */
+static long long integer_at(yajl_val obj, const char *key) {
+  const char *path[] = {key, NULL};
+  yajl_val v = yajl_tree_get(obj, path, yajl_t_number);
+  return v && YAJL_IS_INTEGER(v) ? YAJL_GET_INTEGER(v) : 0;
+}
+
+/* One {"code","name","path","message"} error on stderr. An error in the
+ * model file, which has a line and column, is FILE:LINE:COLUMN: PATH:
+ * MESSAGE, as compilers write theirs, for editors and CI annotations. */
 static void print_error(const cli_session *s, yajl_val e, int from_call) {
   char renamed[DDBST_ERROR_PATH_MAX + 64];
   const char *path = string_at(e, "path"), *message = string_at(e, "message");
+  long long line = from_call ? 0 : integer_at(e, "line");
+  long long column = integer_at(e, "column");
   /* the session's own errors (model, keys) name no request field */
   if (from_call && s->rename && path[0]) {
     s->rename(s, path, renamed, sizeof renamed);
     path = renamed;
   }
-  if (path[0])
+  if (line > 0) {
+    /* a syntax error's message ends with its position, said once here */
+    char where[64];
+    int w = snprintf(where, sizeof where, " (line %lld, column %lld)", line,
+                     column);
+    size_t n = strlen(message);
+    int cut = w > 0 && (size_t)w < n && !strcmp(message + n - (size_t)w, where);
+    fprintf(stderr, "%s:%lld:%lld: %s%s%.*s\n", s->model, line, column, path,
+            path[0] ? ": " : "", cut ? (int)(n - (size_t)w) : (int)n, message);
+  } else if (path[0]) {
     fprintf(stderr, "ddbst: %s: %s\n", path, message);
-  else
+  } else {
     fprintf(stderr, "ddbst: %s\n", message);
+  }
 }
 
 /* An error answer: {"error":{...}}, or for a bad model

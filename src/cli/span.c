@@ -45,18 +45,25 @@ cli_span cli_span_of(const char *json) {
 }
 
 cli_span cli_member(cli_span obj, const char *key) {
+  return cli_member_n(obj, key, strlen(key), NULL);
+}
+
+cli_span cli_member_n(cli_span obj, const char *key, size_t klen,
+                      const char **name) {
   cli_span none = {NULL, 0};
   const char *end = obj.p + obj.n;
   const char *p = obj.p ? skip_space(obj.p, end) : end;
   if (p == end || *p != '{') return none;
-  size_t klen = strlen(key);
   for (p = skip_space(p + 1, end); p < end && *p == '"';) {
     const char *k = p + 1, *kend = value_end(p, end) - 1;
     p = skip_space(kend + 1, end);
     if (p == end || *p != ':') return none;
     p = skip_space(p + 1, end);
     cli_span v = {p, (size_t)(value_end(p, end) - p)};
-    if ((size_t)(kend - k) == klen && !memcmp(k, key, klen)) return v;
+    if ((size_t)(kend - k) == klen && !memcmp(k, key, klen)) {
+      if (name) *name = k - 1;
+      return v;
+    }
     p = skip_space(p + v.n, end);
     if (p < end && *p == ',') p = skip_space(p + 1, end);
   }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "ffi/ffi.h"
+#include "model/suggest.h"
 
 int ddbst__ffi_fail(call *c, int code, const char *path, const char *fmt,
                     ...) {
@@ -34,9 +36,15 @@ int ddbst__ffi_only(call *c, const ddbst__jnode *obj, const char *what,
   for (size_t i = 0; i < obj->count; i++) {
     const char *const *k = allowed;
     while (*k && strcmp(*k, obj->keys[i]) != 0) k++;
-    if (!*k)
-      return ddbst__ffi_fail(c, DDBST_EINVAL, obj->keys[i],
-                             "unknown field for %s", what);
+    if (*k) continue;
+    ddbst__suggest s;
+    ddbst__suggest_init(&s, obj->keys[i]);
+    for (k = allowed; *k; k++)
+      if (!ddbst__jobj_get(obj, *k)) ddbst__suggest_offer(&s, *k);
+    char tail[DDBST__TAIL_CAP];
+    return ddbst__ffi_fail(
+        c, DDBST_EINVAL, obj->keys[i], "unknown field for %s%s", what,
+        ddbst__suggest_tail(ddbst__suggest_best(&s), tail, sizeof tail));
   }
   return 0;
 }
@@ -104,8 +112,12 @@ int ddbst__ffi_attribute(call *c, ddbst_item *it, const char *field,
     char path[DDBST_ERROR_PATH_MAX];
     snprintf(path, sizeof path, "%s.%s", field, name);
     const char *en = ddbst_model_entity_name(c->m, entity);
-    return ddbst__ffi_fail(c, DDBST_ENOTFOUND, path, "%s has no attribute %s",
-                           en, name);
+    char tail[DDBST__TAIL_CAP];
+    return ddbst__ffi_fail(
+        c, DDBST_ENOTFOUND, path, "%s has no attribute %s%s", en, name,
+        ddbst__suggest_tail(
+            ddbst__suggest_attribute(&c->m->entities[entity], name), tail,
+            sizeof tail));
   }
   return a;
 }
@@ -184,9 +196,12 @@ static int entity_of(call *c, const ddbst__jnode *req) {
   if (ddbst__ffi_get_string(c, req, "entity", 1, &name, NULL))
     return c->err.code;
   int e = ddbst_model_entity(c->m, name);
+  char tail[DDBST__TAIL_CAP];
   if (e < 0)
-    return ddbst__ffi_fail(c, DDBST_ENOTFOUND, "entity",
-                           "the model has no entity %s", name);
+    return ddbst__ffi_fail(
+        c, DDBST_ENOTFOUND, "entity", "the model has no entity %s%s", name,
+        ddbst__suggest_tail(ddbst__suggest_entity(c->m, name), tail,
+                            sizeof tail));
   return e;
 }
 
@@ -247,9 +262,12 @@ int ddbst__ffi_pattern_of(call *c, const ddbst__jnode *req, int required,
     return c->err.code;
   if (!name) return 0;
   *pattern = ddbst_model_pattern(c->m, name);
+  char tail[DDBST__TAIL_CAP];
   if (*pattern < 0)
-    return ddbst__ffi_fail(c, DDBST_ENOTFOUND, "pattern",
-                           "the model has no pattern %s", name);
+    return ddbst__ffi_fail(
+        c, DDBST_ENOTFOUND, "pattern", "the model has no pattern %s%s", name,
+        ddbst__suggest_tail(ddbst__suggest_pattern(c->m, name), tail,
+                            sizeof tail));
   return 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include <sodium.h>
 
+#include "base/suggest.h"
 #include "ffi/ffi.h"
 
 struct ddbst_json {
@@ -107,8 +108,19 @@ static int dispatch(call *c, const ddbst__jnode *req) {
   if (!strcmp(op, "batchWrite")) return ddbst__ffi_op_batch(c, req, 0);
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (!strcmp(op, ops[i].name)) return ops[i].run(c, req);
-  return ddbst__ffi_fail(c, DDBST_EINVAL, "op",
-                         "unknown op %s (docs/ffi.md lists them)", op);
+  static const char *const others[] = {"get",    "put",      "create",
+                                       "update", "delete",   "batchGet",
+                                       "batchWrite"};
+  ddbst__suggest s;
+  ddbst__suggest_init(&s, op);
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+    ddbst__suggest_offer(&s, others[i]);
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    ddbst__suggest_offer(&s, ops[i].name);
+  char tail[300];
+  return ddbst__ffi_fail(
+      c, DDBST_EINVAL, "op", "unknown op %s (docs/ffi.md lists them)%s", op,
+      ddbst__suggest_tail(ddbst__suggest_best(&s), tail, sizeof tail));
 }
 
 char *ddbst_json_call(const ddbst_json *session, const char *request,

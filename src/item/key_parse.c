@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "item/facet_key.h"
 #include "item/keys.h"
+#include "model/suggest.h"
 
 /* The facet value key text `s` stands for, stored into the item. Returns 0,
  * DDBST_EVALUE with `why` when `s` is no key form of a value, or
@@ -60,9 +62,13 @@ int ddbst_item_from_key(ddbst_item *it, const char *index, const char *pk,
   if (index) {
     for (int i = 0; i < m->nindexes; i++)
       if (strcmp(m->indexes[i].name, index) == 0) ix = i;
+    char tail[DDBST__TAIL_CAP];
     if (ix < 0)
-      return ddbst__fail(err, DDBST_ENOTFOUND, "index",
-                         "the table has no index named %s", index);
+      return ddbst__fail(
+          err, DDBST_ENOTFOUND, "index", "the table has no index named %s%s",
+          index,
+          ddbst__suggest_tail(ddbst__suggest_index(m, index), tail,
+                              sizeof tail));
   }
   char why[320] = "";
   int rc = DDBST_ENOTFOUND;

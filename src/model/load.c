@@ -244,36 +244,42 @@ static void load_table(ddbst__loader *L, const ddbst__jnode *t,
 
 static void load_root(ddbst__loader *L, const ddbst__jnode *root,
                       const char *name_override) {
-  static const char *const fields[] = {"ddbst", "description", "table",
-                                       "entities", "patterns", NULL};
+  /* "$schema": the JSON Schema an editor checks the file with (ddbst
+   * schema); the loader has its own checks and only lets it be. */
+  static const char *const fields[] = {"$schema",  "ddbst",    "description",
+                                       "table",    "entities", "patterns",
+                                       NULL};
   ddbst_model *m = L->m;
   if (!ddbst__load_expect(L, root, DDBST__J_OBJECT, "a JSON object at the top"))
     return;
   ddbst__load_check_fields(L, root, fields);
 
   const ddbst__jnode *v = ddbst__jobj_get(root, "ddbst");
-  if (!v)
-    ddbst__load_report(L, root,
-                       "'ddbst': %d is required (the model format version)",
-                       DDBST_MODEL_FORMAT);
-  else if (v->type == DDBST__J_STRING)
+  if (!v) {
+    if (!ddbst__load_misspelt(L, root, "ddbst"))
+      ddbst__load_report(L, root,
+                         "'ddbst': %d is required (the model format version)",
+                         DDBST_MODEL_FORMAT);
+  } else if (v->type == DDBST__J_STRING) {
     ddbst__load_report_field(
         L, "ddbst", v, "the format version is a number: write %d, not a string",
         DDBST_MODEL_FORMAT);
-  else if (v->type != DDBST__J_NUMBER || strcmp(v->text, "1") != 0)
+  } else if (v->type != DDBST__J_NUMBER || strcmp(v->text, "1") != 0) {
     ddbst__load_report_field(
         L, "ddbst", v, "this library reads model format %d; the file says %s",
         DDBST_MODEL_FORMAT,
         v->text ? v->text : ddbst__load_jtype_name(v->type));
+  }
 
+  ddbst__load_string(L, root, "$schema", 0);
   const ddbst__jnode *desc = ddbst__load_string(L, root, "description", 0);
   if (desc) m->description = ddbst__load_dup(L, desc->text);
 
   const ddbst__jnode *t = ddbst__jobj_get(root, "table");
   size_t old = ddbst__load_push(L, "table");
-  if (!t)
+  if (!t && !ddbst__load_misspelt(L, root, "table"))
     ddbst__load_report(L, root, "'table' is required");
-  else
+  else if (t)
     load_table(L, t, name_override);
   ddbst__load_pop(L, old);
   if (!m->delim) {
@@ -284,7 +290,8 @@ static void load_root(ddbst__loader *L, const ddbst__jnode *root,
   const ddbst__jnode *es = ddbst__jobj_get(root, "entities");
   old = ddbst__load_push(L, "entities");
   if (!es) {
-    ddbst__load_report(L, root, "'entities' is required");
+    if (!ddbst__load_misspelt(L, root, "entities"))
+      ddbst__load_report(L, root, "'entities' is required");
   } else if (ddbst__load_expect(L, es, DDBST__J_OBJECT,
                                 "an object of entities")) {
     if (es->count == 0)

@@ -22,6 +22,15 @@ typedef struct ddbst__loader {
   int nomem;
   char path[DDBST_ERROR_PATH_MAX];
   size_t plen;
+  /* Unknown entity and index names already reported: a misspelt
+   * declaration is one error, not one per reference to it. */
+  const char *unknown_entities[16], *unknown_indexes[16];
+  int nunknown_entities, nunknown_indexes;
+  /* Fields a misspelt member was taken for ("did you mean"), by object:
+   * their "is required" is that same typo. The last 16 are kept. */
+  const ddbst__jnode *meant_in[16];
+  const char *meant[16];
+  unsigned nmeant;
 } ddbst__loader;
 
 /* ---- reporting (load_check.c) ---- */
@@ -55,9 +64,18 @@ const char *ddbst__load_jtype_name(ddbst__jtype t);
 int ddbst__load_expect(ddbst__loader *L, const ddbst__jnode *n, ddbst__jtype t,
                        const char *what);
 /* Reports every member of `obj` not in the NULL-terminated `allowed`:
- * a typo in a model must not pass silently. */
+ * a typo in a model must not pass silently. A member one typo away from an
+ * allowed field that `obj` lacks is reported as "did you mean" it. */
 void ddbst__load_check_fields(ddbst__loader *L, const ddbst__jnode *obj,
                               const char *const *allowed);
+/* 1 when a member of `obj` was reported as a misspelling of `field`
+ * (ddbst__load_check_fields said "did you mean" it): then "'field' is
+ * required" is that same typo, and is not reported again. */
+int ddbst__load_misspelt(const ddbst__loader *L, const ddbst__jnode *obj,
+                         const char *field);
+/* 1 the first time an unknown entity (`index` 0) or index (1) name is
+ * met, 0 after: later references to it are not reported again. */
+int ddbst__load_first_unknown(ddbst__loader *L, int index, const char *name);
 /* A string member: NULL when absent (reported when `required`) or not a
  * string (always reported). */
 const ddbst__jnode *ddbst__load_string(ddbst__loader *L,

@@ -5,10 +5,52 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "model/load.h"
 #include "model/value_canon.h"
 
 /* ---- reporting ---- */
+
+static int is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The opening quote of the string whose closing quote is at `close`: the
+ * first quote before it not escaped by an odd run of backslashes. */
+static size_t string_start(const char *json, size_t close) {
+  for (size_t i = close; i-- > 0;) {
+    if (json[i] != '"') continue;
+    size_t slashes = 0;
+    while (slashes < i && json[i - 1 - slashes] == '\\') slashes++;
+    if (slashes % 2 == 0) return i;
+  }
+  return 0;
+}
+
+/* Where a problem is shown: the start of the member `"name": value` when
+ * `at` is an object's member (an editor then marks the name), else the
+ * start of the value. A node's offset is just past its first token (what
+ * the parser had read); the document parsed, so the text around it is
+ * well-formed JSON and can be read backwards. */
+static size_t node_start(const char *json, size_t off) {
+  size_t p = off;
+  while (p > 0 && is_space(json[p - 1])) p--;
+  if (p == 0) return 0;
+  char c = json[p - 1];
+  if (c == '"')
+    p = string_start(json, p - 1);
+  else if (c == '{' || c == '[')
+    p--;
+  else
+    while (p > 0 && !is_space(json[p - 1]) && !strchr(",:[{", json[p - 1]))
+      p--;
+  size_t q = p;
+  while (q > 0 && is_space(json[q - 1])) q--;
+  if (q == 0 || json[q - 1] != ':') return p; /* an element, or the root */
+  q--;
+  while (q > 0 && is_space(json[q - 1])) q--;
+  return q > 0 && json[q - 1] == '"' ? string_start(json, q - 1) : p;
+}
 
 static void vreport(ddbst__loader *L, const ddbst__jnode *at, const char *fmt,
                     va_list ap) DDBST__PRINTF(3, 0);
@@ -18,8 +60,9 @@ static void vreport(ddbst__loader *L, const ddbst__jnode *at, const char *fmt,
   ddbst__vfail(&e, DDBST_EMODEL, L->path, fmt, ap);
   if (at) {
     unsigned line, col;
-    ddbst__text_position(L->json, L->len, at->offset, &line, &col);
-    e.offset = at->offset;
+    size_t start = node_start(L->json, at->offset);
+    ddbst__text_position(L->json, L->len, start, &line, &col);
+    e.offset = start;
     e.line = line;
     e.column = col;
   }
@@ -95,6 +138,17 @@ int ddbst__load_expect(ddbst__loader *L, const ddbst__jnode *n, ddbst__jtype t,
   return 0;
 }
 
+/* The allowed field that member `key` of `obj` misspells: one `obj`
+ * lacks, close enough by the "did you mean" rule; NULL when none. */
+static const char *misspelt(const ddbst__jnode *obj, const char *key,
+                            const char *const *allowed) {
+  ddbst__suggest s;
+  ddbst__suggest_init(&s, key);
+  for (const char *const *a = allowed; *a; a++)
+    if (!ddbst__jobj_get(obj, *a)) ddbst__suggest_offer(&s, *a);
+  return ddbst__suggest_best(&s);
+}
+
 void ddbst__load_check_fields(ddbst__loader *L, const ddbst__jnode *obj,
                               const char *const *allowed) {
   for (size_t i = 0; i < obj->count; i++) {
@@ -102,6 +156,15 @@ void ddbst__load_check_fields(ddbst__loader *L, const ddbst__jnode *obj,
     for (const char *const *a = allowed; *a; a++)
       if (strcmp(obj->keys[i], *a) == 0) ok = 1;
     if (ok) continue;
+    const char *meant = misspelt(obj, obj->keys[i], allowed);
+    if (meant) {
+      L->meant_in[L->nmeant % 16] = obj;
+      L->meant[L->nmeant++ % 16] = meant;
+      ddbst__load_report_field(L, obj->keys[i], obj->items[i],
+                               "unknown field '%s'; did you mean %s?",
+                               obj->keys[i], meant);
+      continue;
+    }
     char list[160];
     size_t used = 0;
     list[0] = '\0';
@@ -117,12 +180,28 @@ void ddbst__load_check_fields(ddbst__loader *L, const ddbst__jnode *obj,
   }
 }
 
+int ddbst__load_misspelt(const ddbst__loader *L, const ddbst__jnode *obj,
+                         const char *field) {
+  for (unsigned i = 0; i < 16 && i < L->nmeant; i++)
+    if (L->meant_in[i] == obj && strcmp(L->meant[i], field) == 0) return 1;
+  return 0;
+}
+
+int ddbst__load_first_unknown(ddbst__loader *L, int index, const char *name) {
+  const char **seen = index ? L->unknown_indexes : L->unknown_entities;
+  int *n = index ? &L->nunknown_indexes : &L->nunknown_entities;
+  for (int i = 0; i < *n; i++)
+    if (strcmp(seen[i], name) == 0) return 0;
+  if (*n < 16) seen[(*n)++] = name;
+  return 1;
+}
+
 const ddbst__jnode *ddbst__load_string(ddbst__loader *L,
                                        const ddbst__jnode *obj,
                                        const char *field, int required) {
   const ddbst__jnode *n = ddbst__jobj_get(obj, field);
   if (!n) {
-    if (required)
+    if (required && !ddbst__load_misspelt(L, obj, field))
       ddbst__load_report_field(L, field, obj, "'%s' is required", field);
     return NULL;
   }

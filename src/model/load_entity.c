@@ -5,13 +5,22 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "model/facet.h"
 #include "model/load.h"
+#include "model/suggest.h"
 
 /* ---- attributes ---- */
 
 static int parse_type(ddbst__loader *L, const ddbst__jnode *n, ddbst__type *t) {
   if (n->type == DDBST__J_STRING && ddbst__type_parse(n->text, t)) return 1;
+  const char *meant =
+      n->type == DDBST__J_STRING ? ddbst__type_suggest(n->text) : NULL;
+  if (meant) {
+    ddbst__load_report(L, n, "unknown type '%s'; did you mean %s?", n->text,
+                       meant);
+    return 0;
+  }
   ddbst__load_report(
       L, n,
       "unknown type (expected string, number, integer, boolean, timestamp, "
@@ -68,7 +77,8 @@ static void load_attribute(ddbst__loader *L, const char *name,
   ddbst__load_check_fields(L, n, fields);
   const ddbst__jnode *t = ddbst__jobj_get(n, "type");
   if (!t) {
-    ddbst__load_report(L, n, "'type' is required");
+    if (!ddbst__load_misspelt(L, n, "type"))
+      ddbst__load_report(L, n, "'type' is required");
     return;
   }
   size_t old = ddbst__load_push(L, "type");
@@ -183,6 +193,7 @@ static void load_attribute(ddbst__loader *L, const char *name,
 
 static void compile(ddbst__loader *L, const ddbst__entity *e,
                     const ddbst__jnode *n, ddbst__template *t) {
+  if (e->attrs_unread) return; /* its facets could not be checked */
   if (!ddbst__load_expect(L, n, DDBST__J_STRING, "a key template string"))
     return;
   char why[200];
@@ -203,14 +214,16 @@ static void load_key_pair(ddbst__loader *L, const ddbst__entity *e,
   const ddbst__jnode *pk = ddbst__jobj_get(n, "pk");
   const ddbst__jnode *sk = ddbst__jobj_get(n, "sk");
   if (!pk) {
-    ddbst__load_report(L, n, "'pk' is required");
+    if (!ddbst__load_misspelt(L, n, "pk"))
+      ddbst__load_report(L, n, "'pk' is required");
   } else {
     size_t old = ddbst__load_push(L, "pk");
     compile(L, e, pk, &k->pk);
     ddbst__load_pop(L, old);
   }
   if (has_sk && !sk) {
-    ddbst__load_report(L, n, "'sk' is required: %s has a sort key", where);
+    if (!ddbst__load_misspelt(L, n, "sk"))
+      ddbst__load_report(L, n, "'sk' is required: %s has a sort key", where);
   } else if (!has_sk && sk) {
     ddbst__load_report_field(L, "sk", sk, "%s has no sort key", where);
   } else if (sk) {
@@ -222,6 +235,7 @@ static void load_key_pair(ddbst__loader *L, const ddbst__entity *e,
 
 static void load_when(ddbst__loader *L, const ddbst__entity *e,
                       const ddbst__jnode *w, ddbst__ekey *k) {
+  if (e->attrs_unread) return;
   size_t old = ddbst__load_push(L, "when");
   if (!ddbst__load_expect(L, w, DDBST__J_OBJECT,
                           "an object of attribute: value (or [values])")) {
@@ -234,8 +248,12 @@ static void load_when(ddbst__loader *L, const ddbst__entity *e,
     int a = ddbst__attr_index(e, w->keys[i]);
     const ddbst__jnode *v = w->items[i];
     if (a < 0) {
-      ddbst__load_report(L, v, "'%s' is not an attribute of %s", w->keys[i],
-                         e->name);
+      char tail[DDBST__TAIL_CAP];
+      ddbst__load_report(L, v, "'%s' is not an attribute of %s%s", w->keys[i],
+                         e->name,
+                         ddbst__suggest_tail(
+                             ddbst__suggest_attribute(e, w->keys[i]), tail,
+                             sizeof tail));
       ddbst__load_pop(L, o2);
       continue;
     }
@@ -389,11 +407,15 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
   const ddbst__jnode *attrs = ddbst__jobj_get(n, "attributes");
   size_t old = ddbst__load_push(L, "attributes");
   size_t declared = 0;
-  if (!attrs)
-    ddbst__load_report(L, n, "'attributes' is required");
-  else if (ddbst__load_expect(L, attrs, DDBST__J_OBJECT,
-                              "an object of attributes"))
+  e->attrs_unread = 1;
+  if (!attrs) {
+    if (!ddbst__load_misspelt(L, n, "attributes"))
+      ddbst__load_report(L, n, "'attributes' is required");
+  } else if (ddbst__load_expect(L, attrs, DDBST__J_OBJECT,
+                                "an object of attributes")) {
     declared = attrs->count;
+    e->attrs_unread = 0;
+  }
   /* Room for the declared ones and up to three implicit ones. */
   e->attrs = ddbst__load_array(L, declared + 3, sizeof *e->attrs);
   if (!e->attrs) {
@@ -421,7 +443,8 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
   const ddbst__jnode *key = ddbst__jobj_get(n, "key");
   old = ddbst__load_push(L, "key");
   if (!key) {
-    ddbst__load_report(L, n, "'key' is required");
+    if (!ddbst__load_misspelt(L, n, "key"))
+      ddbst__load_report(L, n, "'key' is required");
   } else if (ddbst__load_expect(L, key, DDBST__J_OBJECT,
                                 "{\"pk\": ..., \"sk\": ...}")) {
     static const char *const kf[] = {"pk", "sk", NULL};
@@ -443,11 +466,15 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
         const ddbst__jnode *x = ixs->items[i];
         int ix = ddbst__index_named(m, ixs->keys[i]);
         if (ix < 0) {
-          ddbst__load_report(
-              L, x,
-              "entity %s is keyed on index %s, which the table does not "
-              "declare (table.indexes)",
-              e->name, ixs->keys[i]);
+          char tail[DDBST__TAIL_CAP];
+          if (ddbst__load_first_unknown(L, 1, ixs->keys[i]))
+            ddbst__load_report(
+                L, x,
+                "entity %s is keyed on index %s, which the table does not "
+                "declare (table.indexes)%s",
+                e->name, ixs->keys[i],
+                ddbst__suggest_tail(ddbst__suggest_index(m, ixs->keys[i]),
+                                    tail, sizeof tail));
         } else if (ddbst__load_expect(
                        L, x, DDBST__J_OBJECT,
                        "{\"pk\": ..., \"sk\": ..., \"when\": ...}")) {

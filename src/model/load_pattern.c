@@ -3,8 +3,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "model/facet.h"
 #include "model/load.h"
+#include "model/suggest.h"
 
 /* Two templates have one shape when they have equal literals at equal
  * places and facets at equal places. */
@@ -69,8 +71,13 @@ static void load_pattern_filter(ddbst__loader *L, const ddbst__jnode *f,
       const ddbst__entity *e = &m->entities[p->entities[j]];
       int here = ddbst__attr_index(e, f->keys[i]);
       if (here < 0) {
-        ddbst__load_report(L, v, "'%s' is not an attribute of %s", f->keys[i],
-                           e->name);
+        char tail[DDBST__TAIL_CAP];
+        if (!e->attrs_unread)
+          ddbst__load_report(L, v, "'%s' is not an attribute of %s%s",
+                             f->keys[i], e->name,
+                             ddbst__suggest_tail(
+                                 ddbst__suggest_attribute(e, f->keys[i]),
+                                 tail, sizeof tail));
         ok = 0;
       } else if (j == 0) {
         a = here;
@@ -178,8 +185,15 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
         if (m->entities[j].name && strcmp(m->entities[j].name, x->text) == 0)
           e = j;
     if (e < 0) {
-      ddbst__load_report(L, x, "'%s' is not an entity of the model",
-                         x->type == DDBST__J_STRING ? x->text : "?");
+      char tail[DDBST__TAIL_CAP];
+      if (x->type != DDBST__J_STRING)
+        ddbst__load_report(L, x, "expected an entity name");
+      else if (ddbst__load_first_unknown(L, 0, x->text))
+        ddbst__load_report(L, x, "'%s' is not an entity of the model%s",
+                           x->text,
+                           ddbst__suggest_tail(
+                               ddbst__suggest_entity(m, x->text), tail,
+                               sizeof tail));
       continue;
     }
     p->entities[p->nentities++] = e;
@@ -193,9 +207,12 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
           L, "index", ixn,
           "GetItem reads only the table; query an index instead");
     p->index = ddbst__index_named(m, ixn->text);
-    if (p->index < 0)
-      ddbst__load_report_field(L, "index", ixn,
-                               "the table declares no index %s", ixn->text);
+    char tail[DDBST__TAIL_CAP];
+    if (p->index < 0 && ddbst__load_first_unknown(L, 1, ixn->text))
+      ddbst__load_report_field(
+          L, "index", ixn, "the table declares no index %s%s", ixn->text,
+          ddbst__suggest_tail(ddbst__suggest_index(m, ixn->text), tail,
+                              sizeof tail));
   }
   if (get && (ddbst__jobj_get(n, "range") || ddbst__jobj_get(n, "order") ||
               ddbst__jobj_get(n, "limit")))
@@ -233,7 +250,7 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
   }
 
   const ddbst__jnode *range = ddbst__load_string(L, n, "range", 0);
-  if (range && first_key) {
+  if (range && first_key && !first->attrs_unread) {
     if (!has_sk) {
       ddbst__load_report_field(L, "range", range,
                                "a key without a sort key has no range");
@@ -245,12 +262,19 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
     } else {
       int a = ddbst__attr_index(first, range->text);
       int in_sk = 0;
-      for (int i = 0; a >= 0 && i < first_key->sk.nsegs; i++)
-        if (first_key->sk.segs[i].attr == a) in_sk = 1;
+      ddbst__suggest s;
+      ddbst__suggest_init(&s, range->text);
+      for (int i = 0; i < first_key->sk.nsegs; i++) {
+        int f = first_key->sk.segs[i].attr;
+        if (f >= 0 && f == a) in_sk = 1;
+        if (f >= 0) ddbst__suggest_offer(&s, first->attrs[f].name);
+      }
+      char tail[DDBST__TAIL_CAP];
       if (!in_sk)
         ddbst__load_report_field(
-            L, "range", range, "'%s' is not a facet of %s's sort key %s",
-            range->text, first->name, first_key->sk.source);
+            L, "range", range, "'%s' is not a facet of %s's sort key %s%s",
+            range->text, first->name, first_key->sk.source,
+            ddbst__suggest_tail(ddbst__suggest_best(&s), tail, sizeof tail));
       else
         p->range = a;
     }

@@ -181,6 +181,10 @@ typedef struct ddbst__entity {
    * written straight from the values (keys.c, keys_json_simple). */
   int keys_simple;
   ddbst__jtext type_json; /* "_type":"Project", (empty: no entity attribute) */
+  /* Loading only: its "attributes" could not be read, so names are not
+   * checked against them (one missing block is one error, not one per
+   * facet). */
+  int attrs_unread;
 } ddbst__entity;
 
 typedef enum {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/bytes.h"
+#include "base/suggest.h"
 #include "model/facet.h"
 #include "model/model.h"
 
@@ -75,10 +76,22 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
       }
       int a = find_attr(attrs, nattrs, name, name_len);
       if (a < 0) {
-        snprintf(why, why_cap,
-                 "facet '%.*s' is not an attribute of the entity; declare it "
-                 "under attributes",
-                 (int)name_len, name);
+        char wanted[256];
+        snprintf(wanted, sizeof wanted, "%.*s", (int)name_len, name);
+        ddbst__suggest s;
+        ddbst__suggest_init(&s, wanted);
+        for (int k = 0; k < nattrs; k++)
+          ddbst__suggest_offer(&s, attrs[k].name);
+        if (ddbst__suggest_best(&s))
+          snprintf(why, why_cap,
+                   "facet '%s' is not an attribute of the entity; did you "
+                   "mean %s?",
+                   wanted, ddbst__suggest_best(&s));
+        else
+          snprintf(why, why_cap,
+                   "facet '%s' is not an attribute of the entity; declare it "
+                   "under attributes",
+                   wanted);
         return DDBST_EMODEL;
       }
       if (!ddbst__type_is_key(attrs[a].type)) {

@@ -2,6 +2,7 @@
  * loader, by templates (which types a facet may have) and by messages. */
 #include <string.h>
 
+#include "base/suggest.h"
 #include "model/types.h"
 
 static const struct {
@@ -30,6 +31,14 @@ int ddbst__type_parse(const char *name, ddbst__type *t) {
       return 1;
     }
   return 0;
+}
+
+const char *ddbst__type_suggest(const char *name) {
+  ddbst__suggest s;
+  ddbst__suggest_init(&s, name);
+  for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+    ddbst__suggest_offer(&s, type_names[i].name);
+  return ddbst__suggest_best(&s);
 }
 
 int ddbst__type_is_key(ddbst__type t) {

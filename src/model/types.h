@@ -25,6 +25,8 @@ typedef enum {
 const char *ddbst__type_name(ddbst__type t);
 /* The type the model file's name `name` stands for: 1, or 0 when none. */
 int ddbst__type_parse(const char *name, ddbst__type *t);
+/* The type name closest to a misspelt one ("strng"), or NULL. */
+const char *ddbst__type_suggest(const char *name);
 /* Whether an attribute of this type may be a key facet. */
 int ddbst__type_is_key(ddbst__type t);
 

@@ -39,20 +39,21 @@ expect check-blog 0 '{"ok":true,"table":"site-content","entities":2,"patterns":7
 expect check-table-override 0 '{"ok":true,"table":"saas-api-prod","entities":4,"patterns":7}' '' -- --table saas-api-prod check "$saas"
 expect check-missing-file 2 '' 'ddbst: ' -- check "$tmp/nope.json"
 
-# Every error of a broken model, each on its own line, exit 2.
+# Every error of a broken model, each on its own line as
+# FILE:LINE:COLUMN: PATH: MESSAGE, exit 2.
 cat >"$tmp/bad.json" <<'JSON'
 { "ddbst": 1,
   "table": { "name": "t1x", "partitionKey": "PK", "sortKey": "SK", "sortkey": "x" },
   "entities": { "A": { "attributes": { "id": "strin" }, "key": { "pk": "A#{id}", "sk": "A#{nope}" } } } }
 JSON
-expect check-every-error 2 '' 'ddbst: table.sortkey: unknown field' -- check "$tmp/bad.json"
-n=$("$ddbst" check "$tmp/bad.json" 2>&1 | grep -c '^ddbst: ')
+expect check-every-error 2 '' "$tmp/bad.json:2:68: table.sortkey: unknown field" -- check "$tmp/bad.json"
+n=$("$ddbst" check "$tmp/bad.json" 2>&1 | grep -c "^$tmp/bad.json:[0-9]*:[0-9]*: ")
 if [[ $n -ge 3 ]]; then passed=$((passed + 1)); else echo "FAIL check-error-count: $n lines"; failed=$((failed + 1)); fi
 expect check-unknown-type 2 '' 'entities.A.attributes.id: unknown type' -- check "$tmp/bad.json"
 expect check-undeclared-facet 2 '' "entities.A.key.sk: facet 'nope' is not an attribute" -- check "$tmp/bad.json"
 
 printf '{ "ddbst": 1,\n  "table": {\n' >"$tmp/syntax.json"
-expect check-syntax 2 '' '(line 3, column 1)' -- check "$tmp/syntax.json"
+expect check-syntax 2 '' "$tmp/syntax.json:3:1: parse error: premature EOF" -- check "$tmp/syntax.json"
 
 expect keys-org 0 '{"PK":"ORG#123","SK":"ORG#123","_type":"Organisation"}' '' \
   -- keys "$saas" Organisation orgId=123 name=Acme plan=pro createdAt=2026-03-14T09:00:00Z

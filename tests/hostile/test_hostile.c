@@ -561,8 +561,10 @@ static void wrong_model(void **state) {
   assert_int_equal(rc, DDBST_EMODEL);
   assert_null(m);
   assert_int_equal(c.bad, 0);
-  /* every field wrong, each reported once with its path */
-  assert_int_equal(c.count, 25);
+  /* every field wrong, each reported once with its path; the undeclared
+   * GSI9 once, where it is first named (the pattern that queries it too is
+   * the same mistake) */
+  assert_int_equal(c.count, 24);
   static const char *const want[] = {
       "ddbst", "table.name", "table.partitionKey", "table.sortKey",
       "table.indexes", "table.entityAttribute", "table.ttlAttribute",
@@ -571,10 +573,10 @@ static void wrong_model(void **state) {
       "entities.A.attributes.z.precision", "entities.A.attributes.w.default",
       "entities.A.key.pk", "entities.A.key.sk", "entities.A.indexes.GSI9",
       "entities.A.unique.q", "entities.B", "patterns.p.get",
-      "patterns.q.index", "patterns.q.limit.default", "patterns.q.limit.max",
-      "patterns.r", "extra"};
-  assert_int_equal(sizeof want / sizeof *want, 25);
-  for (size_t i = 0; i < 25; i++) {
+      "patterns.q.limit.default", "patterns.q.limit.max", "patterns.r",
+      "extra"};
+  assert_int_equal(sizeof want / sizeof *want, 24);
+  for (size_t i = 0; i < 24; i++) {
     int found = 0;
     for (int k = 0; k < c.count; k++) found += !strcmp(c.paths[k], want[i]);
     if (found != 1) fail_msg("%s reported %d times", want[i], found);

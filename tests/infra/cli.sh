@@ -78,7 +78,7 @@ expect lint-error-exit 1 'error patterns.allProducts.scan: ' '' \
   -- lint "$src/tests/lint/scan.json"
 expect lint-usage 2 '' 'lint takes one model file' -- lint
 printf '{ "ddbst": 1, "table": { "name": "t1x", "partitionKey": "PK", "sortkey": "x" } }' >"$tmp/bad.json"
-expect lint-bad-model 2 '' "ddbst: table.sortkey: unknown field 'sortkey'" -- lint "$tmp/bad.json"
+expect lint-bad-model 2 '' "$tmp/bad.json:1:63: table.sortkey: unknown field 'sortkey'; did you mean sortKey?" -- lint "$tmp/bad.json"
 
 expect doc-saas 0 '| 5 | listProjects | Query Project | table | PK = `ORG#<orgId>` AND begins_with(SK, `PROJECT#`) | desc | 25 (max 100) |' '' \
   -- doc "$saas"

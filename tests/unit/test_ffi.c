@@ -117,7 +117,8 @@ static void open_errors(void **state) {
   assert_null(open_config("{\"modelFile\":\"x.json\",\"tabel\":\"t\"}", &error));
   assert_string_equal(error,
                       "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":"
-                      "\"tabel\",\"message\":\"unknown field for a session\"}}");
+                      "\"tabel\",\"message\":\"unknown field for a "
+                      "session; did you mean table?\"}}");
   ddbst_json_free(error);
 
   assert_null(open_config("{\"modelFile\":", &error));
@@ -203,7 +204,8 @@ static void bad_requests(void **state) {
   expect_error("{\"op\":\"get\",\"entity\":\"User\",\"limit\":3}",
                DDBST_EINVAL, "EINVAL", "limit", "unknown field for get");
   expect_error("{\"op\":\"get\",\"entity\":\"Usr\"}", DDBST_ENOTFOUND,
-               "ENOTFOUND", "entity", "the model has no entity Usr");
+               "ENOTFOUND", "entity",
+               "the model has no entity Usr; did you mean User?");
   expect_error("{\"op\":\"get\",\"entity\":\"User\",\"values\":[]}",
                DDBST_EINVAL, "EINVAL", "values",
                "expected an object of attributes");
@@ -254,7 +256,7 @@ static void value_errors(void **state) {
                "name is of type string, not boolean");
   expect_error("{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"nme\":\"x\"}}",
                DDBST_ENOTFOUND, "ENOTFOUND", "values.nme",
-               "User has no attribute nme");
+               "User has no attribute nme; did you mean name?");
   /* nothing half-done: the error alone */
   expect_error("{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"orgId\":"
                "\"1\"}}",
@@ -393,7 +395,8 @@ static void query(void **state) {
                "expected a whole number from 1 to 4294967295");
   expect_error("{\"op\":\"query\",\"pattern\":\"listProject\"}",
                DDBST_ENOTFOUND, "ENOTFOUND", "pattern",
-               "the model has no pattern listProject");
+               "the model has no pattern listProject; did you mean "
+               "listProjects?");
   expect_error("{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{}}",
                DDBST_EMISSING, "EMISSING", "facet orgId",
                "Project.orgId is needed for PK = ORG#{orgId}");

@@ -382,11 +382,13 @@ static void check_entry(const char *text, size_t tn, const decoded *want) {
     fail_msg("entry: %s: %s; the reference says %s", json, answer,
              ok ? "text" : "no text");
   /* the answer is the library's own JSON, well-formed: YAJL reads it right */
-  if (ok && got && (strlen(YAJL_GET_STRING(got)) != want->n ||
-             memcmp(YAJL_GET_STRING(got), want->s, want->n)))
+  const char *got_s = got ? YAJL_GET_STRING(got) : NULL;
+  const char *path_s = path ? YAJL_GET_STRING(path) : NULL;
+  if (ok && got_s &&
+      (strlen(got_s) != want->n || memcmp(got_s, want->s, want->n)))
     fail_msg("entry: %s: answered %s", json, answer);
-  if (!ok && path && YAJL_GET_STRING(path)[0] && !want->ends_early)
-    assert_string_equal(YAJL_GET_STRING(path), "values.name");
+  if (!ok && path_s && path_s[0] && !want->ends_early)
+    assert_string_equal(path_s, "values.name");
   yajl_tree_free(root);
   ddbst_json_free(answer);
 }

@@ -288,8 +288,8 @@ static void unknown_fields_are_errors_everywhere(void **state) {
   (void)state;
   EXPECT_MODEL_ERROR(edit(BASE, "{'ddbst':1,", "{'ddbst':1,'tables':{},"),
                      "tables",
-                     "unknown field 'tables' (expected one of: ddbst, "
-                     "description, table, entities, patterns)");
+                     "unknown field 'tables' (expected one of: $schema, "
+                     "ddbst, description, table, entities, patterns)");
   EXPECT_MODEL_ERROR(
       edit(BASE, "'name':'app-dev',", "'name':'app-dev','rcu':5,"), "table.rcu",
       "unknown field 'rcu'");

@@ -1,0 +1,145 @@
+/* The command's help, gathered from the table each file of verbs keeps
+ * beside its verbs: the overview (`ddbst --help`), one verb's help
+ * (`ddbst help VERB`, `ddbst VERB --help`), its usage line on a usage
+ * error, and "did you mean" for verbs and options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *cli_verb;
+
+/* The lists in the overview's order, each under its heading. */
+static const struct {
+  const char *heading;
+  const cli_help *verbs;
+} groups[] = {
+    {"the model", cli_model_help},
+    {"requests, printed as OPERATION<TAB>BODY lines", cli_request_help},
+    {NULL, cli_batch_help},
+    {"answers", cli_page_help},
+    {"infrastructure and review", cli_infra_help},
+    {"types for a type checker", cli_generate_help},
+};
+enum { NGROUPS = sizeof groups / sizeof groups[0] };
+
+/* Options every verb takes. */
+static const cli_option common[] = {
+    {"--table", "NAME",
+     "(before the verb) the table name in force, e.g. per stage"},
+    {"--help", NULL, "this help"},
+    {NULL, NULL, NULL}};
+
+const cli_help *cli_help_next(size_t *i) {
+  size_t k = *i;
+  for (size_t g = 0; g < NGROUPS; g++) {
+    size_t n = 0;
+    while (groups[g].verbs[n].verb) n++;
+    if (k < n) {
+      (*i)++;
+      return &groups[g].verbs[k];
+    }
+    k -= n;
+  }
+  return NULL;
+}
+
+const cli_help *cli_help_of(const char *verb) {
+  size_t i = 0;
+  for (const cli_help *h; verb && (h = cli_help_next(&i)) != NULL;)
+    if (strcmp(h->verb, verb) == 0) return h;
+  return NULL;
+}
+
+const char *cli_suggest_verb(const char *word) {
+  const char *names[128];
+  size_t n = 0, i = 0;
+  for (const cli_help *h; n < 127 && (h = cli_help_next(&i)) != NULL;)
+    names[n++] = h->verb;
+  names[n++] = "help";
+  int k = ddbst_suggest(word, names, n);
+  return k >= 0 ? names[k] : NULL;
+}
+
+static void print_options(FILE *out, const cli_option *o) {
+  for (; o && o->name; o++) {
+    char left[64];
+    snprintf(left, sizeof left, "%s%s%s", o->name, o->arg ? " " : "",
+             o->arg ? o->arg : "");
+    fprintf(out, "  %-26s %s\n", left, o->text);
+  }
+}
+
+int cli_print_help(const char *verb) {
+  const cli_help *h = cli_help_of(verb);
+  if (!h) {
+    const char *meant = cli_suggest_verb(verb);
+    fprintf(stderr, "ddbst: help: no verb '%s'%s%s%s (ddbst --help lists them)\n",
+            verb, meant ? "; did you mean " : "", meant ? meant : "",
+            meant ? "?" : "");
+    return 2;
+  }
+  printf("usage: ddbst %s%s%s\n\n%s\n\noptions:\n", h->verb,
+         h->synopsis[0] ? " " : "", h->synopsis, h->summary);
+  print_options(stdout, h->options);
+  print_options(stdout, common);
+  printf("\nexample:\n  $ %s\n", h->example);
+  return 0;
+}
+
+void cli_print_overview(FILE *out) {
+  fprintf(out, "usage: ddbst [--table NAME] VERB ARGUMENTS...\n"
+               "       ddbst help VERB    (or ddbst VERB --help): a verb's "
+               "options and an example\n"
+               "       ddbst --version\n");
+  for (size_t g = 0; g < NGROUPS; g++) {
+    if (groups[g].heading) fprintf(out, "%s:\n", groups[g].heading);
+    for (const cli_help *h = groups[g].verbs; h->verb; h++)
+      fprintf(out, "       ddbst %s%s%s\n", h->verb, h->synopsis[0] ? " " : "",
+              h->synopsis);
+  }
+  fprintf(out, "cursor keys: --cursor-key-file FILE or DDBST_CURSOR_KEY (64 "
+               "hex characters, comma-separated, newest first)\n");
+}
+
+/* "usage: ddbst VERB SYNOPSIS" and where the rest is, on stderr. */
+static void usage_line(void) {
+  const cli_help *h = cli_help_of(cli_verb);
+  if (h)
+    fprintf(stderr, "usage: ddbst %s%s%s\n(ddbst help %s: its options and an "
+                    "example)\n",
+            h->verb, h->synopsis[0] ? " " : "", h->synopsis, h->verb);
+  else
+    cli_print_overview(stderr);
+}
+
+int cli_usage_error(const char *why) {
+  fprintf(stderr, "ddbst: %s\n", why);
+  usage_line();
+  return 2;
+}
+
+int cli_unknown_option(const char *arg) {
+  const cli_help *h = cli_help_of(cli_verb);
+  const char *names[64];
+  size_t n = 0;
+  for (const cli_option *o = h ? h->options : NULL; o && o->name && n < 62;
+       o++)
+    names[n++] = o->name;
+  for (const cli_option *o = common; o->name; o++) names[n++] = o->name;
+  /* --flag=VALUE is the flag */
+  char flag[128];
+  snprintf(flag, sizeof flag, "%.*s", (int)strcspn(arg, "="), arg);
+  int k = ddbst_suggest(flag, names, n);
+  for (const cli_option *o = h ? h->options : NULL; o && o->name; o++)
+    if (o->arg && strcmp(o->name, flag) == 0) {
+      fprintf(stderr, "ddbst: %s: %s takes %s\n", cli_verb, o->name, o->arg);
+      usage_line();
+      return 2;
+    }
+  fprintf(stderr, "ddbst: %s: unknown option %s%s%s%s\n",
+          cli_verb ? cli_verb : "", flag, k >= 0 ? "; did you mean " : "",
+          k >= 0 ? names[k] : "", k >= 0 ? "?" : "");
+  usage_line();
+  return 2;
+}
