@@ -180,8 +180,10 @@ typedef struct ddbst_load_options {
  * On success stores a new model in *out (free with ddbst_model_free). On
  * failure *out is NULL and `err` holds the first problem reported (see
  * ddbst_error_fn for the order): DDBST_ESYNTAX with
- * line and column for malformed JSON, DDBST_EMODEL with the JSON path for
- * everything else, DDBST_ENOMEM. `opts` may be NULL. */
+ * line and column for malformed JSON (and with the JSON path too for text
+ * that is not text, NUL, a name given twice in one object, nesting past 64
+ * levels: "table.name: name given twice"), DDBST_EMODEL with the JSON path
+ * for everything else, DDBST_ENOMEM. `opts` may be NULL. */
 DDBST_API int ddbst_model_load(const char *json, size_t len,
                                const ddbst_load_options *opts,
                                ddbst_model **out, ddbst_error *err);
@@ -307,7 +309,10 @@ DDBST_API int ddbst_item_size(ddbst_item *item, ddbst_error *err);
  * attribute. Returns how many there are (>= 0), or:
  *   DDBST_EMISSING  a primary-key facet is unset, or some but not all of an
  *                   index's facets are set (the path names what is missing);
- *   DDBST_EVALUE    a facet value contains the delimiter or is empty;
+ *   DDBST_EVALUE    a facet value contains the delimiter or is empty, or
+ *                   (a facet a range reads before the delimiter) holds a
+ *                   character that would sort out of place there, such as a
+ *                   space before '#' (docs/queries.md);
  *   DDBST_ERANGE    a partition key would pass 2048 bytes or a sort key 1024.
  * The keys are kept in the item; read them with ddbst_item_key. */
 DDBST_API int ddbst_item_build_keys(ddbst_item *item, ddbst_error *err);
@@ -720,7 +725,9 @@ DDBST_API void ddbst_page_free(ddbst_page *page);
  *                    it, as ddbst_page_parse_error reads it, and `err` says
  *                    "TransactionCanceledException: ..." (path "__type");
  *   DDBST_ESYNTAX    not JSON (truncated, not UTF-8), with offset, line and
- *                    column;
+ *                    column; a string that is not text (invalid UTF-8, a
+ *                    lone surrogate escape such as \ud800) at its path
+ *                    ("Items[0].name.S");
  *   DDBST_EVALUE     JSON of the wrong shape, with the path: an "N" that is
  *                    not a number ("Items[3].price.N"), "Items" that is not
  *                    a list, a type other than S N B BOOL NULL L M SS NS BS,
@@ -1111,7 +1118,10 @@ DDBST_API int ddbst_model_view_data(const ddbst_model *model, uint64_t seed,
  * objects; a failure is {"error":{"code":-5,"name":"EVALUE","path":
  * "Project.createdAt","message":"..."}} with the typed API's code, path and
  * message (paths of request fields are the field's: "values.orgId",
- * "items[2].entity"), and nothing else of the answer is written (but for
+ * "items[2].entity"; the request's own text, refused as DDBST_ESYNTAX, at the
+ * path of the string at fault: "values.orgId: \ud800 is the high half of a
+ * surrogate pair, ...", "values.orgId: orgId given twice"), and nothing
+ * else of the answer is written (but for
  * a "page" of DynamoDB's error answer, which adds what DynamoDB said as
  * "dynamodb"). */
 typedef struct ddbst_json ddbst_json;

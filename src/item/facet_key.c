@@ -1,5 +1,6 @@
 /* The key form of one facet and its reverse (see facet_key.h): integers at
- * their width, ASCII lower-casing, %-escaping, and the delimiter refused. */
+ * their width, ASCII lower-casing, %-escaping or ordered escaping, the
+ * delimiter refused, and text a range would misplace refused. */
 #include "item/facet_key.h"
 
 #include <stdio.h>
@@ -13,6 +14,19 @@ static const char HEX[] = "0123456789ABCDEF";
  * escaped facet never holds the delimiter and its value comes back. */
 static int escaped_byte(const ddbst_model *m, unsigned char c) {
   return c == '%' || memchr(m->delim, c, m->delim_len) != NULL;
+}
+
+/* Ordered escaping ("escape": "ordered"): E is the byte just above the
+ * delimiter's first (d0), and every byte from 0x01 to d0, and E itself,
+ * becomes E and its two upper-case hex digits. What is left as it is lies
+ * above E, so every byte of the key text is above d0: a value continued by
+ * anything sorts after it, whatever delimiter follows. And byte order is
+ * kept: the escapes sort by their hex digits, among themselves as their
+ * bytes do and all below the bytes left as they are (nothing lies between
+ * d0 and E), so key text sorts as the values do. With '#', E is '$':
+ * "tool s" is "tool$20s", "a#b" is "a$23b", "$5" is "$245". */
+static int ordered_escaped(const ddbst_model *m, unsigned char c) {
+  return c <= (unsigned char)m->delim[0] || c == ddbst__ordered_escape_byte(m);
 }
 
 static unsigned char lower_byte(unsigned char c) {
@@ -39,28 +53,88 @@ ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m, const ddbst__attr *a,
       return DDBST__FK_WIDTH;
     }
     /* digits and '-': nothing to lower-case, escape or find a delimiter in
-     * (delimiters hold neither) */
-    return DDBST__FK_OK;
+     * (delimiters hold neither); unpadded, "1" is continued by "12" */
+    return a->range_checked && ddbst__facet_order_break(m, dst, *len)
+               ? DDBST__FK_BELOW
+               : DDBST__FK_OK;
   }
-  if (!a->escape)
-    return ddbst__facet_key_at(m, a, lower, partial, v, n, 0, dst, len, why);
-  /* lower-cased first, so the escapes' hex digits stay upper-case and the
-   * key reads back (facet_unescape takes upper-case only) */
-  char *o = dst;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)v[i];
-    if (lower)
-      c = lower_byte(c);
-    if (escaped_byte(m, c)) {
-      *o++ = '%';
-      *o++ = HEX[c >> 4];
-      *o++ = HEX[c & 15];
-    } else {
-      *o++ = (char)c;
+  if (a->escape == DDBST__ESCAPE_ORDERED) {
+    /* lower-cased first, so the escapes' hex digits stay upper-case */
+    char *o = dst;
+    unsigned char e = ddbst__ordered_escape_byte(m);
+    for (size_t i = 0; i < n; i++) {
+      unsigned char c = (unsigned char)v[i];
+      if (lower) c = lower_byte(c);
+      if (ordered_escaped(m, c)) {
+        *o++ = (char)e;
+        *o++ = HEX[c >> 4];
+        *o++ = HEX[c & 15];
+      } else {
+        *o++ = (char)c;
+      }
     }
+    *len = (size_t)(o - dst);
+    return DDBST__FK_OK; /* every byte above the delimiter's first */
   }
-  *len = (size_t)(o - dst);
-  return DDBST__FK_OK;
+  if (a->escape == DDBST__ESCAPE_PERCENT) {
+    /* lower-cased first, so the escapes' hex digits stay upper-case and
+     * the key reads back (facet_unescape takes upper-case only) */
+    char *o = dst;
+    for (size_t i = 0; i < n; i++) {
+      unsigned char c = (unsigned char)v[i];
+      if (lower)
+        c = lower_byte(c);
+      if (escaped_byte(m, c)) {
+        *o++ = '%';
+        *o++ = HEX[c >> 4];
+        *o++ = HEX[c & 15];
+      } else {
+        *o++ = (char)c;
+      }
+    }
+    *len = (size_t)(o - dst);
+  } else {
+    /* text as it is, perhaps lower-cased: the inline form, less the order
+     * check that sent it here */
+    ddbst__fk_why w = ddbst__facet_delim(m, v, n);
+    if (w != DDBST__FK_OK)
+      return w;
+    ddbst__copy(dst, v, n);
+    if (lower)
+      ddbst__lower_ascii(dst, n);
+    *len = n;
+  }
+  return a->range_checked && ddbst__facet_order_break(m, dst, *len)
+             ? DDBST__FK_BELOW
+             : DDBST__FK_OK;
+}
+
+int ddbst__facet_order_refused(const ddbst_model *m, const ddbst__attr *a,
+                               const char *what, const char *v, size_t n,
+                               const char *path, ddbst_error *err) {
+  /* the first character after the first that is not above the delimiter's
+   * first byte: the one to name (for a longer delimiter, perhaps one that
+   * merely starts it) */
+  unsigned char c = (unsigned char)m->delim[0];
+  for (size_t i = 1; i < n; i++)
+    if ((unsigned char)v[i] <= (unsigned char)m->delim[0]) {
+      c = (unsigned char)v[i];
+      break;
+    }
+  char shown[16];
+  if (c < 0x20 || c == 0x7F)
+    snprintf(shown, sizeof shown, "U+%04X", c);
+  else
+    snprintf(shown, sizeof shown, "'%c' (U+%04X)", c, c);
+  const char *fix = a->type == DDBST__T_STRING
+                        ? "\"escape\": \"ordered\" keeps such values"
+                    : a->type == DDBST__T_INTEGER
+                        ? "give it a \"width\""
+                        : "no enum value may continue another with it";
+  return ddbst__fail(err, DDBST_EVALUE, path,
+                     "%s holds %s, which sorts below the key delimiter '%s' "
+                     "after it: a range on %s would misplace it; %s",
+                     what, shown, m->delim, a->name, fix);
 }
 
 static int hexval(char c) {
@@ -96,6 +170,36 @@ static long facet_unescape(const ddbst_model *m, const char *k, size_t kn,
   return (long)(o - dst);
 }
 
+/* Undoes the ordered escaping of k[0..kn) into dst (room for kn bytes) and
+ * returns the length; -1 when `k` is not text the escaping makes (a byte it
+ * would have escaped left as it is, a malformed escape, an escape of a byte
+ * it leaves as it is). */
+static long ordered_unescape(const ddbst_model *m, const char *k, size_t kn,
+                             char *dst) {
+  unsigned char e = ddbst__ordered_escape_byte(m);
+  char *o = dst;
+  for (size_t i = 0; i < kn; i++) {
+    unsigned char c = (unsigned char)k[i];
+    if (c != e) {
+      if (ordered_escaped(m, c))
+        return -1;
+      *o++ = (char)c;
+      continue;
+    }
+    if (kn - i < 3)
+      return -1;
+    int h = hexval(k[i + 1]), l = hexval(k[i + 2]);
+    if (h < 0 || l < 0)
+      return -1;
+    c = (unsigned char)(h * 16 + l);
+    if (c == 0 || !ordered_escaped(m, c))
+      return -1;
+    *o++ = (char)c;
+    i += 2;
+  }
+  return (long)(o - dst);
+}
+
 /* Appends the canonical form of candidate c[0..cn) when its key form is
  * exactly k[0..kn): 1; else 0 with `out` as it was; DDBST_ENOMEM. Neither
  * `c` nor `k` points into `out`. */
@@ -114,11 +218,15 @@ static int try_value(const ddbst_model *m, const ddbst__attr *a, int lower,
     ddbst__buf_truncate(out, mark);
     return DDBST_ENOMEM;
   }
-  ddbst__fk_why w =
-      ddbst__facet_key(m, a, lower, 0, out->data + mark, vn, 0, out, NULL);
-  int same = w == DDBST__FK_OK && out->len - mark - vn == kn &&
+  /* text a range would misplace is still read back: keys written before
+   * the rule (facet_key.h) */
+  size_t fl = 0;
+  ddbst__fk_why w = ddbst__facet_key_at(m, a, lower, 0, out->data + mark, vn,
+                                        0, out->data + mark + vn, &fl, NULL);
+  int same = (w == DDBST__FK_OK || w == DDBST__FK_BELOW) && fl == kn &&
              memcmp(out->data + mark + vn, k, kn) == 0;
   ddbst__buf_truncate(out, same ? mark + vn : mark);
+  out->data[out->len] = '\0'; /* the key form written past it */
   return same;
 }
 
@@ -144,9 +252,13 @@ int ddbst__facet_from_key(const ddbst_model *m, const ddbst__attr *a, int lower,
     len = (size_t)snprintf(text_buf, sizeof text_buf, "%lld", (long long)v);
     text = text_buf;
   } else if (a->escape) {
-    long ul = facet_unescape(m, k, kn, text_buf);
+    long ul = a->escape == DDBST__ESCAPE_ORDERED
+                  ? ordered_unescape(m, k, kn, text_buf)
+                  : facet_unescape(m, k, kn, text_buf);
     if (ul < 0) {
-      snprintf(why, why_cap, "%s: malformed %%-escape", a->name);
+      snprintf(why, why_cap, "%s: malformed %s", a->name,
+               a->escape == DDBST__ESCAPE_ORDERED ? "ordered escape"
+                                                  : "%-escape");
       return DDBST_EVALUE;
     }
     len = (size_t)ul;

@@ -23,6 +23,9 @@ typedef enum {
                             start ends the text before it */
   DDBST__FK_WIDTH,   /* an integer its width cannot hold (why: the reason) */
   DDBST__FK_PARTIAL, /* a partial value of a type that has none (integers) */
+  DDBST__FK_BELOW,   /* the key text of a facet a range reads before the
+                        delimiter (ddbst__attr.range_checked) would sort
+                        below it: ddbst__facet_order_break says where */
   DDBST__FK_NOMEM
 } ddbst__fk_why;
 
@@ -30,10 +33,14 @@ typedef enum {
  * ddbst__value_canon makes), or with `partial` a proper prefix of one (a
  * sort-key bound such as "2026-03"): an integer at its width, negatives as
  * ten's complements where sortable; then ASCII lower-casing where the
- * template says (`lower`); then %-escaping of '%' and the delimiter's bytes
- * where the attribute opts in. Each step maps a prefix of a value to a
- * prefix of its key form, so a partial value's key form starts every key
- * its completions have. `scan` is what is known of `v` (ddbst__val.scan,
+ * template says (`lower`); then the attribute's escaping (ddbst__attr.escape:
+ * %XX of '%' and the delimiter's bytes, or the ordered E XX of every byte up
+ * to the delimiter's first and of E). Each step maps a prefix of a value to
+ * a prefix of its key form, so a partial value's key form starts every key
+ * its completions have. The key text of a facet a range reads before the
+ * delimiter (range_checked) must keep its order there: else
+ * DDBST__FK_BELOW, with the text written all the same (the reverse reads
+ * such keys, written before the rule, back). `scan` is what is known of `v` (ddbst__val.scan,
  * base/scan.h), or 0: with DDBST__SCAN_KNOWN and no DDBST__SCAN_DELIM0 the
  * delimiter need not be looked for.
  *
@@ -76,6 +83,45 @@ static inline int ddbst__facet_delim_before(const ddbst_model *m,
   return 0;
 }
 
+/* Where key text k[0..n), followed by the delimiter, would sort in the
+ * wrong place: the first offset i >= 1 at which what follows, then the
+ * delimiter, is not above the delimiter itself ("tool s" before "#": ' ' is
+ * below '#', so "tool s#" sorts before "tool#" though "tool s" is after
+ * "tool"); 0 when there is none. */
+static inline size_t ddbst__facet_order_break(const ddbst_model *m,
+                                              const char *k, size_t n) {
+  const unsigned char *d = (const unsigned char *)m->delim;
+  size_t dn = m->delim_len;
+  for (size_t i = 1; i < n; i++) {
+    if ((unsigned char)k[i] > d[0]) continue; /* nearly every byte */
+    for (size_t j = 0; j < dn; j++) {
+      /* the byte j places on: the text's, then the delimiter's */
+      unsigned char c = i + j < n ? (unsigned char)k[i + j] : d[i + j - n];
+      if (c != d[j]) {
+        if (c < d[j]) return i;
+        break;
+      }
+      if (j + 1 == dn) return i; /* the delimiter itself: found early */
+    }
+  }
+  return 0;
+}
+
+/* The byte that starts an ordered escape: the one just above the
+ * delimiter's first (facet_key.c says why). */
+static inline unsigned char ddbst__ordered_escape_byte(const ddbst_model *m) {
+  return (unsigned char)(m->delim[0] + 1);
+}
+
+/* The byte that starts an escape (two upper-case hex digits follow) in the
+ * key text of `a`, or 0 when it has none. */
+static inline unsigned char ddbst__facet_escape_byte(const ddbst_model *m,
+                                                     const ddbst__attr *a) {
+  return a->escape == DDBST__ESCAPE_PERCENT   ? (unsigned char)'%'
+         : a->escape == DDBST__ESCAPE_ORDERED ? ddbst__ordered_escape_byte(m)
+                                              : 0;
+}
+
 static inline size_t ddbst__facet_key_room(const ddbst__attr *a, size_t n) {
   return a->escape ? 3 * n : n > DDBST__INT_MAX_TEXT ? n : DDBST__INT_MAX_TEXT;
 }
@@ -84,7 +130,7 @@ static inline ddbst__fk_why
 ddbst__facet_key_at(const ddbst_model *m, const ddbst__attr *a, int lower,
                     int partial, const char *v, size_t n, unsigned scan,
                     char *dst, size_t *len, const char **why) {
-  if (a->type == DDBST__T_INTEGER || a->escape || n == 0)
+  if (a->type == DDBST__T_INTEGER || a->escape || a->range_checked || n == 0)
     return ddbst__facet_key_coded(m, a, lower, partial, v, n, dst, len, why);
   /* lower-casing cannot make the delimiter: it holds no letter
    * (model/model_load.c, load_delimiter) */
@@ -116,6 +162,13 @@ static inline ddbst__fk_why ddbst__facet_key(const ddbst_model *m,
   out->data[out->len] = '\0';
   return w;
 }
+
+/* The refusal of DDBST__FK_BELOW for value v[0..n) of `a` ("Entity.attr"
+ * in `what`), at `path`: the character that would sort below the delimiter,
+ * and the way to keep such values. Returns DDBST_EVALUE. */
+int ddbst__facet_order_refused(const ddbst_model *m, const ddbst__attr *a,
+                               const char *what, const char *v, size_t n,
+                               const char *path, ddbst_error *err);
 
 /* The reverse: appends to `out` a canonical value of `a` whose key form is
  * exactly k[0..kn) (for a lower-cased facet, one of the values that share

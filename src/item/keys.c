@@ -146,6 +146,14 @@ DDBST__NOINLINE static int render_general(const ddbst_item *it,
         rc = delim_refused(it, s, why, err);
         goto refused;
       }
+      if (why == DDBST__FK_BELOW) {
+        char path[DDBST_ERROR_PATH_MAX], what[DDBST_ERROR_PATH_MAX];
+        const ddbst__entity *e = ddbst__entity_of(it);
+        snprintf(what, sizeof what, "%s.%s", e->name, a->name);
+        rc = ddbst__facet_order_refused(m, a, what, v, n,
+                                        facet_path(path, sizeof path, a), err);
+        goto refused;
+      }
       if (why != DDBST__FK_OK) {
         char path[DDBST_ERROR_PATH_MAX];
         const ddbst__entity *e = ddbst__entity_of(it);

@@ -11,6 +11,10 @@
 int ddbst__compile_names(ddbst_model *m);
 /* Scans of the values whose alphabet load knows (compile_scans.c). */
 int ddbst__compile_scans(ddbst_model *m);
+/* The facets whose key text a range reads before the delimiter, checked
+ * by the facet renderer (compile_ranges.c): before the key runs, since such
+ * a facet is not copied as it is. */
+int ddbst__compile_ranges(ddbst_model *m);
 /* Key runs of simple key pairs (compile_key_runs.c): needs the names. */
 int ddbst__compile_key_runs(ddbst_model *m);
 /* Bounds on the text of each entity's keys (compile_key_sizes.c). */

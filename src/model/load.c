@@ -333,6 +333,7 @@ static void load_root(ddbst__loader *L, const ddbst__jnode *root,
 static int compile(ddbst_model *m) {
   int rc = ddbst__compile_names(m);
   rc = rc ? rc : ddbst__compile_scans(m);
+  rc = rc ? rc : ddbst__compile_ranges(m);
   rc = rc ? rc : ddbst__compile_key_runs(m);
   rc = rc ? rc : ddbst__compile_key_sizes(m);
   rc = rc ? rc : ddbst__compile_queries(m);

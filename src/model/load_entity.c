@@ -124,8 +124,18 @@ static void load_attribute(ddbst__loader *L, const char *name,
       ddbst__load_report_field(L, "negative", g,
                                "sortable negative integers need a 'width'");
   }
-  if (type_takes(L, n, "escape", a, a->type == DDBST__T_STRING))
-    a->escape = get_bool(L, n, "escape");
+  if (type_takes(L, n, "escape", a, a->type == DDBST__T_STRING)) {
+    const ddbst__jnode *x = ddbst__jobj_get(n, "escape");
+    if (x->type == DDBST__J_STRING && strcmp(x->text, "ordered") == 0)
+      a->escape = DDBST__ESCAPE_ORDERED;
+    else if (x->type == DDBST__J_BOOL)
+      a->escape = x->boolean ? DDBST__ESCAPE_PERCENT : DDBST__ESCAPE_NONE;
+    else
+      ddbst__load_report_field(L, "escape", x,
+                               "expected true (%%-escapes), false or "
+                               "\"ordered\" (escapes that keep the values' "
+                               "order)");
+  }
   if (a->type == DDBST__T_ENUM) {
     const ddbst__jnode *vs = ddbst__jobj_get(n, "values");
     size_t o2 = ddbst__load_push(L, "values");

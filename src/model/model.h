@@ -35,6 +35,14 @@ typedef struct ddbst__name {
   char text[]; /* the name itself: what the model's name fields point at */
 } ddbst__name;
 
+/* How a string facet's key text escapes what a key may not hold as it is
+ * (facet_key.c): not at all (the delimiter is refused); %XX for '%' and the
+ * delimiter's bytes ("escape": true; order is the escaped text's); or E XX
+ * for every byte up to the delimiter's first and for E itself, E being the
+ * byte just above it ("escape": "ordered": '$' after '#'; order is the
+ * value's). */
+enum { DDBST__ESCAPE_NONE, DDBST__ESCAPE_PERCENT, DDBST__ESCAPE_ORDERED };
+
 typedef struct ddbst__attr {
   const char *name; /* interned: the text of a ddbst__name */
   ddbst__jtext jname;
@@ -43,7 +51,11 @@ typedef struct ddbst__attr {
   int width;     /* integers in keys: 0 = unpadded */
   int sortable_negative;
   int required;
-  int escape;   /* reversible %-escaping of the delimiter in keys */
+  int escape;   /* DDBST__ESCAPE_*: a reversible escaping in keys */
+  /* A range may read its key text before the delimiter
+   * (compile_ranges.c): the facet renderer refuses text that would sort
+   * below it (ddbst__facet_order_break). */
+  int range_checked;
   int implicit; /* added by the model (version, timestamps), not declared */
   const char **values; /* enum values */
   size_t *value_lens;  /* their lengths: checked on every set */

@@ -370,6 +370,10 @@ static int condition_value(sk_ctx *c, const ddbst__seg *seg,
                        a->name, m->delim);
   case DDBST__FK_NOMEM:
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  case DDBST__FK_BELOW:
+    /* no item can hold it: its keys are refused the same way */
+    return ddbst__facet_order_refused(m, a, a->name, cv, cn,
+                                      fpath(path, sizeof path, a), err);
   default: /* an integer its width cannot hold (never partial) */
     return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s",
                        a->name, why ? why : "no key form");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "item/facet_key.h"
 #include "review/review.h"
 
 typedef struct linter {
@@ -316,6 +317,54 @@ static void check_index(linter *L, int index) {
             ix->name, ix->name);
 }
 
+/* ---- ranges before the delimiter (issue 16) ---- */
+
+/* A facet a range reads before the delimiter (compile_ranges.c): its values
+ * that would sort below the delimiter are refused in keys, or for an enum
+ * the declared values that would; %-escaping orders by the escaped text.
+ * "escape": "ordered" keeps every value in order. */
+static void check_range_facet(linter *L, const ddbst__entity *e,
+                              const ddbst__attr *a, const char *path) {
+  const ddbst_model *m = L->m;
+  if (!a->range_checked) return;
+  if (a->type == DDBST__T_ENUM) {
+    for (size_t i = 0; i < a->nvalues; i++) {
+      /* as written and as a :lower facet holds it */
+      char low[DDBST__PK_MAX + 1];
+      size_t n = a->value_lens[i] < DDBST__PK_MAX ? a->value_lens[i]
+                                                  : DDBST__PK_MAX;
+      for (size_t k = 0; k < n; k++) {
+        char c = a->values[i][k];
+        low[k] = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+      }
+      if (ddbst__facet_order_break(m, a->values[i], n) ||
+          ddbst__facet_order_break(m, low, n))
+        finding(L, DDBST_LINT_ERROR, "range-below-delimiter", path,
+                "%s.%s's value '%s' sorts out of place before the key "
+                "delimiter '%s' that follows it in a sort key a pattern "
+                "ranges on: its keys are refused; choose values that do not "
+                "continue one another with a character below '%c'",
+                e->name, a->name, a->values[i], m->delim, m->delim[0]);
+    }
+    return;
+  }
+  if (a->type != DDBST__T_STRING) return;
+  if (a->escape == DDBST__ESCAPE_PERCENT)
+    finding(L, DDBST_LINT_WARNING, "range-below-delimiter", path,
+            "a range on %s.%s compares its %%-escaped text, which does not "
+            "sort as the values do ('%s' is ordered as %%XX), and its "
+            "values holding a character below '%c' are refused; \"escape\": "
+            "\"ordered\" orders by the values and refuses none",
+            e->name, a->name, m->delim, m->delim[0]);
+  else
+    finding(L, DDBST_LINT_WARNING, "range-below-delimiter", path,
+            "a range on %s.%s reads it before the key delimiter '%s', so its "
+            "values holding a character below '%c' (a space, '!', '\"', a "
+            "control character) are refused in its keys; if they may hold "
+            "one, give it \"escape\": \"ordered\"",
+            e->name, a->name, m->delim, m->delim[0]);
+}
+
 /* ---- entities ---- */
 
 static void check_attributes(linter *L, int entity) {
@@ -327,6 +376,7 @@ static void check_attributes(linter *L, int entity) {
     char path[DDBST_ERROR_PATH_MAX];
     snprintf(path, sizeof path, "entities.%s.attributes.%s", e->name,
              a->name);
+    check_range_facet(L, e, a, path);
     if (a->type == DDBST__T_MAP || a->type == DDBST__T_LIST ||
         a->type == DDBST__T_BINARY)
       finding(L, DDBST_LINT_WARNING, "item-size", path,

@@ -1,8 +1,9 @@
 /* libFuzzer: the one key engine, differentially. Every consumer of the facet
  * renderer (src/item/facet_key.c) is held to an independent statement of
  * what it must do, for every kind of facet (plain, :lower, %-escaped, both,
- * integers with sortable negatives, timestamps, ULIDs and enums, each also
- * lower-cased), with a one- and a two-byte delimiter:
+ * ordered escaping with and without :lower, integers with sortable
+ * negatives, timestamps, ULIDs and enums, each also lower-cased), with a
+ * one- and a two-byte delimiter:
  *
  *   keys      the keys object equals the key list, and each key is its
  *             literals and each facet's key form as this file computes it;
@@ -12,13 +13,19 @@
  *             the table of conditions evaluated here on the values;
  *   cursors   a LastEvaluatedKey sealed into a cursor opens back into
  *             exactly the same ExclusiveStartKey;
- *   guards    a unique guard's key is its literal and the facet's key form.
+ *   guards    a unique guard's key is its literal and the facet's key form;
+ *   order     (issue 16) the facet is one a range reads before the
+ *             delimiter: a value whose key text would sort below it there
+ *             (some proper prefix of the text, then the delimiter, not
+ *             below the text, then the delimiter) is refused, in an item's
+ *             keys and in a condition; ordered escaping refuses nothing,
+ *             and its conditions are held to the values' own order.
  *
  * Input: a byte choosing the model, facet kind and index; a byte choosing
  * the condition and how its values are made; then up to eight item values
- * and two condition values, drawn from the bytes that follow. String values
- * of a facet followed by the delimiter avoid bytes that sort below it (and
- * the delimiter's bytes): that range hole is issue 16's, not the engine's. */
+ * and two condition values, drawn from the bytes that follow: string values
+ * hold any printable ASCII (the bytes below the delimiter and the
+ * delimiter's own included), control bytes and multi-byte UTF-8. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +54,8 @@ enum {
   K_LOW,
   K_ESC,
   K_ESCLOW,
+  K_ORD,
+  K_ORDLOW,
   K_INT,
   K_TS,
   K_TSLOW,
@@ -59,13 +68,16 @@ enum {
 
 static const struct {
   const char *attr; /* the facet attribute's declaration */
-  int lower, escape;
+  int lower, escape; /* escape: 1 %-escaping, 2 ordered */
   const char *unique; /* NULL, or the guard's literal */
 } KINDS[NKINDS] = {
     [K_STR] = {"\"string\"", 0, 0, NULL},
     [K_LOW] = {"\"string\"", 1, 0, "U1"},
     [K_ESC] = {"{\"type\":\"string\",\"escape\":true}", 0, 1, "U2"},
     [K_ESCLOW] = {"{\"type\":\"string\",\"escape\":true}", 1, 1, NULL},
+    [K_ORD] = {"{\"type\":\"string\",\"escape\":\"ordered\"}", 0, 2, "U3"},
+    [K_ORDLOW] = {"{\"type\":\"string\",\"escape\":\"ordered\"}", 1, 2,
+                  NULL},
     [K_INT] = {"{\"type\":\"integer\",\"width\":5,\"negative\":\"sortable\"}",
                0, 0, NULL},
     [K_TS] = {"{\"type\":\"timestamp\",\"precision\":\"ms\"}", 0, 0, NULL},
@@ -177,8 +189,7 @@ static unsigned take(src *s) { return s->p < s->end ? *s->p++ : 0; }
 
 /* A value for facet kind k from the input, as a caller would type it (not
  * always canonical: zones, fraction digits and letter case vary). */
-static size_t make_value(src *s, int k, int terminated, const char *d,
-                         char *out, size_t cap) {
+static size_t make_value(src *s, int k, char *out, size_t cap) {
   size_t n = 0;
   switch (k) {
   case K_INT: {
@@ -230,12 +241,8 @@ static size_t make_value(src *s, int k, int terminated, const char *d,
         n += strlen(mb);
         continue;
       }
-      char c = (char)(0x20 + b % 0x5F); /* printable ASCII */
-      /* issue 16: bytes below the delimiter break ranges on a facet the
-       * delimiter follows; the delimiter's bytes are refused (or escaped) */
-      if (terminated &&
-          ((unsigned char)c <= (unsigned char)d[0] || memchr(d, c, strlen(d))))
-        c = (char)('A' + b % 26);
+      /* printable ASCII, now and then a control byte */
+      char c = b >= 0xE8 ? (char)(1 + b % 0x1F) : (char)(0x20 + b % 0x5F);
       out[n++] = c;
     }
     return n;
@@ -245,18 +252,23 @@ static size_t make_value(src *s, int k, int terminated, const char *d,
 
 /* ---- the statement: key forms and conditions, independently ---- */
 
-/* The text a facet's value is ordered by in its key: lower-cased (ASCII)
- * where the template says, then %-escaped where the attribute does. */
+/* A string facet's key text: lower-cased (ASCII) where the template says,
+ * then %-escaped ('%' and the delimiter's bytes as %XX) or escaped in order
+ * (every byte up to the delimiter's first, and the byte just above it, as
+ * that byte and XX) where the attribute does. */
 static size_t key_text(int k, const char *d, const char *v, size_t n,
                        char *out) {
   static const char hex[] = "0123456789ABCDEF";
+  unsigned char d0 = (unsigned char)d[0], e = (unsigned char)(d0 + 1);
   size_t o = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)v[i];
     if (KINDS[k].lower && c >= 'A' && c <= 'Z')
       c = (unsigned char)(c + 32);
-    if (KINDS[k].escape && (c == '%' || memchr(d, c, strlen(d)))) {
-      out[o++] = '%';
+    int percent = KINDS[k].escape == 1 && (c == '%' || memchr(d, c, strlen(d)));
+    int ordered = KINDS[k].escape == 2 && (c <= d0 || c == e);
+    if (percent || ordered) {
+      out[o++] = percent ? '%' : (char)e;
       out[o++] = hex[c >> 4];
       out[o++] = hex[c & 15];
     } else {
@@ -264,6 +276,47 @@ static size_t key_text(int k, const char *d, const char *v, size_t n,
     }
   }
   return o;
+}
+
+/* What a condition's order is on: the key text, except that ordered
+ * escaping is held to the values' own order (lower-cased where the key
+ * is). */
+static size_t order_of(int k, const char *d, const char *v, size_t n,
+                       char *out) {
+  if (KINDS[k].escape != 2)
+    return key_text(k, d, v, n, out);
+  for (size_t i = 0; i < n; i++)
+    out[i] = KINDS[k].lower && v[i] >= 'A' && v[i] <= 'Z' ? (char)(v[i] + 32)
+                                                          : v[i];
+  return n;
+}
+
+/* Whether key text t, followed by the delimiter, sorts out of place: some
+ * proper prefix of it (another value's text), then the delimiter, does not
+ * sort below it, then the delimiter. Stated as the definition, by
+ * comparing the two keys. */
+static int misplaced(const char *d, const char *t, size_t n) {
+  size_t dn = strlen(d);
+  char a[1100], b[1100];
+  if (n + dn > sizeof a) return 0;
+  memcpy(b, t, n);
+  memcpy(b + n, d, dn);
+  for (size_t i = 1; i < n; i++) {
+    memcpy(a, t, i);
+    memcpy(a + i, d, dn);
+    size_t m = i + dn < n + dn ? i + dn : n + dn;
+    /* the rest of each key is anything: a tie is no order either */
+    if (memcmp(a, b, m) >= 0) return 1;
+  }
+  return 0;
+}
+
+/* The kinds whose facet a range reads before the delimiter (the table's
+ * sort key has {id} after {f}) and whose length varies: every string kind
+ * but the ordered ones, and the enums. */
+static int order_checked(int k) {
+  return k == K_STR || k == K_LOW || k == K_ESC || k == K_ESCLOW ||
+         k == K_ENUM || k == K_ENUMLOW;
 }
 
 /* An integer's key form at width 5 with sortable negatives: the ten's
@@ -377,11 +430,12 @@ typedef struct item_keys {
   int ok;
 } item_keys;
 
-/* The facet's key text for the order: its key form computed here. */
+/* The facet's text for the order: its key form computed here, or for
+ * ordered escaping its value. */
 static text order_text(int k, const char *d, const item_keys *ik, char *buf) {
   if (k == K_INT)
     return (text){buf, int_key_text(ik->num, buf)};
-  return (text){buf, key_text(k, d, ik->f, ik->fn, buf)};
+  return (text){buf, order_of(k, d, ik->f, ik->fn, buf)};
 }
 
 /* Checks the keys of one item against their statement, and keeps them. */
@@ -392,6 +446,18 @@ static void keys_of(world *W, int k, ddbst_item *it, ddbst_buf *b,
   int r1 = ddbst_item_keys_json(it, b, &e1);
   int n = ddbst_item_build_keys(it, &e2);
   CHECK((r1 < 0) == (n < 0));
+  /* order: refused where the statement says a range would misplace it;
+   * ordered escaping refuses no string */
+  const char *fv;
+  size_t fvl;
+  if (ddbst_item_get(it, W->f[k], &fv, &fvl) == 1 && fvl < 256) {
+    char fk[1024];
+    size_t fkl = key_text(k, W->d, fv, fvl, fk);
+    if (order_checked(k) && misplaced(W->d, fk, fkl))
+      CHECK(n < 0);
+    if (KINDS[k].escape == 2)
+      CHECK(n >= 0);
+  }
   if (n < 0)
     return;
   yajl_val obj = yajl_tree_parse(ddbst_buf_data(b), NULL, 0);
@@ -540,7 +606,7 @@ static void guard_key(world *W, int k, ddbst_item *it, const item_keys *ik,
  * or a proper prefix of one (a partial value for timestamps, ULIDs and
  * enums). *stated: the statement knows its meaning (partial or not, and its
  * key text), else only "built or refused" is checked. */
-static size_t make_bound(src *s, int k, int terminated, world *W,
+static size_t make_bound(src *s, int k, world *W,
                          const item_keys *items, char typed[][256],
                          const size_t *typed_len, int nitems, char *out,
                          text *order, char *order_buf, int *partial,
@@ -549,7 +615,7 @@ static size_t make_bound(src *s, int k, int terminated, world *W,
   *partial = 0;
   *stated = 0;
   if (mode % 4 == 0 || !items[i].ok) {
-    size_t n = make_value(s, k, terminated, W->d, out, 256);
+    size_t n = make_value(s, k, out, 256);
     return n;
   }
   const item_keys *ik = &items[i];
@@ -583,10 +649,11 @@ static size_t make_bound(src *s, int k, int terminated, world *W,
           *partial = 0; /* a value of its own */
     }
   }
-  *order = (text){order_buf, key_text(k, W->d, out, n, order_buf)};
-  if (mode % 4 == 1 && k != K_STR && k != K_LOW && k != K_ESC && k != K_ESCLOW)
+  *order = (text){order_buf, order_of(k, W->d, out, n, order_buf)};
+  if (mode % 4 == 1 && k != K_STR && k != K_LOW && k != K_ESC &&
+      k != K_ESCLOW && k != K_ORD && k != K_ORDLOW)
     /* typed values canonicalise to the stored one */
-    *order = (text){order_buf, key_text(k, W->d, ik->f, ik->fn, order_buf)};
+    *order = (text){order_buf, order_of(k, W->d, ik->f, ik->fn, order_buf)};
   return n;
 }
 
@@ -598,7 +665,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   world *W = &worlds[b0 & 1];
   int k = (int)((b0 >> 1) % NKINDS);
   int indexed = (b1 & 1) != 0;
-  int terminated = !indexed; /* the table's sort key has {id} after {f} */
   int cond = (int)((b1 >> 1) % 7);
   int pattern = indexed ? W->index[k] : W->table[k];
   int e = W->entity[k];
@@ -616,7 +682,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int nitems = 1 + (int)(take(&s) % MAX_ITEMS);
   for (int i = 0; i < nitems; i++) {
     memset(&items[i], 0, sizeof items[i]);
-    typed_len[i] = make_value(&s, k, terminated, W->d, typed[i], 256);
+    typed_len[i] = make_value(&s, k, typed[i], 256);
     ddbst_item_reset(it, e);
     char id[8];
     snprintf(id, sizeof id, "i%d", i);
@@ -644,9 +710,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char v1[256], v2[256], o1[1024], o2[1024];
   text t1 = {NULL, 0}, t2 = {NULL, 0};
   int p1 = 0, p2 = 0, s1 = 0, s2 = 0;
-  size_t n1 = make_bound(&s, k, terminated, W, items, typed, typed_len, nitems,
+  size_t n1 = make_bound(&s, k, W, items, typed, typed_len, nitems,
                          v1, &t1, o1, &p1, &s1);
-  size_t n2 = make_bound(&s, k, terminated, W, items, typed, typed_len, nitems,
+  size_t n2 = make_bound(&s, k, W, items, typed, typed_len, nitems,
                          v2, &t2, o2, &p2, &s2);
   ddbst_query q;
   memset(&q, 0, sizeof q);
@@ -665,6 +731,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int rc = ddbst_query_request(values, pattern, &q, b, &err);
   int stated =
       cond == DDBST_SK_NONE || (s1 && (cond != DDBST_SK_BETWEEN || s2));
+  /* order: a condition whose value no item may hold is refused */
+  if (cond != DDBST_SK_NONE && order_checked(k)) {
+    char ck[1024];
+    int bad = misplaced(W->d, ck, key_text(k, W->d, v1, n1, ck));
+    if (cond == DDBST_SK_BETWEEN)
+      bad |= misplaced(W->d, ck, key_text(k, W->d, v2, n2, ck));
+    if (bad)
+      CHECK(rc < 0);
+  }
   if (rc < 0) {
     CHECK(err.message[0]);
     /* refused as empty: then nothing may satisfy it */

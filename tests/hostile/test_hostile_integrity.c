@@ -3,8 +3,8 @@
  * key phrase of its message (tests/hostile/test_hostile.c holds the other
  * kinds of input). Text that is not text (invalid UTF-8, a lone surrogate
  * escape) through every JSON input: the JSON entry, responses, stream
- * events, model files. Run under ASan/UBSan and valgrind by scripts/test
- * like every unit test. */
+ * events, model files; values a range would misplace. Run under ASan/UBSan
+ * and valgrind by scripts/test like every unit test. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +243,81 @@ static void model_files(void **state) {
   }
 }
 
+/* ---- values a range would misplace ---- */
+
+/* category: plain, which a range reads before '#'; label: the same with
+ * "escape": "ordered"; dd: plain, with the delimiter "$$". */
+static const char *RANGE_MODEL =
+    "{\"ddbst\":1,\"table\":{\"name\":\"ranges\",\"partitionKey\":\"PK\","
+    "\"sortKey\":\"SK\"},\"entities\":{\"Product\":{\"attributes\":{"
+    "\"shop\":\"string\",\"category\":\"string\",\"label\":{\"type\":"
+    "\"string\",\"escape\":\"ordered\"},\"sku\":\"string\"},"
+    "\"key\":{\"pk\":\"SHOP#{shop}\",\"sk\":\"CAT#{category}#{label}#{sku}\"}}},"
+    "\"patterns\":{\"products\":{\"query\":\"Product\"}}}";
+
+static void ranges(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(RANGE_MODEL);
+  int e = ddbst_model_entity(m, "Product");
+  static const struct {
+    const char *name, *category, *label;
+    int code;
+    const char *path, *phrase;
+  } cases[] = {
+      {"space after the first character", "tool s", "x", DDBST_EVALUE,
+       "facet category",
+       "Product.category holds ' ' (U+0020), which sorts below the key "
+       "delimiter '#' after it: a range on category would misplace it; "
+       "\"escape\": \"ordered\" keeps such values"},
+      {"'!'", "tool!", "x", DDBST_EVALUE, "facet category",
+       "holds '!' (U+0021)"},
+      {"'\"'", "to\"ol", "x", DDBST_EVALUE, "facet category",
+       "holds '\"' (U+0022)"},
+      {"a control character", "a\x01", "x", DDBST_EVALUE, "facet category",
+       "holds U+0001"},
+      {"a space first sorts in place", " tool", "x", 0, "", ""},
+      {"ordered escaping keeps it", "tool", "tool s!\"#$", 0, "", ""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    ddbst_item *it = ddbst_item_new(m, e);
+    set(it, "shop", "s1");
+    set(it, "sku", "k1");
+    set(it, "category", cases[i].category);
+    set(it, "label", cases[i].label);
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    ddbst_buf *b = ddbst_buf_new(NULL);
+    int rc = ddbst_put_request(it, 0, 0, b, &err);
+    if (rc > 0) rc = 0;
+    check(cases[i].name, rc, err.path, err.message, cases[i].code,
+          cases[i].path, cases[i].phrase);
+    if (!print_mode && rc) assert_int_equal(ddbst_buf_len(b), 0);
+    ddbst_buf_free(b);
+    ddbst_item_free(it);
+  }
+  /* a condition whose value no item may hold is refused, never sent */
+  ddbst_item *v = ddbst_item_new(m, e);
+  set(v, "shop", "s1");
+  ddbst_query q;
+  memset(&q, 0, sizeof q);
+  q.size = sizeof q;
+  q.condition = DDBST_SK_GT;
+  q.attribute = ddbst_model_attribute(m, e, "category");
+  q.value = "tool s";
+  q.value_len = 6;
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  int rc = ddbst_query_request(v, ddbst_model_pattern(m, "products"), &q, b,
+                               &err);
+  check("gt on a value no item may hold", rc, err.path, err.message,
+        DDBST_EVALUE, "facet category",
+        "category holds ' ' (U+0020), which sorts below the key delimiter");
+  if (!print_mode) assert_int_equal(ddbst_buf_len(b), 0);
+  ddbst_buf_free(b);
+  ddbst_item_free(v);
+  ddbst_model_free(m);
+}
+
 static int setup(void **state) {
   (void)state;
   saas = load_example("examples/saas/model.json");
@@ -268,6 +343,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(json_entry),
       cmocka_unit_test(bodies),
       cmocka_unit_test(model_files),
+      cmocka_unit_test(ranges),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

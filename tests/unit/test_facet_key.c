@@ -72,8 +72,9 @@ static const char *key_of(const char *name, int lower, int partial,
 
 static void key_forms(void **state) {
   (void)state;
-  assert_string_equal(key_of("name", 0, 0, "Ann Lee"), "Ann Lee");
-  assert_string_equal(key_of("name", 1, 0, "Ann LEE"), "ann lee");
+  assert_string_equal(key_of("id", 0, 0, "Ann Lee"), "Ann Lee");
+  assert_string_equal(key_of("id", 1, 0, "Ann LEE"), "ann lee");
+  assert_string_equal(key_of("name", 1, 0, "AnnLEE"), "annlee");
   /* multi-byte UTF-8 is left as it is: :lower is ASCII only */
   assert_string_equal(key_of("name", 1, 0, "\xc3\x89T\xc3\xa9"),
                       "\xc3\x89t\xc3\xa9");
@@ -109,6 +110,106 @@ static void key_form_refusals(void **state) {
   assert_string_equal(key_of("n", 0, 0, "-1000"), want);
   snprintf(want, sizeof want, "!%d", DDBST__FK_PARTIAL);
   assert_string_equal(key_of("n", 0, 1, "1"), want);
+  /* byName ranges on name, which '/' follows in the sort key: text that
+   * would sort below it there is refused (issue 16), the first character
+   * as it is */
+  snprintf(want, sizeof want, "!%d", DDBST__FK_BELOW);
+  assert_string_equal(key_of("name", 0, 0, "Ann Lee"), want);
+  assert_string_equal(key_of("name", 1, 0, "a-b"), want);
+  assert_string_equal(key_of("name", 0, 0, " a"), " a");
+}
+
+/* Issue 16: where text followed by the delimiter would sort out of place. */
+static void order_breaks(void **state) {
+  (void)state;
+  ddbst_model *hash = load_text(
+      "{\"ddbst\":1,\"table\":{\"name\":\"things\",\"partitionKey\":\"PK\"},"
+      "\"entities\":{\"A\":{\"attributes\":{\"a\":\"string\"},"
+      "\"key\":{\"pk\":\"A#{a}\"}}},\"patterns\":{}}");
+  ddbst_model *dollars = load_text(
+      "{\"ddbst\":1,\"table\":{\"name\":\"things\",\"partitionKey\":\"PK\","
+      "\"delimiter\":\"$$\"},\"entities\":{\"A\":{\"attributes\":{"
+      "\"a\":\"string\"},\"key\":{\"pk\":\"A$${a}\"}}},\"patterns\":{}}");
+  static const struct {
+    int dollars;
+    const char *text;
+    size_t at;
+  } cases[] = {
+      {0, "tool", 0},    {0, "tool s", 4}, {0, "tool!", 4}, {0, "to\"ol", 2},
+      {0, " tool", 0},   {0, "a$b", 0},    {0, "caf\xc3\xa9", 0},
+      {0, "a\x01", 1},  {1, "a$b", 0},    {1, "a$!", 1},   {1, "a!", 1},
+      {1, "a#", 1},      {1, "a$%", 0},    {1, "$a", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const ddbst_model *m = cases[i].dollars ? dollars : hash;
+    size_t got = ddbst__facet_order_break(m, cases[i].text,
+                                          strlen(cases[i].text));
+    if (got != cases[i].at)
+      fail_msg("%s with %s: %zu, wanted %zu", cases[i].text, m->delim, got,
+               cases[i].at);
+  }
+  ddbst_model_free(dollars);
+  ddbst_model_free(hash);
+}
+
+/* "escape": "ordered" with '#': every byte up to '#' and '$' itself become
+ * '$' and two hex digits, and read back. */
+static void ordered_escaping(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(
+      "{\"ddbst\":1,\"table\":{\"name\":\"things\",\"partitionKey\":\"PK\","
+      "\"sortKey\":\"SK\"},\"entities\":{\"P\":{\"attributes\":{"
+      "\"c\":{\"type\":\"string\",\"escape\":\"ordered\"}},"
+      "\"key\":{\"pk\":\"P\",\"sk\":\"C#{c}#X\"}}},"
+      "\"patterns\":{\"byC\":{\"query\":\"P\",\"range\":\"c\"}}}");
+  const ddbst__attr *c = &m->entities[0].attrs[0];
+  assert_int_equal(c->escape, DDBST__ESCAPE_ORDERED);
+  assert_false(c->range_checked); /* its order is kept: nothing to check */
+  static const struct {
+    int lower;
+    const char *value, *key;
+  } forms[] = {
+      {0, "tool", "tool"},
+      {0, "tool s", "tool$20s"},
+      {0, "tool!", "tool$21"},
+      {0, "a#b", "a$23b"},
+      {0, "$5", "$245"},
+      {0, "%&", "%&"},
+      {0, "\x01\x1f", "$01$1F"},
+      {1, "Tool S", "tool$20s"},
+      {0, "caf\xc3\xa9 \xf0\x9f\x98\x80", "caf\xc3\xa9$20\xf0\x9f\x98\x80"},
+  };
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+    ddbst_buf_reset(b);
+    assert_int_equal(ddbst__facet_key(m, c, forms[i].lower, 0, forms[i].value,
+                                      strlen(forms[i].value), 0, b, NULL),
+                     DDBST__FK_OK);
+    assert_string_equal(ddbst_buf_data(b), forms[i].key);
+    assert_int_equal(ddbst__facet_order_break(m, ddbst_buf_data(b),
+                                              ddbst_buf_len(b)),
+                     0);
+    char why[160];
+    ddbst_buf_reset(b);
+    assert_int_equal(ddbst__facet_from_key(m, c, forms[i].lower, forms[i].key,
+                                           strlen(forms[i].key), b, why,
+                                           sizeof why),
+                     0);
+    if (!forms[i].lower) assert_string_equal(ddbst_buf_data(b), forms[i].value);
+  }
+  /* text the escaping never makes */
+  static const char *const never[] = {"a b", "a#", "$2", "$2x", "$41", "$00",
+                                      "a$", "$"};
+  for (size_t i = 0; i < sizeof never / sizeof *never; i++) {
+    char why[160];
+    ddbst_buf_reset(b);
+    assert_int_equal(ddbst__facet_from_key(m, c, 0, never[i],
+                                           strlen(never[i]), b, why,
+                                           sizeof why),
+                     DDBST_EVALUE);
+  }
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
 }
 
 /* The value ddbst__facet_from_key reads from key text, or "!<why>". */
@@ -308,6 +409,7 @@ int main(void) {
       cmocka_unit_test(read_back),         cmocka_unit_test(read_back_refusals),
       cmocka_unit_test(lower_cased_range), cmocka_unit_test(keys_read_back),
       cmocka_unit_test(longer_delimiter),
+      cmocka_unit_test(order_breaks),      cmocka_unit_test(ordered_escaping),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

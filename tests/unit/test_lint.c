@@ -82,6 +82,7 @@ static const struct {
     {"item-size", "item-size"},
     {"ttl-not-enabled", "ttl-not-enabled"},
     {"ttl-not-enabled-other-name", "ttl-not-enabled"},
+    {"range-below-delimiter", "range-below-delimiter"},
 };
 
 static void every_rule_model(void **state) {
@@ -218,8 +219,10 @@ static void rule_edges(void **state) {
    * the first is fixed by the partition key, and not otherwise. */
   assert_string_equal(
       rules_of(one_entity(",\"sortKey\":\"SK\"",
-                          "\"id\":\"string\",\"kind\":\"string\","
-                          "\"ts\":{\"type\":\"timestamp\"}",
+                          "\"id\":{\"type\":\"string\",\"escape\":"
+                          "\"ordered\"},\"kind\":{\"type\":\"string\","
+                          "\"escape\":\"ordered\"},\"ts\":{\"type\":"
+                          "\"timestamp\"}",
                           "\"pk\":\"E#{id}\",\"sk\":\"{id}#{kind}#{ts}\"",
                           "\"list\":{\"query\":\"E\",\"filter\":{\"kind\":"
                           "[\"a\",\"b\"]},\"limit\":{\"max\":9}}")),
@@ -232,6 +235,27 @@ static void rule_edges(void **state) {
                           "\"list\":{\"query\":\"E\",\"filter\":{\"kind\":"
                           "\"a\"},\"limit\":{\"max\":9}}")),
       "");
+  /* Issue 16: a range facet the delimiter follows is named, each way it is
+   * kept or refused; an enum only for the values it would refuse. */
+  m = one_entity(",\"sortKey\":\"SK\"",
+                 "\"id\":\"string\",\"c\":{\"type\":\"string\",\"escape\":"
+                 "true},\"e\":{\"type\":\"enum\",\"values\":[\"a\",\"a b\","
+                 "\"ab\"]},\"f\":{\"type\":\"enum\",\"values\":[\"x\",\"xy\"]},"
+                 "\"g\":{\"type\":\"string\",\"escape\":\"ordered\"}",
+                 "\"pk\":\"E#{id}\",\"sk\":\"{c}#{e}#{f}#{g}#{id}\"",
+                 "\"list\":{\"query\":\"E\",\"limit\":{\"max\":9}}");
+  assert_string_equal(
+      lint(m, &errors)->text,
+      "warning entities.E.attributes.c: a range on E.c compares its "
+      "%-escaped text, which does not sort as the values do ('#' is ordered "
+      "as %XX), and its values holding a character below '#' are refused; "
+      "\"escape\": \"ordered\" orders by the values and refuses none\n"
+      "error entities.E.attributes.e: E.e's value 'a b' sorts out of place "
+      "before the key delimiter '#' that follows it in a sort key a pattern "
+      "ranges on: its keys are refused; choose values that do not continue "
+      "one another with a character below '#'\n");
+  assert_int_equal(errors, 1);
+  ddbst_model_free(m);
   /* A scan of an index names the index. */
   m = load_text(
       "{\"ddbst\":1,\"table\":{\"name\":\"edge\",\"partitionKey\":\"PK\","

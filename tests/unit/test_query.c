@@ -343,7 +343,9 @@ static void prepared_text_in_context(void **state) {
   ddbst_model *m = load_text(tasks_model);
   int task = ddbst_model_entity(m, "Task");
   ddbst_item *it = ddbst_item_new(m, task);
-  set(it, "listId", "L\"1");
+  /* a backslash: '"' sorts below '#', and byState may range on listId
+   * where '#' follows it (issue 16) */
+  set(it, "listId", "L\\1");
   static const char *const projected[] = {"title", "a1", "a2", "a3", "a4", "a5",
                                           "a6", "a7", "a8", "a9", "a10", "state"};
   for (int i = 0; i < 12; i++)
@@ -361,7 +363,7 @@ static void prepared_text_in_context(void **state) {
       ",\"#n5\":\"a1\",\"#n6\":\"a2\",\"#n7\":\"a3\",\"#n8\":\"a4\","
       "\"#n9\":\"a5\",\"#n10\":\"a6\",\"#n11\":\"a7\",\"#n12\":\"a8\","
       "\"#n13\":\"a9\",\"#n14\":\"a10\"},\"ExpressionAttributeValues\":{\":v0\""
-      ":{\"S\":\"LIST#L\\\"1\"},\":v1\":{\"S\":\"TASK#\"},\":v2\":{\"S\":\"ope"
+      ":{\"S\":\"LIST#L\\\\1\"},\":v1\":{\"S\":\"TASK#\"},\":v2\":{\"S\":\"ope"
       "n\"},\":v3\":{\"S\":\"done\"},\":v4\":{\"S\":\"x\"},\":v5\":{\"S\":\"Ta"
       "sk\"}},\"ScanIndexForward\":false}");
 
