@@ -709,6 +709,12 @@ DDBST_API int ddbst_batch_request(const ddbst_batch *batch, int i,
 #define DDBST_SK_LT 4      /* before value */
 #define DDBST_SK_LTE 5     /* value or before (a partial value: through its whole range) */
 #define DDBST_SK_BETWEEN 6 /* value (gte) through value2 (lte) */
+/* Any other pair of bounds, value the lower and value2 the upper one, each
+ * by the rule of its single condition above (complete or partial). */
+#define DDBST_SK_GT_LT 7   /* after value and before value2 */
+#define DDBST_SK_GT_LTE 8  /* after value, value2 or before */
+#define DDBST_SK_GTE_LT 9  /* value or after, before value2 */
+#define DDBST_SK_GTE_LTE DDBST_SK_BETWEEN
 
 /* Pagination cursors' sealing keys (see "cursors" below). */
 typedef struct ddbst_cursor_keys ddbst_cursor_keys;
@@ -721,7 +727,7 @@ typedef struct ddbst_query {
   int32_t attribute;   /* the facet's attribute index in the values' entity */
   const char *value;   /* the bound, as text typed by the attribute */
   size_t value_len;
-  const char *value2;  /* DDBST_SK_BETWEEN's upper bound */
+  const char *value2;  /* the upper bound of a pair (DDBST_SK_BETWEEN, ...) */
   size_t value2_len;
   uint32_t limit;      /* 0: the pattern's default; capped at its maximum */
   uint32_t reserved;
