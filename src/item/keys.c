@@ -367,6 +367,7 @@ static inline int add_key(ddbst_item *it, const char *name,
 static inline int add_index_simple(ddbst_item *it, const ddbst__ekey *k) {
   const ddbst_model *m = it->m;
   const ddbst__index *ix = &m->indexes[k->index];
+  if (ix->local) return 0; /* its one key: add_key's way */
   if (k->nwhen || !k->pk.simple || (ix->sk_attr && !k->sk.simple)) return 0;
   ddbst_buf *kt = &it->keytext;
   char *pk = kt->data + kt->len;
@@ -421,8 +422,10 @@ int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
     }
     if (!in) continue;
     const ddbst__index *ix = &m->indexes[k->index];
-    rc = add_key(it, ix->pk_attr, &ix->pk_jname, &k->pk, DDBST__PK_MAX, room,
-                 err);
+    /* a local index's partition key is the table's, written above */
+    if (ddbst__index_own_pk(ix))
+      rc = add_key(it, ix->pk_attr, &ix->pk_jname, &k->pk, DDBST__PK_MAX,
+                   room, err);
     if (!rc && ix->sk_attr)
       rc = add_key(it, ix->sk_attr, &ix->sk_jname, &k->sk, DDBST__SK_MAX,
                    room, err);

@@ -33,13 +33,16 @@ static int make_jrun(ddbst_model *m, ddbst_buf *pending, const ddbst__ekey *ek,
   const ddbst__template *ts[2] = {&ek->pk, &ek->sk};
   const ddbst__jtext *names[2] = {pk_jname, sk_jname};
   int nkeys = sk_jname ? 2 : 1;
-  if (!ek->pk.simple || (sk_jname && !ek->sk.simple)) return 0;
+  /* no pk_jname: a local index's, whose partition key the table's run
+   * writes; the run is its sort key alone */
+  int first = pk_jname ? 0 : 1;
+  if ((!first && !ek->pk.simple) || (sk_jname && !ek->sk.simple)) return 0;
   out->pieces =
       ddbst__arena_alloc(&m->arena, (size_t)(ek->pk.nfacets + ek->sk.nfacets) *
                                         sizeof *out->pieces);
   if (!out->pieces) return DDBST_ENOMEM;
   ddbst_buf_reset(pending);
-  for (int k = 0; k < nkeys; k++) {
+  for (int k = first; k < nkeys; k++) {
     const ddbst__template *t = ts[k];
     out->lits[k] = t->literal_len;
     if (ddbst__buf_append(pending, names[k]->p, names[k]->n) ||
@@ -75,7 +78,8 @@ int ddbst__compile_key_runs(ddbst_model *m) {
     for (int i = 0; !rc && i < en->nindexes; i++) {
       ddbst__ekey *k = &en->indexes[i];
       const ddbst__index *ix = &m->indexes[k->index];
-      rc = make_jrun(m, &tmp, k, &ix->pk_jname,
+      rc = make_jrun(m, &tmp, k,
+                     ddbst__index_own_pk(ix) ? &ix->pk_jname : NULL,
                      ix->sk_attr ? &ix->sk_jname : NULL, &k->jrun);
       en->keys_simple &= k->jrun.head != NULL;
     }

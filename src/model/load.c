@@ -49,14 +49,48 @@ static const char *key_attr(ddbst__loader *L, const ddbst__jnode *obj,
   return ddbst__load_dup(L, n->text);
 }
 
+/* A local index's keys (table.localIndexes.<name>): the table's partition
+ * key, which it may name again, and a sort key of its own, both as
+ * DynamoDB's CreateTable demands them (its reasons, in its words). */
+static void load_local_keys(ddbst__loader *L, const ddbst__jnode *n,
+                            ddbst__index *ix) {
+  ddbst_model *m = L->m;
+  const char *pk = key_attr(L, n, "partitionKey", 0);
+  if (pk && m->pk_attr && strcmp(pk, m->pk_attr) != 0)
+    ddbst__load_report_field(
+        L, "partitionKey", ddbst__jobj_get(n, "partitionKey"),
+        "Index KeySchema does not have the same leading hash key as table "
+        "KeySchema for index: %s (a local index's partition key is the "
+        "table's, '%s')",
+        ix->name, m->pk_attr);
+  ix->pk_attr = m->pk_attr;
+  ix->sk_attr = key_attr(L, n, "sortKey", 0);
+  if (!ix->sk_attr && !ddbst__jobj_get(n, "sortKey") &&
+      !ddbst__load_misspelt(L, n, "sortKey"))
+    ddbst__load_report(L, n,
+                       "Index KeySchema does not have a range key for index: "
+                       "%s (a local index is its own sort order: 'sortKey' "
+                       "is required)",
+                       ix->name);
+  if (m->pk_attr && !m->sk_attr)
+    ddbst__load_report(L, n,
+                       "Table KeySchema does not have a range key, which is "
+                       "required when specifying a LocalSecondaryIndex "
+                       "(table.sortKey)");
+}
+
 static void load_index(ddbst__loader *L, const ddbst__jnode *n,
                        ddbst__index *ix) {
   static const char *const fields[] = {"partitionKey", "sortKey", "projection",
                                        NULL};
   if (!ddbst__load_expect(L, n, DDBST__J_OBJECT, "an object")) return;
   ddbst__load_check_fields(L, n, fields);
-  ix->pk_attr = key_attr(L, n, "partitionKey", 1);
-  ix->sk_attr = key_attr(L, n, "sortKey", 0);
+  if (ix->local) {
+    load_local_keys(L, n, ix);
+  } else {
+    ix->pk_attr = key_attr(L, n, "partitionKey", 1);
+    ix->sk_attr = key_attr(L, n, "sortKey", 0);
+  }
   ix->projection = DDBST__PROJ_ALL;
   const ddbst__jnode *p = ddbst__jobj_get(n, "projection");
   if (!p) return;
@@ -127,12 +161,71 @@ static void load_cursors(ddbst__loader *L, const ddbst__jnode *t) {
                              "expected \"sealed\" or \"unsealed\"");
 }
 
+/* table.indexes (global) and table.localIndexes, into one array: the
+ * global ones first, each local one marked (ddbst__index.local). */
+static void load_indexes(ddbst__loader *L, const ddbst__jnode *t) {
+  ddbst_model *m = L->m;
+  const ddbst__jnode *g = ddbst__jobj_get(t, "indexes");
+  const ddbst__jnode *l = ddbst__jobj_get(t, "localIndexes");
+  const ddbst__jnode *lists[2] = {g, l};
+  static const char *const fields[2] = {"indexes", "localIndexes"};
+  size_t total = 0;
+  for (int k = 0; k < 2; k++)
+    if (lists[k] && lists[k]->type == DDBST__J_OBJECT)
+      total += lists[k]->count;
+  if (total) {
+    m->indexes = ddbst__load_array(L, total, sizeof *m->indexes);
+    if (!m->indexes) return;
+  }
+  size_t included = 0;
+  for (int k = 0; k < 2; k++) {
+    const ddbst__jnode *ixs = lists[k];
+    if (!ixs) continue;
+    size_t old = ddbst__load_push(L, fields[k]);
+    if (ddbst__load_expect(L, ixs, DDBST__J_OBJECT, "an object of indexes")) {
+      if (k == 0 && ixs->count > DDBST__MAX_GSI)
+        ddbst__load_report(
+            L, ixs, "DynamoDB allows at most 20 global secondary indexes");
+      if (k == 1 && ixs->count > DDBST__MAX_LSI)
+        ddbst__load_report(
+            L, ixs,
+            "Number of LocalSecondaryIndexes exceeds per-table limit of 5 "
+            "(DynamoDB allows at most 5 local secondary indexes, created "
+            "with the table)");
+      for (size_t i = 0; i < ixs->count; i++) {
+        size_t o2 = ddbst__load_push(L, ixs->keys[i]);
+        ddbst__index *ix = &m->indexes[m->nindexes++];
+        ix->name = ddbst__load_dup(L, ixs->keys[i]);
+        ix->local = k == 1;
+        if (!is_table_name(ixs->keys[i]))
+          ddbst__load_report(L, ixs->items[i],
+                             "an index name is 3 to 255 of A-Z a-z 0-9 _ - .");
+        for (int j = 0; j + 1 < m->nindexes; j++)
+          if (m->indexes[j].name && strcmp(m->indexes[j].name, ix->name) == 0)
+            ddbst__load_report(L, ixs->items[i],
+                               "Duplicate index name: %s (a local and a "
+                               "global index share one namespace)",
+                               ix->name);
+        load_index(L, ixs->items[i], ix);
+        included += ix->ninclude;
+        ddbst__load_pop(L, o2);
+      }
+    }
+    ddbst__load_pop(L, old);
+  }
+  if (included > 100)
+    ddbst__load_report(L, l ? l : g,
+                       "the INCLUDE projections of all indexes list %zu "
+                       "attributes; DynamoDB allows at most 100 in all",
+                       included);
+}
+
 static void load_table(ddbst__loader *L, const ddbst__jnode *t,
                        const char *name_override) {
   static const char *const fields[] = {
       "name",          "partitionKey", "sortKey",   "indexes",
       "entityAttribute", "ttlAttribute", "delimiter", "stream",
-      "cursors",       NULL};
+      "cursors",       "localIndexes", NULL};
   ddbst_model *m = L->m;
   if (!ddbst__load_expect(L, t, DDBST__J_OBJECT, "an object")) return;
   ddbst__load_check_fields(L, t, fields);
@@ -190,40 +283,22 @@ static void load_table(ddbst__loader *L, const ddbst__jnode *t,
                                "NEW_AND_OLD_IMAGES or false");
   }
 
-  const ddbst__jnode *ixs = ddbst__jobj_get(t, "indexes");
-  if (ixs) {
-    size_t old = ddbst__load_push(L, "indexes");
-    if (ddbst__load_expect(L, ixs, DDBST__J_OBJECT, "an object of indexes")) {
-      if (ixs->count > 20)
-        ddbst__load_report(
-            L, ixs, "DynamoDB allows at most 20 global secondary indexes");
-      m->indexes = ddbst__load_array(L, ixs->count, sizeof *m->indexes);
-      for (size_t i = 0; i < ixs->count && m->indexes; i++) {
-        size_t o2 = ddbst__load_push(L, ixs->keys[i]);
-        ddbst__index *ix = &m->indexes[m->nindexes++];
-        ix->name = ddbst__load_dup(L, ixs->keys[i]);
-        if (!is_table_name(ixs->keys[i]))
-          ddbst__load_report(L, ixs->items[i],
-                             "an index name is 3 to 255 of A-Z a-z 0-9 _ - .");
-        load_index(L, ixs->items[i], ix);
-        ddbst__load_pop(L, o2);
-      }
-    }
-    ddbst__load_pop(L, old);
-  }
+  load_indexes(L, t);
 
   /* Every key attribute has one role: a name used twice would make one key
    * overwrite another (an index sharing the table's or another index's key
    * attributes is not supported). */
-  const char *names[2 + 2 * 20 + 2];
+  const char *names[2 + 2 * DDBST__MAX_INDEXES + 2];
   char roles[sizeof names / sizeof names[0]][300];
   int n = 0;
   names[n] = m->pk_attr;
   snprintf(roles[n++], sizeof roles[0], "the table's partition key");
   names[n] = m->sk_attr;
   snprintf(roles[n++], sizeof roles[0], "the table's sort key");
-  for (int i = 0; i < m->nindexes && i < 20; i++) {
-    names[n] = m->indexes[i].pk_attr;
+  for (int i = 0; i < m->nindexes && i < DDBST__MAX_INDEXES; i++) {
+    /* a local index's partition key is the table's: one role, not two */
+    names[n] = ddbst__index_own_pk(&m->indexes[i]) ? m->indexes[i].pk_attr
+                                                   : NULL;
     snprintf(roles[n++], sizeof roles[0], "%s's partition key",
              m->indexes[i].name);
     names[n] = m->indexes[i].sk_attr;

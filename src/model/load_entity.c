@@ -235,6 +235,40 @@ static void load_key_pair(ddbst__loader *L, const ddbst__entity *e,
   }
 }
 
+/* An entity's keys in a local index: the partition key is the table's,
+ * compiled again from key.pk (`key`) so that the index's key is a template
+ * of its own; only "sk" is given. */
+static void load_local_key(ddbst__loader *L, const ddbst__entity *e,
+                           const ddbst__jnode *n, const ddbst__jnode *key,
+                           const char *where, ddbst__ekey *k) {
+  const ddbst__jnode *pk = ddbst__jobj_get(n, "pk");
+  if (pk)
+    ddbst__load_report_field(L, "pk", pk,
+                             "%s is a local secondary index: its partition "
+                             "key is the table's (the entity's key.pk); give "
+                             "only 'sk'",
+                             where);
+  const ddbst__jnode *tpk =
+      key && key->type == DDBST__J_OBJECT ? ddbst__jobj_get(key, "pk") : NULL;
+  if (tpk && tpk->type == DDBST__J_STRING && !e->attrs_unread) {
+    /* its errors were reported at key.pk already */
+    char why[200];
+    if (ddbst__template_compile(&L->m->arena, tpk->text, e->attrs, e->nattrs,
+                                L->m->delim, L->m->delim_len, &k->pk, why,
+                                sizeof why) == DDBST_ENOMEM)
+      L->nomem = 1;
+  }
+  const ddbst__jnode *sk = ddbst__jobj_get(n, "sk");
+  if (!sk) {
+    if (!ddbst__load_misspelt(L, n, "sk"))
+      ddbst__load_report(L, n, "'sk' is required: %s has a sort key", where);
+  } else {
+    size_t old = ddbst__load_push(L, "sk");
+    compile(L, e, sk, &k->sk);
+    ddbst__load_pop(L, old);
+  }
+}
+
 static void load_when(ddbst__loader *L, const ddbst__entity *e,
                       const ddbst__jnode *w, ddbst__ekey *k) {
   if (e->attrs_unread) return;
@@ -488,7 +522,10 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
           k->index = ix;
           char where[300];
           snprintf(where, sizeof where, "index %s", ixs->keys[i]);
-          load_key_pair(L, e, x, m->indexes[ix].sk_attr != NULL, where, k);
+          if (m->indexes[ix].local)
+            load_local_key(L, e, x, key, where, k);
+          else
+            load_key_pair(L, e, x, m->indexes[ix].sk_attr != NULL, where, k);
           const ddbst__jnode *w = ddbst__jobj_get(x, "when");
           if (w) load_when(L, e, w, k);
         }

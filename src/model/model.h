@@ -203,7 +203,23 @@ typedef struct ddbst__index {
   ddbst__projection projection;
   const char **include;
   size_t ninclude;
+  /* A local secondary index (table.localIndexes): its partition key is the
+   * table's (pk_attr is the table's name, and its ekeys' pk the entity's
+   * own partition key template, never written twice); only its sort key is
+   * an attribute of its own. Local indexes follow the global ones in
+   * ddbst_model.indexes. */
+  int local;
 } ddbst__index;
+
+/* DynamoDB's limits on a table's indexes. */
+enum { DDBST__MAX_GSI = 20, DDBST__MAX_LSI = 5,
+       DDBST__MAX_INDEXES = DDBST__MAX_GSI + DDBST__MAX_LSI };
+
+/* Whether index `ix` writes a partition key attribute of its own (a
+ * global index), or shares the table's (a local one). */
+static inline int ddbst__index_own_pk(const ddbst__index *ix) {
+  return !ix->local;
+}
 
 /* A scan is declared so that review can see it (lint flags it, IAM grants
  * Scan for it); it is never the way a pattern ought to be served. */

@@ -147,7 +147,8 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
   if (p->nentities > 1 && qo->condition != DDBST_SK_NONE)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a collection pattern takes no sort-key condition");
-  if ((qo->flags & DDBST_CONSISTENT_READ) && p->index >= 0)
+  if ((qo->flags & DDBST_CONSISTENT_READ) && p->index >= 0 &&
+      !m->indexes[p->index].local)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a global secondary index cannot be read consistently");
   if (it->cond || it->update)
@@ -231,7 +232,8 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
     /* a page's items must still say what they are and where the page ends:
      * the table's keys, the index's keys and the entity type */
     const char *keys[] = {m->pk_attr, m->sk_attr,
-                          p->index >= 0 ? pk_attr : NULL,
+                          p->index >= 0 && pk_attr != m->pk_attr ? pk_attr
+                                                                : NULL,
                           p->index >= 0 ? sk_attr : NULL, m->entity_attr};
     rc = ddbst__write_projection(it, keys, 5, out);
   }

@@ -485,7 +485,7 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
     rc = rc ? rc : ddbst__buf_putc(out, ')');
   }
   /* index keys kept true */
-  int actions[20]; /* a table has at most 20 indexes (checked at load) */
+  int actions[DDBST__MAX_INDEXES]; /* at most 20 + 5 (checked at load) */
   for (int i = 0; !rc && i < e->nindexes; i++) {
     const ddbst__ekey *k = &e->indexes[i];
     int act = index_action(it, k, err);
@@ -493,8 +493,9 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
     actions[i] = act;
     if (act == IDX_WRITE) {
       const ddbst__index *ix = &m->indexes[k->index];
-      rc = set_key(it, ix->pk_attr, &k->pk, DDBST__PK_MAX, out, &set, &first,
-                   err);
+      if (ddbst__index_own_pk(ix)) /* a local index's is the table's */
+        rc = set_key(it, ix->pk_attr, &k->pk, DDBST__PK_MAX, out, &set,
+                     &first, err);
       if (!rc && ix->sk_attr)
         rc = set_key(it, ix->sk_attr, &k->sk, DDBST__SK_MAX, out, &set,
                      &first, err);
@@ -538,11 +539,13 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
     if (actions[i] != IDX_REMOVE) continue;
     const ddbst__index *ix = &m->indexes[e->indexes[i].index];
     rc = action(out, &rem, "REMOVE", &first);
-    rc = rc ? rc : ddbst__expr_name(it, ix->pk_attr, out);
-    if (!rc && ix->sk_attr) {
-      rc = ddbst__buf_puts(out, ", ");
-      rc = rc ? rc : ddbst__expr_name(it, ix->sk_attr, out);
+    /* leaving a local index takes its sort key away, never the table's
+     * partition key */
+    if (ddbst__index_own_pk(ix)) {
+      rc = rc ? rc : ddbst__expr_name(it, ix->pk_attr, out);
+      if (!rc && ix->sk_attr) rc = ddbst__buf_puts(out, ", ");
     }
+    if (!rc && ix->sk_attr) rc = ddbst__expr_name(it, ix->sk_attr, out);
   }
   /* ADD: number deltas and set elements */
   for (int a = 0; !rc && a < e->nattrs; a++) {

@@ -22,7 +22,7 @@ void ddbst__table_key_schema(ddbst__jw *w, const char *pk, const char *sk) {
 }
 
 void ddbst__table_attribute_definitions(ddbst__jw *w, const ddbst_model *m) {
-  const char *seen[2 + 2 * 20]; /* the loader allows 20 indexes */
+  const char *seen[2 + 2 * DDBST__MAX_INDEXES]; /* as the loader allows */
   int nseen = 0;
   ddbst__jw_key(w, "AttributeDefinitions");
   ddbst__jw_open(w, '[');
@@ -58,13 +58,16 @@ static const char *projection_name(ddbst__projection p) {
   return "ALL";
 }
 
-void ddbst__table_global_secondary_indexes(ddbst__jw *w,
-                                           const ddbst_model *m) {
-  if (m->nindexes == 0) return;
-  ddbst__jw_key(w, "GlobalSecondaryIndexes");
+/* The indexes of one kind (`local`), or nothing when there is none. */
+static void secondary_indexes(ddbst__jw *w, const ddbst_model *m, int local) {
+  int any = 0;
+  for (int i = 0; i < m->nindexes; i++) any |= m->indexes[i].local == local;
+  if (!any) return;
+  ddbst__jw_key(w, local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes");
   ddbst__jw_open(w, '[');
   for (int i = 0; i < m->nindexes; i++) {
     const ddbst__index *ix = &m->indexes[i];
+    if (ix->local != local) continue;
     ddbst__jw_open(w, '{');
     ddbst__jw_pair(w, "IndexName", ix->name);
     ddbst__table_key_schema(w, ix->pk_attr, ix->sk_attr);
@@ -82,6 +85,15 @@ void ddbst__table_global_secondary_indexes(ddbst__jw *w,
     ddbst__jw_close(w, '}');
   }
   ddbst__jw_close(w, ']');
+}
+
+void ddbst__table_global_secondary_indexes(ddbst__jw *w,
+                                           const ddbst_model *m) {
+  secondary_indexes(w, m, 0);
+}
+
+void ddbst__table_local_secondary_indexes(ddbst__jw *w, const ddbst_model *m) {
+  secondary_indexes(w, m, 1);
 }
 
 static const char *stream_view_name(ddbst__stream s) {
@@ -134,6 +146,7 @@ int ddbst_create_table_request(const ddbst_model *m, ddbst_buf *out,
   ddbst__table_key_schema(&w, m->pk_attr, m->sk_attr);
   ddbst__table_billing_mode(&w);
   ddbst__table_global_secondary_indexes(&w, m);
+  ddbst__table_local_secondary_indexes(&w, m);
   ddbst__table_stream_specification(&w, m, 1);
   ddbst__jw_close(&w, '}');
   return w.rc ? ddbst__abandon(out, start, w.rc, err) : DDBST_OP_CREATE_TABLE;

@@ -24,9 +24,14 @@ void ddbst__table_key_schema(ddbst__jw *w, const char *pk, const char *sk);
 void ddbst__table_billing_mode(ddbst__jw *w);
 
 /* "GlobalSecondaryIndexes":[...], each with its key schema and projection;
- * nothing when the table has no index. */
+ * nothing when the table has no global index. */
 void ddbst__table_global_secondary_indexes(ddbst__jw *w,
                                            const ddbst_model *m);
+
+/* "LocalSecondaryIndexes":[...], each with its key schema (the table's
+ * partition key, its own sort key) and projection; nothing when the table
+ * has no local index. DynamoDB creates them with the table only. */
+void ddbst__table_local_secondary_indexes(ddbst__jw *w, const ddbst_model *m);
 
 /* "StreamSpecification":{...} with the stream's view type; nothing when the
  * table has no stream. CreateTable's form (`api`) says StreamEnabled as

@@ -21,6 +21,7 @@ static void table_resource(ddbst__jw *w, const ddbst_model *m) {
   ddbst__table_attribute_definitions(w, m);
   ddbst__table_key_schema(w, m->pk_attr, m->sk_attr);
   ddbst__table_global_secondary_indexes(w, m);
+  ddbst__table_local_secondary_indexes(w, m);
   ddbst__table_stream_specification(w, m, 0);
   ddbst__jw_key(w, "PointInTimeRecoverySpecification");
   ddbst__jw_open(w, '{');

@@ -107,16 +107,20 @@ static void put_conditions(md *w, const ddbst__entity *e,
 
 /* Index key attributes, each once: indexes may share a pair of attributes. */
 typedef struct key_columns {
-  const char *name[2 * 20];
-  int index[2 * 20];
-  int is_sk[2 * 20];
+  const char *name[2 * DDBST__MAX_INDEXES];
+  int index[2 * DDBST__MAX_INDEXES];
+  int is_sk[2 * DDBST__MAX_INDEXES];
   int n;
 } key_columns;
 
 static void collect_columns(const ddbst_model *m, key_columns *c) {
   c->n = 0;
-  for (int i = 0; i < m->nindexes && c->n < 2 * 20; i++) {
-    const char *attrs[2] = {m->indexes[i].pk_attr, m->indexes[i].sk_attr};
+  for (int i = 0; i < m->nindexes && c->n < 2 * DDBST__MAX_INDEXES; i++) {
+    /* a local index's partition key is the table's: no column of its own */
+    const char *attrs[2] = {ddbst__index_own_pk(&m->indexes[i])
+                                ? m->indexes[i].pk_attr
+                                : NULL,
+                            m->indexes[i].sk_attr};
     for (int k = 0; k < 2; k++) {
       if (!attrs[k]) continue;
       int seen = 0;
@@ -148,11 +152,11 @@ static void entity_row(md *w, const key_columns *cols, int entity) {
     for (int i = 0; i < e->nindexes; i++) {
       const ddbst__ekey *k = &e->indexes[i];
       const ddbst__index *ix = &m->indexes[k->index];
-      int is_pk = strcmp(ix->pk_attr, attr) == 0;
+      int is_pk = ddbst__index_own_pk(ix) && strcmp(ix->pk_attr, attr) == 0;
       int is_sk = ix->sk_attr && strcmp(ix->sk_attr, attr) == 0;
       if (!is_pk && !is_sk) continue;
       put_template_code(w, e, is_pk ? &k->pk : &k->sk);
-      if (is_pk && k->nwhen) {
+      if ((is_pk || ix->local) && k->nwhen) {
         put(w, " when ");
         put_conditions(w, e, k->when, k->nwhen, " and ");
       }
@@ -239,6 +243,7 @@ static void indexes_section(md *w) {
     const ddbst__index *ix = &m->indexes[i];
     put(w, "| ");
     put(w, ix->name);
+    if (ix->local) put(w, " (local)");
     put(w, " | ");
     put_cell_text(w, ix->pk_attr, strlen(ix->pk_attr));
     put(w, " | ");
@@ -462,6 +467,7 @@ static void diagram_section(md *w) {
     const ddbst__index *ix = &m->indexes[i];
     putf(w, "  subgraph X%d[\"", i);
     put_label(w, ix->name);
+    if (ix->local) put(w, ", local");
     put(w, ix->projection == DDBST__PROJ_ALL         ? ", ALL"
            : ix->projection == DDBST__PROJ_KEYS_ONLY ? ", KEYS_ONLY"
                                                      : ", INCLUDE");

@@ -274,8 +274,18 @@ static void check_index(linter *L, int index) {
   const ddbst_model *m = L->m;
   const ddbst__index *ix = &m->indexes[index];
   char path[DDBST_ERROR_PATH_MAX], proj[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "table.indexes.%s", ix->name);
-  snprintf(proj, sizeof proj, "table.indexes.%s.projection", ix->name);
+  const char *group = ix->local ? "localIndexes" : "indexes";
+  snprintf(path, sizeof path, "table.%s.%s", group, ix->name);
+  snprintf(proj, sizeof proj, "table.%s.%s.projection", group, ix->name);
+
+  if (ix->local)
+    finding(L, DDBST_LINT_WARNING, "lsi-collection-limit", path,
+            "%s is a local index: the items of one partition key value and "
+            "their copies in every local index (an item collection) hold at "
+            "most 10 GB, and a write past that fails with "
+            "ItemCollectionSizeLimitExceededException; bound what one "
+            "partition holds, or use a global index",
+            ix->name);
 
   if (ix->projection == DDBST__PROJ_ALL)
     finding(L, DDBST_LINT_WARNING, "gsi-projects-all", proj,
