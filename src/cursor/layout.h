@@ -91,4 +91,26 @@ int ddbst__cursor_model_fits(const ddbst_model *m, int index, int role, view v);
  * text is a value's key form as a number or 16 bytes, else the text. */
 void ddbst__cursor_put_facet(cw *w, const ddbst__attr *a, int lower, view v);
 
+/* Seals the envelope env[0..) whose payload (w_len bytes after the head)
+ * is written, bound to pattern `p` and partition `part`; appends it as
+ * base64url (seal.c). */
+int ddbst__cursor_finish(const ddbst_cursor_keys *keys, const ddbst_model *m,
+                         const ddbst__pattern *p, view part, int flags,
+                         uint8_t *env, size_t w_len, ddbst_buf *out,
+                         ddbst_error *err);
+
+/* A native index's cursor (native.c): the LastEvaluatedKey's table keys
+ * and sort attributes carried as text, bound to the partition attributes'
+ * values (ddbst__native_partition); and opened back into the
+ * ExclusiveStartKey, each attribute typed as the index declares it. */
+int ddbst__native_cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
+                              const ddbst__pattern *p,
+                              const char *const *names,
+                              const char *const *vals, const size_t *lens,
+                              int n, int64_t now_us, ddbst_buf *out,
+                              ddbst_error *err);
+int ddbst__native_cursor_keys(const ddbst_model *m, const ddbst__pattern *p,
+                              view part, const dec *d, int at, ddbst_buf *out,
+                              ddbst_error *err);
+
 #endif

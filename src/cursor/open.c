@@ -350,6 +350,8 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
           (long long)(now - (int64_t)issued), (long long)keys->max_age);
   }
 
+  if (p->index >= 0 && m->indexes[p->index].native)
+    return ddbst__native_cursor_keys(m, p, part, &d, at, out, err);
   shape s;
   ddbst__cursor_shape(m, p, &s);
   if (write_key(out, 1, s.jname[0], part))

@@ -47,6 +47,9 @@ int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
   int rc = ddbst__cursor_need_keys(m, p, keys, err);
   if (rc)
     return rc;
+  if (p->index >= 0 && m->indexes[p->index].native)
+    return ddbst__native_cursor_seal(keys, it, p, names, vals, lens, n, now_us,
+                                     out, err);
 
   shape s;
   ddbst__cursor_shape(m, p, &s);
@@ -152,30 +155,5 @@ int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
                        "the cursor would pass %d characters",
                        DDBST__CURSOR_MAX_CHARS);
 
-  uint8_t ad[AD_MAX]; /* first byte, key id, context */
-  uint8_t *ctx = ad + 1 + KEY_ID_BYTES;
-  size_t ctx_len = ddbst__cursor_context(m, p, part.p, part.n, ctx);
-  size_t total;
-  env[0] = (uint8_t)(FORMAT << 4 | flags | (keys ? 0 : F_UNSEALED));
-  if (keys) {
-    memcpy(env + 1, keys->k[0].id, KEY_ID_BYTES);
-    uint8_t *nonce = env + 1 + KEY_ID_BYTES;
-    uint8_t subkey[crypto_core_hchacha20_OUTPUTBYTES];
-    ddbst__cursor_next_nonce((ddbst_cursor_keys *)keys, nonce, subkey);
-    memcpy(ad, env, 1 + KEY_ID_BYTES);
-    unsigned long long clen =
-        ddbst__cursor_seal_aead(env + SEALED_HEAD, env + SEALED_HEAD, w.len, ad,
-                                1 + KEY_ID_BYTES + ctx_len, nonce, subkey);
-    sodium_memzero(subkey, sizeof subkey);
-    total = SEALED_HEAD + (size_t)clen;
-  } else {
-    total = 1 + w.len;
-    ddbst__cursor_check(ctx, ctx_len, env, total, env + total);
-    total += CHECK_BYTES;
-  }
-
-  if (ddbst__buf_reserve(out, total / 3 * 4 + 4))
-    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  out->len += ddbst__b64url_encode(env, total, out->data + out->len);
-  return 0;
+  return ddbst__cursor_finish(keys, m, p, part, flags, env, w.len, out, err);
 }

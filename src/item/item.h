@@ -38,8 +38,11 @@ typedef enum {
   DDBST__REF_PREV, /* the previous value of attr */
   DDBST__REF_LIT,  /* canonical text `lit`, typed as attribute `attr` of
                       entity `off` (model filters) */
-  DDBST__REF_TEXT  /* an AttributeValue at off, len in the item's pvals: a
+  DDBST__REF_TEXT, /* an AttributeValue at off, len in the item's pvals: a
                       bound parameter, typed where the expression uses it */
+  DDBST__REF_KEY_AV /* canonical text at off, len in keytext, typed as
+                       attribute `attr` of the item's entity (a native
+                       index's key condition) */
 } ddbst__refkind;
 
 typedef struct ddbst__vref {

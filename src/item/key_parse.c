@@ -71,6 +71,11 @@ int ddbst_item_from_key(ddbst_item *it, const char *index, const char *pk,
           index,
           ddbst__suggest_tail(ddbst__suggest_index(m, index), tail,
                               sizeof tail));
+    if (m->indexes[ix].native)
+      return ddbst__fail(err, DDBST_EINVAL, "index",
+                         "index %s is keyed on the entities' own attributes: "
+                         "its keys are values, not key text to parse",
+                         index);
   }
   char why[320] = "";
   int rc = DDBST_ENOTFOUND;

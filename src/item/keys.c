@@ -367,7 +367,7 @@ static inline int add_key(ddbst_item *it, const char *name,
 static inline int add_index_simple(ddbst_item *it, const ddbst__ekey *k) {
   const ddbst_model *m = it->m;
   const ddbst__index *ix = &m->indexes[k->index];
-  if (ix->local) return 0; /* its one key: add_key's way */
+  if (ix->local || ix->native) return 0; /* add_key's way, or no keys */
   if (k->nwhen || !k->pk.simple || (ix->sk_attr && !k->sk.simple)) return 0;
   ddbst_buf *kt = &it->keytext;
   char *pk = kt->data + kt->len;
@@ -414,6 +414,8 @@ int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
                  room, err);
   for (int i = 0; !rc && i < e->nindexes; i++) {
     const ddbst__ekey *k = &e->indexes[i];
+    /* a native index's keys are the item's own attributes */
+    if (m->indexes[k->index].native) continue;
     if (add_index_simple(it, k)) continue;
     int in = ddbst__index_applies(it, k, err);
     if (in < 0) {
@@ -510,6 +512,7 @@ static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
   o = put_run(it, o, &e->key.jrun);
   for (int i = 0; o && i < e->nindexes; i++) {
     const ddbst__ekey *k = &e->indexes[i];
+    if (m->indexes[k->index].native) continue; /* no keys of its own */
     char *at = o;
     int in = 1;
     for (int c = 0; in && c < k->nwhen; c++)

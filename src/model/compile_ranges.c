@@ -45,7 +45,9 @@ int ddbst__compile_ranges(ddbst_model *m) {
     /* a condition names an attribute of the pattern's first entity */
     ddbst__entity *e = &m->entities[pat->entities[0]];
     const ddbst__ekey *k = ddbst__entity_key(e, pat->index);
-    if (k) mark(e, &k->sk, pat->range);
+    /* a native index compares the values themselves, not key text */
+    if (k && (pat->index < 0 || !m->indexes[pat->index].native))
+      mark(e, &k->sk, pat->range);
   }
   for (int i = 0; i < m->nentities; i++) {
     ddbst__entity *e = &m->entities[i];

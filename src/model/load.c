@@ -85,7 +85,9 @@ static void load_index(ddbst__loader *L, const ddbst__jnode *n,
                                        NULL};
   if (!ddbst__load_expect(L, n, DDBST__J_OBJECT, "an object")) return;
   ddbst__load_check_fields(L, n, fields);
-  if (ix->local) {
+  if (ddbst__load_native_keys(L, n, ix)) {
+    /* lists: the entities' own attributes (load_native.c) */
+  } else if (ix->local) {
     load_local_keys(L, n, ix);
   } else {
     ix->pk_attr = key_attr(L, n, "partitionKey", 1);
@@ -245,8 +247,9 @@ static void load_table(ddbst__loader *L, const ddbst__jnode *t,
   } else if (name) {
     m->table_name = ddbst__load_dup(L, name->text);
   }
-  m->pk_attr = key_attr(L, t, "partitionKey", 1);
-  m->sk_attr = key_attr(L, t, "sortKey", 0);
+  int lists = ddbst__load_table_key_not_list(L, t);
+  if (!(lists & 1)) m->pk_attr = key_attr(L, t, "partitionKey", 1);
+  if (!(lists & 2)) m->sk_attr = key_attr(L, t, "sortKey", 0);
   load_delimiter(L, t);
   load_cursors(L, t);
 
@@ -296,12 +299,14 @@ static void load_table(ddbst__loader *L, const ddbst__jnode *t,
   names[n] = m->sk_attr;
   snprintf(roles[n++], sizeof roles[0], "the table's sort key");
   for (int i = 0; i < m->nindexes && i < DDBST__MAX_INDEXES; i++) {
-    /* a local index's partition key is the table's: one role, not two */
+    /* a local index's partition key is the table's: one role, not two;
+     * a native index's attributes are the entities' own (checked below) */
     names[n] = ddbst__index_own_pk(&m->indexes[i]) ? m->indexes[i].pk_attr
                                                    : NULL;
     snprintf(roles[n++], sizeof roles[0], "%s's partition key",
              m->indexes[i].name);
-    names[n] = m->indexes[i].sk_attr;
+    names[n] = ddbst__index_written(&m->indexes[i]) ? m->indexes[i].sk_attr
+                                                    : NULL;
     snprintf(roles[n++], sizeof roles[0], "%s's sort key", m->indexes[i].name);
   }
   names[n] = m->entity_attr;
@@ -313,6 +318,18 @@ static void load_table(ddbst__loader *L, const ddbst__jnode *t,
       if (names[i] && names[j] && strcmp(names[i], names[j]) == 0)
         ddbst__load_report(L, t, "'%s' is both %s and %s", names[i], roles[j],
                            roles[i]);
+  /* a native index's attributes are ordinary ones: never a key ddbst
+   * writes (several native indexes may share them, as DynamoDB allows) */
+  for (int i = 0; i < m->nindexes && i < DDBST__MAX_INDEXES; i++) {
+    const ddbst__index *ix = &m->indexes[i];
+    for (int a = 0; ix->native && a < ix->npk + ix->nsk; a++) {
+      const char *an = a < ix->npk ? ix->pk_attrs[a] : ix->sk_attrs[a - ix->npk];
+      for (int j = 0; j < n; j++)
+        if (names[j] && strcmp(names[j], an) == 0)
+          ddbst__load_report(L, t, "'%s' is both %s and a key attribute of %s",
+                             an, roles[j], ix->name);
+    }
+  }
 }
 
 /* ---- the whole file ---- */
@@ -380,6 +397,7 @@ static void load_root(ddbst__loader *L, const ddbst__jnode *root,
     }
   }
   ddbst__load_pop(L, old);
+  ddbst__check_native_types(L);
   if (L->nerrors == 0) ddbst__check_ambiguous_keys(L);
 
   const ddbst__jnode *ps = ddbst__jobj_get(root, "patterns");

@@ -107,4 +107,21 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
 void ddbst__check_ambiguous_keys(ddbst__loader *L);
 void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p);
 
+/* Native multi-attribute index keys (load_native.c). An index whose
+ * partitionKey or sortKey is an array: read as lists into `ix` (1, and
+ * ix->native set), or refused where DynamoDB refuses it (1); 0 when both
+ * are single names. */
+int ddbst__load_native_keys(ddbst__loader *L, const ddbst__jnode *n,
+                            ddbst__index *ix);
+/* The table's own partitionKey and sortKey as arrays: refused; returns
+ * bit 0 (partitionKey) and bit 1 (sortKey) for those that are. */
+int ddbst__load_table_key_not_list(ddbst__loader *L, const ddbst__jnode *t);
+/* Entity `e`'s membership `x` of native index k->index: no pk, sk or when;
+ * k->pk and k->sk list the key attributes as facet-only segments. */
+void ddbst__load_native_member(ddbst__loader *L, const ddbst__entity *e,
+                               const ddbst__jnode *x, ddbst__ekey *k);
+/* Each native index's attribute types (ddbst__index.types), the same in
+ * every entity in it; once the entities are loaded. */
+void ddbst__check_native_types(ddbst__loader *L);
+
 #endif

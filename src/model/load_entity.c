@@ -388,9 +388,11 @@ static void check_not_key_attr(ddbst__loader *L, const ddbst__attr *a,
   if (m->entity_attr && strcmp(a->name, m->entity_attr) == 0)
     clash = "entity attribute";
   for (int i = 0; i < m->nindexes; i++)
-    if ((m->indexes[i].pk_attr &&
-         strcmp(a->name, m->indexes[i].pk_attr) == 0) ||
-        (m->indexes[i].sk_attr && strcmp(a->name, m->indexes[i].sk_attr) == 0))
+    if (ddbst__index_written(&m->indexes[i]) &&
+        ((m->indexes[i].pk_attr &&
+          strcmp(a->name, m->indexes[i].pk_attr) == 0) ||
+         (m->indexes[i].sk_attr &&
+          strcmp(a->name, m->indexes[i].sk_attr) == 0)))
       clash = "index key attribute";
   if (clash)
     ddbst__load_report(
@@ -522,7 +524,9 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
           k->index = ix;
           char where[300];
           snprintf(where, sizeof where, "index %s", ixs->keys[i]);
-          if (m->indexes[ix].local)
+          if (m->indexes[ix].native)
+            ddbst__load_native_member(L, e, x, k);
+          else if (m->indexes[ix].local)
             load_local_key(L, e, x, key, where, k);
           else
             load_key_pair(L, e, x, m->indexes[ix].sk_attr != NULL, where, k);

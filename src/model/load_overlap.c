@@ -23,6 +23,9 @@ void ddbst__check_ambiguous_keys(ddbst__loader *L) {
       const ddbst__entity *ei = &m->entities[i];
       const ddbst__ekey *a = ddbst__entity_key(ei, ix);
       if (!a || !a->pk.nsegs) continue;
+      /* a native index's items say what they are by the entity attribute:
+       * their keys are values, which entities may share */
+      if (ix >= 0 && m->indexes[ix].native) continue;
       for (int j = 0; j < i; j++) {
         const ddbst__entity *ej = &m->entities[j];
         const ddbst__ekey *b = ddbst__entity_key(ej, ix);

@@ -209,6 +209,19 @@ typedef struct ddbst__index {
    * an attribute of its own. Local indexes follow the global ones in
    * ddbst_model.indexes. */
   int local;
+  /* A global index keyed natively on the entities' own attributes
+   * (DynamoDB's multi-attribute keys): partitionKey and sortKey are lists
+   * of 1 to 4 attribute names, nothing synthetic is written, and an item is
+   * in the index exactly when it has every one. pk_attr and sk_attr are the
+   * first of each list (names only: never written as keys); each entity's
+   * ekey lists the attributes as facet-only segments, so membership and
+   * update rules read them as they read templates. `types` are the
+   * AttributeValue types ('S', 'N', 'B') of pk_attrs then sk_attrs, found
+   * from the entities that are in the index. */
+  int native;
+  const char *pk_attrs[4], *sk_attrs[4];
+  int npk, nsk;
+  char types[8];
 } ddbst__index;
 
 /* DynamoDB's limits on a table's indexes. */
@@ -218,7 +231,13 @@ enum { DDBST__MAX_GSI = 20, DDBST__MAX_LSI = 5,
 /* Whether index `ix` writes a partition key attribute of its own (a
  * global index), or shares the table's (a local one). */
 static inline int ddbst__index_own_pk(const ddbst__index *ix) {
-  return !ix->local;
+  return !ix->local && !ix->native;
+}
+
+/* Whether index `ix` has key attributes ddbst writes (a template-keyed
+ * index), rather than the entities' own (a native one). */
+static inline int ddbst__index_written(const ddbst__index *ix) {
+  return !ix->native;
 }
 
 /* A scan is declared so that review can see it (lint flags it, IAM grants

@@ -138,6 +138,9 @@ static int write_ref(const ddbst_item *it, const ddbst__vref *r,
   case DDBST__REF_LIT:
     return ddbst__write_av(out, &it->m->entities[r->off].attrs[r->attr],
                            r->lit, r->len);
+  case DDBST__REF_KEY_AV:
+    return ddbst__write_av(out, &e->attrs[r->attr], it->keytext.data + r->off,
+                           r->len);
   case DDBST__REF_PREV:
     v = it->text.data + it->prev[r->attr].off;
     n = it->prev[r->attr].len;

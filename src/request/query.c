@@ -9,6 +9,7 @@
 #include "item/keys.h"
 #include "request/cond.h"
 #include "request/sk_bounds.h"
+#include "request/native_query.h"
 
 /* ,"FilterExpression":"..." for what the key range cannot say: the
  * pattern's declared filter, and the entity type when other entities' items
@@ -204,16 +205,22 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
    * head already says "#n0 = :v0" */
   uint32_t po = 0, pl = 0;
   int pk_plain;
-  int rc = ddbst__render(it, &k->pk, pk_attr, DDBST__PK_MAX, &it->keytext,
-                         &pk_plain, err);
-  if (!rc) {
+  int native = p->index >= 0 && m->indexes[p->index].native;
+  /* a native index: the item's own typed values (native_query.c) */
+  int rc = native ? ddbst__native_partition(it, k, &po, &pl, err)
+                  : ddbst__render(it, &k->pk, pk_attr, DDBST__PK_MAX,
+                                  &it->keytext, &pk_plain, err);
+  if (!rc && native) {
+    rc = ddbst__native_key_condition(it, p, k, q, out, err);
+  } else if (!rc) {
     pl = (uint32_t)it->keytext.len;
     if (ddbst__expr_add_name(it, pk_attr) != 0 ||
         ddbst__expr_add_value(it, ddbst__plain_key_ref(po, pl, pk_plain)) != 0)
       rc = DDBST_ERANGE;
   }
-  if (!rc) rc = ddbst__buf_append(out, p->query_head.p, p->query_head.n);
-  if (!rc && sk_attr) {
+  if (!rc && !native)
+    rc = ddbst__buf_append(out, p->query_head.p, p->query_head.n);
+  if (!rc && sk_attr && !native) {
     if (p->nentities > 1) {
       /* a collection: the literal start every entity's sort key shares */
       if (p->sk_common_len) {
@@ -231,11 +238,21 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
   if (!rc) {
     /* a page's items must still say what they are and where the page ends:
      * the table's keys, the index's keys and the entity type */
-    const char *keys[] = {m->pk_attr, m->sk_attr,
-                          p->index >= 0 && pk_attr != m->pk_attr ? pk_attr
-                                                                : NULL,
-                          p->index >= 0 ? sk_attr : NULL, m->entity_attr};
-    rc = ddbst__write_projection(it, keys, 5, out);
+    const char *keys[5 + 8] = {m->pk_attr, m->sk_attr,
+                               p->index >= 0 && !native && pk_attr != m->pk_attr
+                                   ? pk_attr
+                                   : NULL,
+                               p->index >= 0 && !native ? sk_attr : NULL,
+                               m->entity_attr};
+    /* a native index's key attributes, as the entity names them, unless
+     * the caller projects them already */
+    int nk = 5;
+    for (int s = 0; native && s < k->pk.nsegs + k->sk.nsegs; s++) {
+      int a = s < k->pk.nsegs ? k->pk.segs[s].attr
+                              : k->sk.segs[s - k->pk.nsegs].attr;
+      if (!it->projected || !it->projected[a]) keys[nk++] = e->attrs[a].name;
+    }
+    rc = ddbst__write_projection(it, keys, nk, out);
   }
   if (!rc) rc = write_filter(it, p, q->filter, out, err);
   if (!rc) rc = ddbst__expr_emit(it, out);

@@ -348,6 +348,8 @@ static int index_action(const ddbst_item *it, const ddbst__ekey *k,
   const ddbst__entity *e = ddbst__entity_of(it);
   const char *index = it->m->indexes[k->index].name;
   const ddbst__template *ts[2] = {&k->pk, &k->sk};
+  /* a native index follows the attributes themselves: nothing to rewrite */
+  if (it->m->indexes[k->index].native) return IDX_KEEP;
   int touched = 0, removed = 0;
   char path[DDBST_ERROR_PATH_MAX];
 #define INDEX_PATH (snprintf(path, sizeof path, "%s.indexes.%s", e->name, index), path)

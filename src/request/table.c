@@ -22,25 +22,52 @@ void ddbst__table_key_schema(ddbst__jw *w, const char *pk, const char *sk) {
 }
 
 void ddbst__table_attribute_definitions(ddbst__jw *w, const ddbst_model *m) {
-  const char *seen[2 + 2 * DDBST__MAX_INDEXES]; /* as the loader allows */
+  /* as the loader allows: a native index names up to 8 */
+  const char *seen[2 + 8 * DDBST__MAX_INDEXES];
   int nseen = 0;
   ddbst__jw_key(w, "AttributeDefinitions");
   ddbst__jw_open(w, '[');
   for (int i = -1; i < m->nindexes; i++) {
-    const char *pair[2] = {i < 0 ? m->pk_attr : m->indexes[i].pk_attr,
-                           i < 0 ? m->sk_attr : m->indexes[i].sk_attr};
-    for (int j = 0; j < 2; j++) {
-      if (!pair[j]) continue;
+    const ddbst__index *ix = i < 0 ? NULL : &m->indexes[i];
+    const char *names[8] = {i < 0 ? m->pk_attr : ix->pk_attr,
+                            i < 0 ? m->sk_attr : ix->sk_attr};
+    char types[8] = {'S', 'S'};
+    int n = 2;
+    if (ix && ix->native) {
+      n = 0;
+      for (int a = 0; a < ix->npk + ix->nsk; a++) {
+        names[n] = a < ix->npk ? ix->pk_attrs[a] : ix->sk_attrs[a - ix->npk];
+        types[n++] = ix->types[a];
+      }
+    }
+    for (int j = 0; j < n; j++) {
+      if (!names[j]) continue;
       int dup = 0;
       for (int k = 0; k < nseen; k++)
-        if (strcmp(seen[k], pair[j]) == 0) dup = 1;
+        if (strcmp(seen[k], names[j]) == 0) dup = 1;
       if (dup || nseen == (int)(sizeof seen / sizeof seen[0])) continue;
-      seen[nseen++] = pair[j];
+      seen[nseen++] = names[j];
+      char type[2] = {types[j], '\0'};
       ddbst__jw_open(w, '{');
-      ddbst__jw_pair(w, "AttributeName", pair[j]);
-      ddbst__jw_pair(w, "AttributeType", "S");
+      ddbst__jw_pair(w, "AttributeName", names[j]);
+      ddbst__jw_pair(w, "AttributeType", type);
       ddbst__jw_close(w, '}');
     }
+  }
+  ddbst__jw_close(w, ']');
+}
+
+/* A native index's KeySchema: every partition attribute (HASH), then
+ * every sort attribute (RANGE), in the model's order. */
+static void native_key_schema(ddbst__jw *w, const ddbst__index *ix) {
+  ddbst__jw_key(w, "KeySchema");
+  ddbst__jw_open(w, '[');
+  for (int a = 0; a < ix->npk + ix->nsk; a++) {
+    ddbst__jw_open(w, '{');
+    ddbst__jw_pair(w, "AttributeName",
+                   a < ix->npk ? ix->pk_attrs[a] : ix->sk_attrs[a - ix->npk]);
+    ddbst__jw_pair(w, "KeyType", a < ix->npk ? "HASH" : "RANGE");
+    ddbst__jw_close(w, '}');
   }
   ddbst__jw_close(w, ']');
 }
@@ -70,7 +97,10 @@ static void secondary_indexes(ddbst__jw *w, const ddbst_model *m, int local) {
     if (ix->local != local) continue;
     ddbst__jw_open(w, '{');
     ddbst__jw_pair(w, "IndexName", ix->name);
-    ddbst__table_key_schema(w, ix->pk_attr, ix->sk_attr);
+    if (ix->native)
+      native_key_schema(w, ix);
+    else
+      ddbst__table_key_schema(w, ix->pk_attr, ix->sk_attr);
     ddbst__jw_key(w, "Projection");
     ddbst__jw_open(w, '{');
     ddbst__jw_pair(w, "ProjectionType", projection_name(ix->projection));

@@ -25,6 +25,7 @@ static const char *protected_because(const ddbst_model *m,
   for (int i = 0; i < e->nindexes; i++) {
     const ddbst__ekey *k = &e->indexes[i];
     const ddbst__template *ts[2] = {&k->pk, &k->sk};
+    if (m->indexes[k->index].native) continue; /* no key text to rewrite */
     int uses = 0;
     for (int t = 0; t < 2; t++)
       for (int s = 0; s < ts[t]->nsegs; s++) uses |= ts[t]->segs[s].attr == a;

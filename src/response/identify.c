@@ -75,6 +75,19 @@ static int key_entity(ddbst_page *pg, const char *index, int32_t pkr,
                              pg->attrs[pkr].val_len, sk, skl, e2);
 }
 
+/* Whether `name` is a key attribute of a native index: an entity's own
+ * attribute, of any key type, in a LastEvaluatedKey. */
+static int native_key_attr(const ddbst_model *m, const char *name) {
+  for (int i = 0; i < m->nindexes; i++) {
+    const ddbst__index *ix = &m->indexes[i];
+    for (int a = 0; ix->native && a < ix->npk + ix->nsk; a++)
+      if (!strcmp(a < ix->npk ? ix->pk_attrs[a] : ix->sk_attrs[a - ix->npk],
+                  name))
+        return 1;
+  }
+  return 0;
+}
+
 int ddbst__finish_item(ddbst__parser *p) {
   ddbst_page *pg = p->pg;
   const ddbst_model *m = p->m;
@@ -86,6 +99,7 @@ int ddbst__finish_item(ddbst__parser *p) {
     for (uint32_t k = pi->first; k < pg->nattrs; k++) {
       const ddbst__pattr *r = &pg->attrs[k];
       const char *nm = pg->text.data + r->name;
+      if (r->role != DDBST__PA_KEY && native_key_attr(m, nm)) continue;
       if (r->role != DDBST__PA_KEY)
         return ddbst__refuse(
             p, DDBST_EVALUE, up, nm,
@@ -171,8 +185,9 @@ int ddbst__finish_item(ddbst__parser *p) {
    * leaves them out still carries the keys) */
   for (int j = 0; j < ent->nindexes; j++) {
     const ddbst__ekey *k = &ent->indexes[j];
-    if (!lacks(pg, &k->pk) && !lacks(pg, &k->sk)) continue;
     const ddbst__index *ix = &m->indexes[k->index];
+    if (ix->native) continue; /* its keys are the attributes themselves */
+    if (!lacks(pg, &k->pk) && !lacks(pg, &k->sk)) continue;
     int32_t ipk =
         rec_of(pg, ddbst__page_name_id(pg, ix->pk_attr, strlen(ix->pk_attr)));
     int32_t isk = ix->sk_attr

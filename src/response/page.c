@@ -47,6 +47,8 @@ int ddbst__page_init(ddbst_page *pg, const ddbst_model *m) {
   pg->pk_id = name_add(pg, m->pk_attr, DDBST__PA_KEY);
   pg->sk_id = m->sk_attr ? name_add(pg, m->sk_attr, DDBST__PA_KEY) : -1;
   for (int i = 0; i < m->nindexes; i++) {
+    /* a native index's key attributes are the entities' own */
+    if (m->indexes[i].native) continue;
     name_add(pg, m->indexes[i].pk_attr, DDBST__PA_KEY);
     if (m->indexes[i].sk_attr)
       name_add(pg, m->indexes[i].sk_attr, DDBST__PA_KEY);

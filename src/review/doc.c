@@ -116,7 +116,9 @@ typedef struct key_columns {
 static void collect_columns(const ddbst_model *m, key_columns *c) {
   c->n = 0;
   for (int i = 0; i < m->nindexes && c->n < 2 * DDBST__MAX_INDEXES; i++) {
-    /* a local index's partition key is the table's: no column of its own */
+    /* a local index's partition key is the table's: no column of its own;
+     * a native index's attributes are the entities' own: none at all */
+    if (m->indexes[i].native) continue;
     const char *attrs[2] = {ddbst__index_own_pk(&m->indexes[i])
                                 ? m->indexes[i].pk_attr
                                 : NULL,
@@ -245,9 +247,17 @@ static void indexes_section(md *w) {
     put(w, ix->name);
     if (ix->local) put(w, " (local)");
     put(w, " | ");
-    put_cell_text(w, ix->pk_attr, strlen(ix->pk_attr));
+    for (int a = 0; a < (ix->native ? ix->npk : 1); a++) {
+      const char *n = ix->native ? ix->pk_attrs[a] : ix->pk_attr;
+      if (a) put(w, ", ");
+      put_cell_text(w, n, strlen(n));
+    }
     put(w, " | ");
-    if (ix->sk_attr) put_cell_text(w, ix->sk_attr, strlen(ix->sk_attr));
+    for (int a = 0; a < (ix->native ? ix->nsk : !!ix->sk_attr); a++) {
+      const char *n = ix->native ? ix->sk_attrs[a] : ix->sk_attr;
+      if (a) put(w, ", ");
+      put_cell_text(w, n, strlen(n));
+    }
     put(w, " | ");
     if (ix->projection == DDBST__PROJ_ALL) put(w, "ALL");
     if (ix->projection == DDBST__PROJ_KEYS_ONLY) put(w, "KEYS_ONLY");
@@ -279,6 +289,25 @@ static void indexes_section(md *w) {
 
 /* ---- access patterns ---- */
 
+/* A native index's condition: each partition attribute by equality, the
+ * sort attributes before the range's too, then the range's. */
+static void native_condition(md *w, const ddbst__index *ix,
+                             const ddbst__pattern *p) {
+  for (int a = 0; a < ix->npk; a++)
+    putf(w, "%s%s = `<%s>`", a ? " AND " : "", ix->pk_attrs[a],
+         ix->pk_attrs[a]);
+  if (p->range < 0) return;
+  const char *range = w->m->entities[p->entities[0]].attrs[p->range].name;
+  for (int a = 0; a < ix->nsk; a++) {
+    if (strcmp(ix->sk_attrs[a], range) == 0) {
+      putf(w, " AND %s BETWEEN `<%s from>` AND `<%s to>`", range, range,
+           range);
+      return;
+    }
+    putf(w, " AND %s = `<%s>`", ix->sk_attrs[a], ix->sk_attrs[a]);
+  }
+}
+
 static void key_condition(md *w, const ddbst__pattern *p) {
   const ddbst_model *m = w->m;
   if (p->nentities == 0) return;
@@ -287,6 +316,10 @@ static void key_condition(md *w, const ddbst__pattern *p) {
   const char *pk_attr = ddbst__pk_attr_of(m, p->index);
   const char *sk_attr = ddbst__sk_attr_of(m, p->index);
   if (!k) return;
+  if (p->op == DDBST__OP_QUERY && p->index >= 0 && m->indexes[p->index].native) {
+    native_condition(w, &m->indexes[p->index], p);
+    return;
+  }
   if (p->op == DDBST__OP_SCAN) {
     put(w, "none: every item is read");
   } else {

@@ -410,6 +410,12 @@ static void check_attributes(linter *L, int entity) {
 }
 
 static void check_key(linter *L, key_ref *r) {
+  /* a native index's keys are values, not templates: only whether it is
+   * read applies */
+  if (r->index >= 0 && L->m->indexes[r->index].native) {
+    check_entity_read_from_index(L, r);
+    return;
+  }
   check_partition_key(L, r);
   if (r->k->sk.nsegs) check_sort_key(L, r);
   if (r->index >= 0) check_entity_read_from_index(L, r);

@@ -1,8 +1,10 @@
 /* Index kinds beyond the synthetic-key GSI (issue 18): local secondary
- * indexes. What the loader refuses (DynamoDB's reasons), the keys an item
- * writes (the table's partition key once), the CreateTable body, update
- * expressions that never touch the table's partition key, and
- * ConsistentRead taken on a local index only. */
+ * indexes, and global indexes keyed natively on the entities' own
+ * attributes. What the loader refuses (DynamoDB's reasons), the keys an
+ * item writes (the table's partition key once; nothing for a native
+ * index), the CreateTable body, update expressions that never touch the
+ * table's partition key, ConsistentRead taken on a local index only, and
+ * a native index's key conditions. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +250,200 @@ static void consistent_read_on_local_indexes_only(void **state) {
   ddbst_model_free(m);
 }
 
+/* ---- native multi-attribute keys ---- */
+
+#define NATIVE_TABLE(ix)                                                     \
+  "{'ddbst': 1, 'table': {'name': 'app', 'partitionKey': 'PK', "            \
+  "'sortKey': 'SK', 'entityAttribute': '_type', 'indexes': {" ix "}},"
+#define SCORE(members)                                                       \
+  " 'entities': {'Score': {'attributes': {'p': 'string', 'g': 'string', "    \
+  "'r': 'string', 'pts': 'integer', 'at': 'timestamp', 'ok': 'boolean', "    \
+  "'b': 'binary'}, 'key': {'pk': 'P#{p}', 'sk': 'S#{g}#{at}'}, "             \
+  "'indexes': {" members "}}}"
+#define Board "'Board': {'partitionKey': ['g', 'r'], 'sortKey': ['pts', 'at']}"
+
+static void native_keys_refused_as_dynamodb_refuses(void **state) {
+  (void)state;
+  refused(NATIVE_TABLE("'Board': {'partitionKey': ['g', 'r', 'p', 'at', 'b']}")
+              SCORE("'Board': {}") "}",
+          "table.indexes.Board.partitionKey",
+          "a multi-attribute partition key has 1 to 4 attributes; DynamoDB "
+          "refuses 5");
+  refused(NATIVE_TABLE("'Board': {'partitionKey': ['g'], 'sortKey': []}")
+              SCORE("'Board': {}") "}",
+          "table.indexes.Board.sortKey",
+          "a multi-attribute sort key has 1 to 4 attributes; DynamoDB "
+          "refuses 0");
+  refused(NATIVE_TABLE("'Board': {'partitionKey': ['g', 'g']}")
+              SCORE("'Board': {}") "}",
+          "table.indexes.Board.partitionKey",
+          "'g' is named twice: a key schema names an attribute once");
+  refused(NATIVE_TABLE("'Board': {'partitionKey': ['g'], 'sortKey': ['g']}")
+              SCORE("'Board': {}") "}",
+          "table.indexes.Board",
+          "'g' is both in Board's partition key and its sort key");
+  refused("{'ddbst': 1, 'table': {'name': 'app', 'partitionKey': ['PK']}, "
+          "'entities': {'A': {'attributes': {'a': 'string'}, 'key': {'pk': "
+          "'A#{a}'}}}}",
+          "table.partitionKey",
+          "the table's key is one attribute: multi-attribute keys are for "
+          "global secondary indexes only");
+  refused("{'ddbst': 1, 'table': {'name': 'app', 'partitionKey': 'PK', "
+          "'sortKey': 'SK', 'localIndexes': {'LSI1': {'sortKey': ['a', 'b']}}}, "
+          "'entities': {'A': {'attributes': {'a': 'string'}, 'key': {'pk': "
+          "'A#{a}', 'sk': 'A'}}}}",
+          "table.localIndexes.LSI1",
+          "a local secondary index has one sort key attribute: "
+          "multi-attribute keys are for global secondary indexes only");
+  refused(NATIVE_TABLE(Board) SCORE("'Board': {'pk': '{g}'}") "}",
+          "entities.Score.indexes.Board.pk",
+          "Board is keyed on the entities' own attributes (g): its members give "
+          "no 'pk'; an item is in it exactly when it has every key attribute");
+  refused(NATIVE_TABLE("'Board': {'partitionKey': ['g', 'ok']}")
+              SCORE("'Board': {}") "}",
+          "entities.Score.indexes.Board",
+          "Score.ok is a boolean: a key attribute is a string, number or "
+          "binary (Board keys on it)");
+  refused(NATIVE_TABLE("'Board': {'partitionKey': ['g', 'zz']}")
+              SCORE("'Board': {}") "}",
+          "entities.Score.indexes.Board",
+          "Score is keyed on its attribute 'zz' in Board, which Score does not "
+          "declare");
+  refused(NATIVE_TABLE("'Board': {'partitionKey': ['SK']}") SCORE("'Board': {}") "}",
+          "table", "'SK' is both the table's sort key and a key attribute of Board");
+  /* one attribute, one type, in every entity in the index */
+  refused(NATIVE_TABLE("'Board': {'partitionKey': ['g'], 'sortKey': ['pts']}")
+          " 'entities': {'A': {'attributes': {'g': 'string', 'pts': "
+          "'integer'}, 'key': {'pk': 'A#{g}', 'sk': 'A'}, 'indexes': {'Board': "
+          "{}}}, 'B': {'attributes': {'g': 'string', 'pts': 'string'}, "
+          "'key': {'pk': 'B#{g}', 'sk': 'B'}, 'indexes': {'Board': {}}}}}",
+          "table.indexes.Board",
+          "'pts' is a key attribute of Board: A writes it as N and B as S, and "
+          "one attribute has one type in the index");
+}
+
+static ddbst_model *native_model(void) {
+  ddbst_model *m;
+  ddbst_error err;
+  if (load_q(NATIVE_TABLE(Board ", 'Bins': {'partitionKey': ['b']}")
+                 SCORE("'Board': {}, 'Bins': {}")
+             ", 'patterns': {'top': {'query': 'Score', 'index': 'Board', "
+             "'range': 'pts', 'order': 'desc'}}}",
+             &m, &err))
+    fail_msg("%s: %s", err.path, err.message);
+  return m;
+}
+
+static void native_keys_write_nothing_and_declare_types(void **state) {
+  (void)state;
+  ddbst_model *m = native_model();
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  ddbst_item *it = ddbst_item_new(m, 0);
+  set(it, "p", "p1");
+  set(it, "g", "g1");
+  set(it, "at", "2026-01-02T03:04:05Z");
+  set(it, "pts", "12");
+  /* partly given (no r): out of Board by absence, no error */
+  assert_int_equal(ddbst_item_keys_json(it, b, &err), 0);
+  assert_string_equal(ddbst_buf_data(b),
+                      "{\"PK\":\"P#p1\",\"SK\":\"S#g1#2026-01-02T03:04:05Z\","
+                      "\"_type\":\"Score\"}");
+  ddbst_buf_reset(b);
+  assert_int_equal(ddbst_create_table_request(m, b, &err),
+                   DDBST_OP_CREATE_TABLE);
+  assert_string_equal(
+      ddbst_buf_data(b),
+      "{\"TableName\":\"app\",\"AttributeDefinitions\":["
+      "{\"AttributeName\":\"PK\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"SK\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"g\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"r\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"pts\",\"AttributeType\":\"N\"},"
+      "{\"AttributeName\":\"at\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"b\",\"AttributeType\":\"B\"}],"
+      "\"KeySchema\":[{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"SK\",\"KeyType\":\"RANGE\"}],"
+      "\"BillingMode\":\"PAY_PER_REQUEST\",\"GlobalSecondaryIndexes\":["
+      "{\"IndexName\":\"Board\",\"KeySchema\":["
+      "{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"r\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"pts\",\"KeyType\":\"RANGE\"},"
+      "{\"AttributeName\":\"at\",\"KeyType\":\"RANGE\"}],"
+      "\"Projection\":{\"ProjectionType\":\"ALL\"}},"
+      "{\"IndexName\":\"Bins\",\"KeySchema\":["
+      "{\"AttributeName\":\"b\",\"KeyType\":\"HASH\"}],"
+      "\"Projection\":{\"ProjectionType\":\"ALL\"}}]}");
+  /* an update of a key attribute is the attribute alone */
+  ddbst_buf_reset(b);
+  ddbst_item_free(it);
+  it = ddbst_item_new(m, 0);
+  set(it, "p", "p1");
+  set(it, "g", "g1");
+  set(it, "at", "2026-01-02T03:04:05Z");
+  set(it, "pts", "13");
+  assert_int_equal(ddbst_item_remove(it, ddbst_model_attribute(m, 0, "r")), 0);
+  assert_int_equal(ddbst_update_request(it, 0, 0, b, &err),
+                   DDBST_OP_UPDATE_ITEM);
+  assert_string_equal(
+      ddbst_buf_data(b),
+      "{\"TableName\":\"app\",\"Key\":{\"PK\":{\"S\":\"P#p1\"},\"SK\":{\"S\":"
+      "\"S#g1#2026-01-02T03:04:05Z\"}},\"UpdateExpression\":\"SET #n0 = :v0 "
+      "REMOVE #n1\",\"ConditionExpression\":\"attribute_exists(#n2)\","
+      "\"ExpressionAttributeNames\":{\"#n0\":\"pts\",\"#n1\":\"r\",\"#n2\":"
+      "\"PK\"},\"ExpressionAttributeValues\":{\":v0\":{\"N\":\"13\"}}}");
+  ddbst_item_free(it);
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
+static void native_key_conditions(void **state) {
+  (void)state;
+  ddbst_model *m = native_model();
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  int top = ddbst_model_pattern(m, "top");
+  ddbst_item *it = ddbst_item_new(m, 0);
+  set(it, "g", "g1");
+  set(it, "r", "eu");
+  set(it, "pts", "100");
+  ddbst_query q;
+  memset(&q, 0, sizeof q);
+  q.size = sizeof q;
+  q.condition = DDBST_SK_LTE;
+  q.attribute = ddbst_model_attribute(m, 0, "at");
+  q.value = "2026-03";
+  q.value_len = 7;
+  assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_OP_QUERY);
+  assert_string_equal(
+      ddbst_buf_data(b),
+      "{\"TableName\":\"app\",\"IndexName\":\"Board\",\"KeyConditionExpression\":"
+      "\"#n0 = :v0 AND #n1 = :v1 AND #n2 = :v2 AND #n3 <= :v3\","
+      "\"ExpressionAttributeNames\":{\"#n0\":\"g\",\"#n1\":\"r\",\"#n2\":"
+      "\"pts\",\"#n3\":\"at\"},\"ExpressionAttributeValues\":{\":v0\":{\"S\":"
+      "\"g1\"},\":v1\":{\"S\":\"eu\"},\":v2\":{\"N\":\"100\"},\":v3\":{\"S\":"
+      "\"2026-03~\"}},\"ScanIndexForward\":false}");
+  /* a bound the attribute refuses */
+  ddbst_buf_reset(b);
+  q.attribute = ddbst_model_attribute(m, 0, "pts");
+  q.condition = DDBST_SK_GT;
+  q.value = "1x";
+  q.value_len = 2;
+  assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_EVALUE);
+  assert_string_equal(err.path, "Score.pts");
+  assert_int_equal(ddbst_buf_len(b), 0);
+  /* a condition on an attribute that is no sort attribute */
+  q.attribute = ddbst_model_attribute(m, 0, "p");
+  assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "the condition's attribute is not a sort attribute of "
+                      "index Board ({pts}, {at})");
+  assert_int_equal(ddbst_buf_len(b), 0);
+  ddbst_item_free(it);
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(loader_refuses_what_dynamodb_refuses),
@@ -255,6 +451,9 @@ int main(void) {
       cmocka_unit_test(create_table_declares_local_indexes),
       cmocka_unit_test(updates_never_touch_the_table_partition_key),
       cmocka_unit_test(consistent_read_on_local_indexes_only),
+      cmocka_unit_test(native_keys_refused_as_dynamodb_refuses),
+      cmocka_unit_test(native_keys_write_nothing_and_declare_types),
+      cmocka_unit_test(native_key_conditions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1416,7 +1416,8 @@ static void followups_refuse(void **state) {
       "\"GSI1\":{\"partitionKey\":\"G1PK\",\"sortKey\":\"G1SK\"},"
       "\"GSI2\":{\"partitionKey\":\"G2PK\",\"sortKey\":\"G2SK\"},"
       "\"GSI3\":{\"partitionKey\":\"G3PK\",\"sortKey\":\"G3SK\"},"
-      "\"GSI4\":{\"partitionKey\":\"G4PK\",\"sortKey\":\"G4SK\"}}},"
+      "\"GSI4\":{\"partitionKey\":\"G4PK\",\"sortKey\":\"G4SK\"},"
+      "\"GSI5\":{\"partitionKey\":\"G5PK\"}}},"
       "\"entities\":{\"U\":{\"attributes\":{\"id\":\"string\"},"
       "\"key\":{\"pk\":\"U#{id}\",\"sk\":\"U#{id}\"}}},"
       "\"patterns\":{\"listU\":{\"query\":\"U\"}}}");
@@ -1425,7 +1426,8 @@ static void followups_refuse(void **state) {
       "{\"Items\":[],\"LastEvaluatedKey\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":"
       "\"a\"},\"G1PK\":{\"S\":\"a\"},\"G1SK\":{\"S\":\"a\"},\"G2PK\":{\"S\":"
       "\"a\"},\"G2SK\":{\"S\":\"a\"},\"G3PK\":{\"S\":\"a\"},\"G3SK\":{\"S\":"
-      "\"a\"},\"G4PK\":{\"S\":\"a\"}}}";
+      "\"a\"},\"G4PK\":{\"S\":\"a\"},\"G4SK\":{\"S\":\"a\"},\"G5PK\":"
+      "{\"S\":\"a\"}}}";
   assert_int_equal(ddbst_page_parse(mp, DDBST_OP_QUERY, lek, strlen(lek), &err),
                    0);
   assert_int_equal(ddbst_page_has_more(mp), 1);
@@ -1437,8 +1439,8 @@ static void followups_refuse(void **state) {
                                      &err),
                    DDBST_EVALUE);
   assert_string_equal(err.path, "LastEvaluatedKey");
-  assert_string_equal(err.message, "LastEvaluatedKey holds 9 attributes; a "
-                                   "query's holds at most 4");
+  assert_string_equal(err.message, "LastEvaluatedKey holds 11 attributes; a "
+                                   "query's holds at most 10");
   assert_int_equal(ddbst_buf_len(out), 0);
   ddbst_cursor_keys_free(keys);
   ddbst_item_free(values);
