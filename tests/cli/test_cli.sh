@@ -177,6 +177,18 @@ expect keys-surrogate-pair 0 '{"PK":"ORG#😀","SK":"ORG#😀","_type":"Organisa
 out=$(printf '%s\n' '{"op":"put","entity":"Organisation","values":{"orgId":"\ud83d\ude00"}}' | "$ddbst" batch-write "$saas" 2>&1)
 if [[ $out == *'"PK":{"S":"ORG#😀"}'* ]]; then passed=$((passed + 1)); else echo "FAIL jsonl-surrogate-pair: $out"; failed=$((failed + 1)); fi
 
+# Issue 16: what DynamoDB would refuse of a write is refused first, by name:
+# a set with an element twice (numbers by value), an update past 400 KB.
+catalog=$src/examples/catalog/model.json
+expect put-set-twice 2 '' 'ddbst: Product.tags: tags: "a" is given twice in the set: DynamoDB refuses a set with duplicate elements' \
+  -- put "$catalog" Product shopId=s1 sku=k1 name=n 'tags=["a","a"]'
+expect put-number-twice 2 '' 'ddbst: Product.sizes: sizes: 1 and 1.0 are one number, given twice in the set' \
+  -- put "$catalog" Product shopId=s1 sku=k1 name=n 'sizes=[1,1.0]'
+expect update-add-twice 2 '' 'ddbst: update: at character 10: Product.tags: "b" is given twice in the set' \
+  -- update "$catalog" Product shopId=s1 sku=k1 --add 'tags ["b","b"]'
+out=$(printf '{"op":"update","entity":"Product","values":{"shopId":"s1","sku":"k1","name":"%s"}}\n' "$(head -c 410000 /dev/zero | tr '\0' x)" | "$ddbst" transact "$catalog" 2>&1)
+if [[ $out == 'ddbst: line 1: Product: the Product would be at least 410058 bytes after this update (its key and the values it writes); DynamoDB stores at most 409600 per item' ]]; then passed=$((passed + 1)); else echo "FAIL update-past-400kb: ${out:0:300}"; failed=$((failed + 1)); fi
+
 # Answers read back: items as JSON lines, then the sealed cursor.
 key=$(printf '%064x' 7)
 out=$(DDBST_CURSOR_KEY=$key "$ddbst" page "$saas" listUsers orgId=1 < "$src/tests/data/responses/local-query-users-page1.json" 2>&1)
