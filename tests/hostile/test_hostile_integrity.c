@@ -339,6 +339,16 @@ static void sets_and_sizes(void **state) {
        "{\"op\":\"put\"," PRODUCT "\"name\":\"n\",\"sizes\":[1,1.0]}}",
        DDBST_EVALUE, "Product.sizes",
        "sizes: 1 and 1.0 are one number, given twice in the set"},
+      {"a map value with a name twice",
+       "{\"op\":\"put\"," PRODUCT "\"name\":\"n\",\"details\":{\"a\":1,"
+       "\"b\":{\"a\":1},\"a\":2}}}",
+       DDBST_ESYNTAX, "values.details.a", "a given twice"},
+      {"a map value as text with a name twice",
+       "{\"op\":\"put\"," PRODUCT "\"name\":\"n\",\"details\":\"{\\\"a\\\":1,"
+       "\\\"a\\\":2}\"}}",
+       DDBST_EVALUE, "Product.details",
+       "details: \"a\" is given twice in one object: a map holds one value "
+       "per name"},
       {"an ADD of a set with an element twice",
        "{\"op\":\"update\"," PRODUCT "\"name\":\"n\"},"
        "\"add\":{\"sizes\":[10,1e1]}}",

@@ -123,6 +123,12 @@ static void canonical_values(void **state) {
   check_value("ns", "[1, 2.5]", "{\"NS\":[\"1\",\"2.5\"]}");
   check_value("ns", "[[1]]", NULL);
   check_value("ns", "[\"1\"]", NULL);
+  /* a map holds one value per name; the same name in two maps is two */
+  check_value("m", "{\"a\": 1, \"b\": 2, \"a\": 3}", NULL);
+  check_value("m", "{\"a\": {\"a\": 1}, \"b\": [{\"a\": 2}, {\"a\": 3}]}",
+              "{\"M\":{\"a\":{\"M\":{\"a\":{\"N\":\"1\"}}},\"b\":{\"L\":["
+              "{\"M\":{\"a\":{\"N\":\"2\"}}},{\"M\":{\"a\":{\"N\":\"3\"}}}]}}}");
+  check_value("l", "[{\"x\": 1, \"x\": 1}]", NULL);
   /* DynamoDB refuses a set with an element twice; numbers by their value */
   check_value("ss", "[\"a\", \"a\"]", NULL);
   check_value("ss", "[\"a\", \"A\", \"a \"]",
