@@ -207,6 +207,11 @@ out=$(DDBST_CURSOR_KEY=$key "$ddbst" query "$saas" listUsers orgId=2 --cursor "$
 if [[ $out == 'ddbst: cursor: '* ]]; then passed=$((passed + 1)); else echo "FAIL cursor-other-tenant: $out"; failed=$((failed + 1)); fi
 out=$(DDBST_CURSOR_KEY=$(printf '%064x' 8) "$ddbst" query "$saas" listUsers orgId=1 --cursor "$cursor" 2>&1)
 if [[ $out == 'ddbst: cursor: '* ]]; then passed=$((passed + 1)); else echo "FAIL cursor-other-key: $out"; failed=$((failed + 1)); fi
+# Issue 16: cursor refusals a person can act on, and one message each.
+out=$(DDBST_CURSOR_KEY=$key "$ddbst" query "$saas" listUsers orgId=1 --cursor abcdefgh 2>&1)
+if [[ $out == 'ddbst: cursor: not a ddbst cursor: its first byte says format 6, and ddbst makes and reads format 1' ]]; then passed=$((passed + 1)); else echo "FAIL cursor-not-a-cursor: $out"; failed=$((failed + 1)); fi
+out=$("$ddbst" query "$saas" listUsers orgId=1 --cursor "$cursor" 2>&1)
+if [[ $out == 'ddbst: cursorKeys: pattern listUsers: the model'"'"'s cursors are sealed (table.cursors) and no cursor keys were given; configure keys, or declare "cursors": "unsealed" for development' ]]; then passed=$((passed + 1)); else echo "FAIL cursor-sealed-model-no-keys: $out"; failed=$((failed + 1)); fi
 out=$("$ddbst" stream "$saas" < "$src/tests/data/responses/local-stream-event.json" | head -1)
 if [[ $out == '{"eventName":"INSERT","sequenceNumber":"000000000000000000001",'*'"entity":"Organisation"'* ]]; then passed=$((passed + 1)); else echo "FAIL stream: $out"; failed=$((failed + 1)); fi
 

@@ -954,8 +954,10 @@ static void cursor_of_another_key_refused(void **state) {
   first_projects_page(f, "org-a", pg, other, cursor);
   expect_refused(f, projects_after(f, "org-a", keys, cursor), DDBST_ECURSOR,
                  "cursor",
-                 "the cursor was sealed with a key that is not in the keyring "
-                 "(key id " OTHER_KEY_ID ")");
+                 "the cursor was sealed with a key this service no longer has "
+                 "(key id " OTHER_KEY_ID "): it was made before that key left "
+                 "the keyring, or by another service; start again from the "
+                 "first page");
 
   char want[256];
   org_a_ids(2, 2, want, sizeof want);
