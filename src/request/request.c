@@ -595,6 +595,19 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
   return rc ? rc : ddbst__buf_putc(out, '"');
 }
 
+/* Whether an update action SETs or ADDs to the whole of attribute `a`. */
+static int action_gives(const ddbst_item *it, int a) {
+  const ddbst_expr *x = it->update;
+  for (int i = 0; x && i < x->nactions; i++) {
+    const ddbst__xnode *n = x->actions[i];
+    if ((n->kind == DDBST__X_SET || n->kind == DDBST__X_ADD) && n->nkids &&
+        n->kids[0]->kind == DDBST__X_PATH && n->kids[0]->attr == a &&
+        n->kids[0]->nsteps == 0)
+      return 1;
+  }
+  return 0;
+}
+
 int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                        ddbst_buf *out, ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
@@ -619,6 +632,18 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                          "%s.%s is required and cannot be removed", e->name,
                          e->attrs[a].name);
     }
+  /* an upsert may create the item: what a put would demand it demands, or
+   * an item would exist that no update could make whole */
+  for (int k = 0; (flags & DDBST_UPSERT) && k < e->nrequired; k++) {
+    int a = e->required_attrs[k];
+    if (e->attrs[a].primary_facet || it->vals[a].set || action_gives(it, a))
+      continue;
+    snprintf(path, sizeof path, "%s.%s", e->name, e->attrs[a].name);
+    return ddbst__fail(err, DDBST_EMISSING, path,
+                       "%s.%s is required, and an upsert creates the item when "
+                       "there is none: give %s, or update without upsert",
+                       e->name, e->attrs[a].name, e->attrs[a].name);
+  }
   if (it->update) {
     int rc = ddbst__xcheck_overlap(it, it->update, err);
     if (rc) return rc;

@@ -188,6 +188,8 @@ expect update-add-twice 2 '' 'ddbst: update: at character 10: Product.tags: "b" 
   -- update "$catalog" Product shopId=s1 sku=k1 --add 'tags ["b","b"]'
 expect put-map-name-twice 2 '' 'ddbst: Product.details: details: "a" is given twice in one object: a map holds one value per name' \
   -- put "$catalog" Product shopId=s1 sku=k1 name=n 'details={"a":1,"b":{"a":1},"a":2}'
+expect upsert-without-required 2 '' 'ddbst: User.email: User.email is required, and an upsert creates the item when there is none: give email, or update without upsert' \
+  -- update "$saas" User orgId=o1 userId=u1 --set role=admin --upsert
 out=$(printf '{"op":"update","entity":"Product","values":{"shopId":"s1","sku":"k1","name":"%s"}}\n' "$(head -c 410000 /dev/zero | tr '\0' x)" | "$ddbst" transact "$catalog" 2>&1)
 if [[ $out == 'ddbst: line 1: Product: the Product would be at least 410058 bytes after this update (its key and the values it writes); DynamoDB stores at most 409600 per item' ]]; then passed=$((passed + 1)); else echo "FAIL update-past-400kb: ${out:0:300}"; failed=$((failed + 1)); fi
 

@@ -354,6 +354,11 @@ static void sets_and_sizes(void **state) {
        "\"add\":{\"sizes\":[10,1e1]}}",
        DDBST_EVALUE, "Product.sizes",
        "10 and 1e1 are one number, given twice in the set"},
+      {"an upsert without a required attribute",
+       "{\"op\":\"update\"," PRODUCT "\"price\":3},\"upsert\":true}",
+       DDBST_EMISSING, "Product.name",
+       "Product.name is required, and an upsert creates the item when there "
+       "is none: give name, or update without upsert"},
       {"update actions adding a set with an element twice",
        "{\"op\":\"update\"," PRODUCT "\"name\":\"n\"},"
        "\"update\":\"add tags [\\\"b\\\", \\\"b\\\"]\"}",
