@@ -896,7 +896,8 @@ static void cursor_of_another_tenant_refused(void **state) {
                "listProjects org-a page 2, the cursor sealed again");
   ddbst_buf_free(again);
 
-  /* nor does it open for another pattern of the same partition */
+  /* nor does it open for another pattern of the same partition, and the
+   * refusal names the pattern it was made for */
   ITEST_VALUES(f, "User", "orgId=org-a");
   ddbst_query q;
   memset(&q, 0, sizeof q);
@@ -907,7 +908,10 @@ static void cursor_of_another_tenant_refused(void **state) {
   expect_refused(f,
                  ddbst_query_request(f->item, pattern_of(f, "listUsers"), &q,
                                      itest_body(f), &f->err),
-                 DDBST_ECURSOR, "cursor", MSG_NO_OPEN);
+                 DDBST_ECURSOR, "cursor",
+                 "the cursor was made for pattern listProjects, not listUsers: "
+                 "send it with the query it came from, or start listUsers from "
+                 "its first page");
   ddbst_buf_free(cursor);
   ddbst_page_free(pg);
 }
