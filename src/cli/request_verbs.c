@@ -397,11 +397,13 @@ int cli_query(int argc, char **argv) {
   char hex[4096];
   cli_session s = {.model = argv[0]};
   if (!rc && cursor) {
-    /* keys are read (and a missing one worth a notice) only for a cursor */
+    /* keys are read only for a cursor */
     s.cursor_keys = cli_cursor_keys(key_file, hex, sizeof hex, &rc);
-    if (!rc && !s.cursor_keys) cli_unsealed_notice();
   }
   if (!rc) rc = print_request(&s, &req);
+  /* a cursor read without keys was unsealed, as only a model declaring so
+   * allows: the notice follows it (a sealed model's refusal says the rest) */
+  if (!rc && cursor && !s.cursor_keys) cli_unsealed_notice();
   cli_wipe(hex, sizeof hex);
   cli_text_free(&project);
   cli_text_free(&params);

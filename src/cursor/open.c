@@ -199,6 +199,48 @@ static int refuse_count(ddbst_error *err, int got, const char *pattern,
       got, got == 1 ? "" : "s", pattern, want);
 }
 
+/* The other pattern of the model whose context the cursor fits (sealed with
+ * key `key`, or for an unsealed one its checksum), with the same partition:
+ * its index, or -1. Only when the cursor was refused, so a client that mixed
+ * up two queries is told which query it came from. */
+static int made_for(const ddbst_cursor_keys *keys, int key,
+                    const ddbst_model *m, int pattern, view part,
+                    const uint8_t *env, size_t elen, int unsealed) {
+  uint8_t ad[AD_MAX], plain[ENV_MAX];
+  memcpy(ad, env, 1 + KEY_ID_BYTES);
+  for (int q = 0; q < m->npatterns; q++) {
+    if (q == pattern || m->patterns[q].op != DDBST__OP_QUERY) continue;
+    uint8_t *ctx = ad + 1 + KEY_ID_BYTES;
+    size_t ctx_len = ddbst__cursor_context(m, &m->patterns[q], part.p, part.n,
+                                           ctx);
+    if (unsealed) {
+      uint8_t check[CHECK_BYTES];
+      ddbst__cursor_check(ctx, ctx_len, env, elen - CHECK_BYTES, check);
+      if (!memcmp(check, env + elen - CHECK_BYTES, CHECK_BYTES)) return q;
+      continue;
+    }
+    unsigned long long ml = 0;
+    if (ddbst__cursor_open_aead(keys, key, plain, &ml, env + SEALED_HEAD,
+                                elen - SEALED_HEAD, ad,
+                                1 + KEY_ID_BYTES + ctx_len,
+                                env + 1 + KEY_ID_BYTES) == 0) {
+      sodium_memzero(plain, sizeof plain);
+      return q;
+    }
+  }
+  return -1;
+}
+
+static int refuse_other_pattern(ddbst_error *err, const ddbst_model *m,
+                                int other, int pattern) {
+  return ddbst__cursor_refuse(
+      err,
+      "the cursor was made for pattern %s, not %s: send it with the query "
+      "it came from, or start %s from its first page",
+      m->patterns[other].name, m->patterns[pattern].name,
+      m->patterns[pattern].name);
+}
+
 int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
                        int pattern, const char *partition, size_t partition_len,
                        const char *cursor, size_t len, int64_t now_us,
@@ -227,8 +269,8 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   if (b64 == 1) {
     rc = ddbst__cursor_refuse(
         err,
-        "the cursor is not base64url: character %zu is not one "
-        "of A-Z a-z 0-9 - _ (no padding, no spaces)",
+        "not a ddbst cursor: character %zu is not one of A-Z a-z 0-9 - _ "
+        "(a cursor is base64url, with no padding or spaces)",
         bad + 1);
     if (err)
       err->offset = bad;
@@ -236,16 +278,15 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   }
   if (b64)
     return ddbst__cursor_refuse(
-        err, "the cursor is not base64url: it does not end on a "
-             "whole byte (cut short, or its last character "
-             "altered)");
+        err, "not a ddbst cursor: its base64url text does not end on a "
+             "whole byte (cut short, or its last character altered)");
 
   uint8_t h = env[0];
   if (h >> 4 != FORMAT)
     return ddbst__cursor_refuse(
         err,
-        "the cursor's format is %u; this library reads format "
-        "%d",
+        "not a ddbst cursor: its first byte says format %u, and ddbst "
+        "makes and reads format %d",
         (unsigned)(h >> 4), FORMAT);
   if (h & F_RESERVED)
     return ddbst__cursor_refuse(
@@ -273,15 +314,16 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
     if (elen < least)
       return ddbst__cursor_refuse(
           err,
-          "the cursor is truncated: %zu bytes, where a sealed "
+          "not a ddbst cursor, or one cut short: %zu bytes, where a sealed "
           "cursor has at least %zu",
           elen, least);
     memcpy(ad, env, 1 + KEY_ID_BYTES);
-    int known = 0, opened = 0;
+    int known = 0, opened = 0, key_at = 0;
     for (int i = 0; i < keys->n && !opened; i++) {
       if (memcmp(keys->k[i].id, env + 1, KEY_ID_BYTES))
         continue;
       known = 1;
+      key_at = i;
       unsigned long long ml = 0;
       opened = ddbst__cursor_open_aead(
                    keys, i, plain, &ml, env + SEALED_HEAD, elen - SEALED_HEAD,
@@ -291,9 +333,13 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
     if (!known)
       return ddbst__cursor_refuse(
           err,
-          "the cursor was sealed with a key that is not in the "
-          "keyring (key id %02x%02x%02x%02x)",
+          "the cursor was sealed with a key this service no longer has "
+          "(key id %02x%02x%02x%02x): it was made before that key left the "
+          "keyring, or by another service; start again from the first page",
           env[1], env[2], env[3], env[4]);
+    int other = opened ? -1
+                       : made_for(keys, key_at, m, pattern, part, env, elen, 0);
+    if (other >= 0) return refuse_other_pattern(err, m, other, pattern);
     if (!opened)
       return ddbst__cursor_refuse(
           err, "the cursor does not open: it was made for another "
@@ -304,11 +350,15 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
     if (elen < least)
       return ddbst__cursor_refuse(
           err,
-          "the cursor is truncated: %zu bytes, where an "
+          "not a ddbst cursor, or one cut short: %zu bytes, where an "
           "unsealed cursor has at least %zu",
           elen, least);
     uint8_t check[CHECK_BYTES];
     ddbst__cursor_check(ctx, ctx_len, env, elen - CHECK_BYTES, check);
+    int other = memcmp(check, env + elen - CHECK_BYTES, CHECK_BYTES)
+                    ? made_for(NULL, 0, m, pattern, part, env, elen, 1)
+                    : -1;
+    if (other >= 0) return refuse_other_pattern(err, m, other, pattern);
     if (memcmp(check, env + elen - CHECK_BYTES, CHECK_BYTES))
       return ddbst__cursor_refuse(
           err, "the unsealed cursor does not fit this query: it was "

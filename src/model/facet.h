@@ -88,6 +88,13 @@ void ddbst__ulid_encode(uint64_t ms, const uint8_t rnd[10], char *out);
  * no leading '.', no trailing '.' or 'e'. */
 const char *ddbst__number_check(const char *in, size_t n);
 
+/* The value of a number that ddbst__number_check passed, as text two
+ * spellings of one value share ("1", "1.0", "10e-1" → "1e0"; every zero →
+ * "0"): its significant digits and the exponent of the first. Writes at
+ * most DDBST__NUMBER_KEY_MAX bytes to `out`, no NUL; returns the length. */
+enum { DDBST__NUMBER_KEY_MAX = 64 };
+size_t ddbst__number_key(const char *in, size_t n, char *out);
+
 /* Standard base64 with padding (DynamoDB's B form). */
 const char *ddbst__base64_check(const char *in, size_t n);
 

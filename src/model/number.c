@@ -3,6 +3,7 @@
  * limits on digits and magnitude) and binary (B, standard base64). */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model/facet.h"
 
@@ -104,4 +105,49 @@ const char *ddbst__base64_check(const char *in, size_t n) {
     return "not base64: character outside the standard alphabet";
   }
   return NULL;
+}
+
+size_t ddbst__number_key(const char *in, size_t n, char *out) {
+  /* checked text: [-]digits[.digits][e[+-]digits] */
+  size_t i = 0, o = 0;
+  int neg = n > 0 && in[0] == '-';
+  if (neg) i = 1;
+  size_t int_start = i;
+  while (i < n && ddbst__is_digit(in[i])) i++;
+  size_t int_len = i - int_start, frac_start = i, frac_len = 0;
+  if (i < n && in[i] == '.') {
+    frac_start = ++i;
+    while (i < n && ddbst__is_digit(in[i])) i++;
+    frac_len = i - frac_start;
+  }
+  int64_t exp = 0;
+  if (i < n && (in[i] == 'e' || in[i] == 'E')) {
+    i++;
+    int exp_neg = 0;
+    if (i < n && (in[i] == '+' || in[i] == '-')) exp_neg = in[i++] == '-';
+    while (i < n && ddbst__is_digit(in[i])) {
+      if (exp < EXP_CLAMP) exp = exp * 10 + (in[i] - '0');
+      i++;
+    }
+    if (exp_neg) exp = -exp;
+  }
+  size_t total = int_len + frac_len, first = total, last = 0;
+  for (size_t k = 0; k < total; k++) {
+    char c = k < int_len ? in[int_start + k] : in[frac_start + k - int_len];
+    if (c != '0') {
+      if (first == total) first = k;
+      last = k;
+    }
+  }
+  if (first == total) { /* zero, in any spelling, and -0 with it */
+    out[0] = '0';
+    return 1;
+  }
+  if (neg) out[o++] = '-';
+  for (size_t k = first; k <= last && o < 40; k++)
+    out[o++] = k < int_len ? in[int_start + k] : in[frac_start + k - int_len];
+  int64_t msd = clamp_size(int_len) - 1 - clamp_size(first) + exp;
+  o += (size_t)snprintf(out + o, DDBST__NUMBER_KEY_MAX - o, "e%lld",
+                        (long long)msd);
+  return o;
 }

@@ -417,6 +417,9 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
   clause set = {0}, rem = {0}, add = {0}, del = {0};
   int first = 1, rc = 0;
   char path[DDBST_ERROR_PATH_MAX];
+  /* what the item holds after the update at least, counted as a put counts
+   * it: the key just rendered and every value this update writes */
+  size_t bytes = m->pk_jname.raw_len + m->sk_jname.raw_len + it->keytext.len;
 
   if (e->updated_attr >= 0 && !it->vals[e->updated_attr].set) {
     char ts[DDBST__TS_MAX];
@@ -434,6 +437,10 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
     const ddbst__attr *at = &e->attrs[a];
     ddbst__upd u = it->vals[a].upd;
     if (at->primary_facet || a == e->version_attr || !it->vals[a].set) continue;
+    if (u == DDBST__UPD_SET || u == DDBST__UPD_APPEND)
+      bytes += at->jname.raw_len +
+               ddbst__value_size(at, it->text.data + it->vals[a].off,
+                                 it->vals[a].len);
     if (u == DDBST__UPD_SET) {
       rc = action(out, &set, "SET", &first);
       rc = rc ? rc : ddbst__expr_name(it, at->name, out);
@@ -461,6 +468,7 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
   /* an upsert may create the item: it must say what it is, and when it was
    * created, like a put would */
   if (!rc && upsert && m->entity_attr) {
+    bytes += m->entity_jname.raw_len + strlen(e->name);
     rc = action(out, &set, "SET", &first);
     rc = rc ? rc : ddbst__expr_name(it, m->entity_attr, out);
     rc = rc ? rc : ddbst__buf_puts(out, " = ");
@@ -495,13 +503,17 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
     actions[i] = act;
     if (act == IDX_WRITE) {
       const ddbst__index *ix = &m->indexes[k->index];
-      if (ddbst__index_own_pk(ix)) /* a local index's is the table's */
+      size_t before = it->keytext.len, names = ix->sk_jname.raw_len;
+      if (ddbst__index_own_pk(ix)) { /* a local index's is the table's */
         rc = set_key(it, ix->pk_attr, &k->pk, DDBST__PK_MAX, out, &set,
                      &first, err);
+        names += ix->pk_jname.raw_len;
+      }
       if (!rc && ix->sk_attr)
         rc = set_key(it, ix->sk_attr, &k->sk, DDBST__SK_MAX, out, &set,
                      &first, err);
       if (rc) return rc;
+      bytes += names + (it->keytext.len - before);
     }
   }
   /* the version moves on */
@@ -552,6 +564,12 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
   /* ADD: number deltas and set elements */
   for (int a = 0; !rc && a < e->nattrs; a++) {
     if (it->vals[a].upd != DDBST__UPD_ADD) continue;
+    /* the set holds the elements added; a sum's size is DynamoDB's to know */
+    bytes += e->attrs[a].jname.raw_len;
+    if (e->attrs[a].type == DDBST__T_STRING_SET ||
+        e->attrs[a].type == DDBST__T_NUMBER_SET)
+      bytes += ddbst__value_size(&e->attrs[a], it->text.data + it->vals[a].off,
+                                 it->vals[a].len);
     rc = action(out, &add, "ADD", &first);
     rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
     rc = rc ? rc : ddbst__buf_putc(out, ' ');
@@ -574,7 +592,26 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
                        "the update changes nothing: set, remove or add an "
                        "attribute");
   }
+  if (!rc && bytes > DDBST__ITEM_MAX)
+    return ddbst__fail(err, DDBST_ERANGE, e->name,
+                       "the %s would be at least %zu bytes after this update "
+                       "(its key and the values it writes); DynamoDB stores "
+                       "at most %d per item",
+                       e->name, bytes, DDBST__ITEM_MAX);
   return rc ? rc : ddbst__buf_putc(out, '"');
+}
+
+/* Whether an update action SETs or ADDs to the whole of attribute `a`. */
+static int action_gives(const ddbst_item *it, int a) {
+  const ddbst_expr *x = it->update;
+  for (int i = 0; x && i < x->nactions; i++) {
+    const ddbst__xnode *n = x->actions[i];
+    if ((n->kind == DDBST__X_SET || n->kind == DDBST__X_ADD) && n->nkids &&
+        n->kids[0]->kind == DDBST__X_PATH && n->kids[0]->attr == a &&
+        n->kids[0]->nsteps == 0)
+      return 1;
+  }
+  return 0;
 }
 
 int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
@@ -601,6 +638,18 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                          "%s.%s is required and cannot be removed", e->name,
                          e->attrs[a].name);
     }
+  /* an upsert may create the item: what a put would demand it demands, or
+   * an item would exist that no update could make whole */
+  for (int k = 0; (flags & DDBST_UPSERT) && k < e->nrequired; k++) {
+    int a = e->required_attrs[k];
+    if (e->attrs[a].primary_facet || it->vals[a].set || action_gives(it, a))
+      continue;
+    snprintf(path, sizeof path, "%s.%s", e->name, e->attrs[a].name);
+    return ddbst__fail(err, DDBST_EMISSING, path,
+                       "%s.%s is required, and an upsert creates the item when "
+                       "there is none: give %s, or update without upsert",
+                       e->name, e->attrs[a].name, e->attrs[a].name);
+  }
   if (it->update) {
     int rc = ddbst__xcheck_overlap(it, it->update, err);
     if (rc) return rc;

@@ -184,6 +184,22 @@ expect keys-surrogate-pair 0 '{"PK":"ORG#😀","SK":"ORG#😀","_type":"Organisa
 out=$(printf '%s\n' '{"op":"put","entity":"Organisation","values":{"orgId":"\ud83d\ude00"}}' | "$ddbst" batch-write "$saas" 2>&1)
 if [[ $out == *'"PK":{"S":"ORG#😀"}'* ]]; then passed=$((passed + 1)); else echo "FAIL jsonl-surrogate-pair: $out"; failed=$((failed + 1)); fi
 
+# Issue 16: what DynamoDB would refuse of a write is refused first, by name:
+# a set with an element twice (numbers by value), an update past 400 KB.
+catalog=$src/examples/catalog/model.json
+expect put-set-twice 2 '' 'ddbst: Product.tags: tags: "a" is given twice in the set: DynamoDB refuses a set with duplicate elements' \
+  -- put "$catalog" Product shopId=s1 sku=k1 name=n 'tags=["a","a"]'
+expect put-number-twice 2 '' 'ddbst: Product.sizes: sizes: 1 and 1.0 are one number, given twice in the set' \
+  -- put "$catalog" Product shopId=s1 sku=k1 name=n 'sizes=[1,1.0]'
+expect update-add-twice 2 '' 'ddbst: update: at character 10: Product.tags: "b" is given twice in the set' \
+  -- update "$catalog" Product shopId=s1 sku=k1 --add 'tags ["b","b"]'
+expect put-map-name-twice 2 '' 'ddbst: Product.details: details: "a" is given twice in one object: a map holds one value per name' \
+  -- put "$catalog" Product shopId=s1 sku=k1 name=n 'details={"a":1,"b":{"a":1},"a":2}'
+expect upsert-without-required 2 '' 'ddbst: User.email: User.email is required, and an upsert creates the item when there is none: give email, or update without upsert' \
+  -- update "$saas" User orgId=o1 userId=u1 --set role=admin --upsert
+out=$(printf '{"op":"update","entity":"Product","values":{"shopId":"s1","sku":"k1","name":"%s"}}\n' "$(head -c 410000 /dev/zero | tr '\0' x)" | "$ddbst" transact "$catalog" 2>&1)
+if [[ $out == 'ddbst: line 1: Product: the Product would be at least 410058 bytes after this update (its key and the values it writes); DynamoDB stores at most 409600 per item' ]]; then passed=$((passed + 1)); else echo "FAIL update-past-400kb: ${out:0:300}"; failed=$((failed + 1)); fi
+
 # Answers read back: items as JSON lines, then the sealed cursor.
 key=$(printf '%064x' 7)
 out=$(DDBST_CURSOR_KEY=$key "$ddbst" page "$saas" listUsers orgId=1 < "$src/tests/data/responses/local-query-users-page1.json" 2>&1)
@@ -200,6 +216,11 @@ out=$(DDBST_CURSOR_KEY=$key "$ddbst" query "$saas" listUsers orgId=2 --cursor "$
 if [[ $out == 'ddbst: cursor: '* ]]; then passed=$((passed + 1)); else echo "FAIL cursor-other-tenant: $out"; failed=$((failed + 1)); fi
 out=$(DDBST_CURSOR_KEY=$(printf '%064x' 8) "$ddbst" query "$saas" listUsers orgId=1 --cursor "$cursor" 2>&1)
 if [[ $out == 'ddbst: cursor: '* ]]; then passed=$((passed + 1)); else echo "FAIL cursor-other-key: $out"; failed=$((failed + 1)); fi
+# Issue 16: cursor refusals a person can act on, and one message each.
+out=$(DDBST_CURSOR_KEY=$key "$ddbst" query "$saas" listUsers orgId=1 --cursor abcdefgh 2>&1)
+if [[ $out == 'ddbst: cursor: not a ddbst cursor: its first byte says format 6, and ddbst makes and reads format 1' ]]; then passed=$((passed + 1)); else echo "FAIL cursor-not-a-cursor: $out"; failed=$((failed + 1)); fi
+out=$("$ddbst" query "$saas" listUsers orgId=1 --cursor "$cursor" 2>&1)
+if [[ $out == 'ddbst: cursorKeys: pattern listUsers: the model'"'"'s cursors are sealed (table.cursors) and no cursor keys were given; configure keys, or declare "cursors": "unsealed" for development' ]]; then passed=$((passed + 1)); else echo "FAIL cursor-sealed-model-no-keys: $out"; failed=$((failed + 1)); fi
 out=$("$ddbst" stream "$saas" < "$src/tests/data/responses/local-stream-event.json" | head -1)
 if [[ $out == '{"eventName":"INSERT","sequenceNumber":"000000000000000000001",'*'"entity":"Organisation"'* ]]; then passed=$((passed + 1)); else echo "FAIL stream: $out"; failed=$((failed + 1)); fi
 

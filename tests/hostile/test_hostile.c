@@ -377,7 +377,7 @@ static void pages(void **state) {
 
 /* ---- cursors from API clients ---- */
 
-static ddbst_buf *sealed_cursor(ddbst_cursor_keys *keys) {
+static ddbst_buf *sealed_cursor_at(ddbst_cursor_keys *keys, int64_t now_us) {
   char path[1024];
   snprintf(path, sizeof path, "%s/tests/data/responses/local-query-users-page1.json",
            DDBST_SOURCE_DIR);
@@ -393,11 +393,15 @@ static ddbst_buf *sealed_cursor(ddbst_cursor_keys *keys) {
   set(v, "orgId", "1");
   ddbst_buf *c = ddbst_buf_new(NULL);
   int rc = ddbst_page_cursor(p, keys, v, ddbst_model_pattern(saas, "listUsers"),
-                             NOW_US, c, &err);
+                             now_us, c, &err);
   if (rc) fail_msg("cursor: %s: %s", err.path, err.message);
   ddbst_item_free(v);
   ddbst_page_free(p);
   return c;
+}
+
+static ddbst_buf *sealed_cursor(ddbst_cursor_keys *keys) {
+  return sealed_cursor_at(keys, NOW_US);
 }
 
 static int query_with(const char *org, const char *pattern, const char *cursor,
@@ -454,7 +458,7 @@ static void cursors(void **state) {
   /* another service's key */
   check("cursor opened with another key",
         query_with("1", "listUsers", c, n, other, &err), &err, DDBST_ECURSOR,
-        "cursor", "sealed with a key that is not in the keyring");
+        "cursor", "sealed with a key this service no longer has");
   /* truncated: by one byte, by half, to one byte */
   /* one character less either leaves a partial byte or decodes to one
    * byte short, which the tag then refuses: both are refusals */
@@ -486,7 +490,28 @@ static void cursors(void **state) {
         "cursor", "is not one of A-Z a-z 0-9 - _");
   memset(alt, 'A', n);
   check("cursor made up", query_with("1", "listUsers", alt, n, ring, &err),
-        &err, DDBST_ECURSOR, "cursor", "this library reads format 1");
+        &err, DDBST_ECURSOR, "cursor", "and ddbst makes and reads format 1");
+  /* text that is no cursor at all says so first */
+  static const char *const not_cursors[] = {"abcdefgh", "hello", "null",
+                                            "eyJQSyI6IngifQ", "page-2"};
+  for (size_t i = 0; i < sizeof not_cursors / sizeof *not_cursors; i++)
+    check("a string that is not a cursor",
+          query_with("1", "listUsers", not_cursors[i],
+                     strlen(not_cursors[i]), ring, &err),
+          &err, DDBST_ECURSOR, "cursor", "not a ddbst cursor");
+  /* expired: an hour's maximum age, a cursor made two hours before */
+  ddbst_cursor_keys *aged = ddbst_cursor_keys_new(NULL);
+  assert_int_equal(ddbst_cursor_keys_add(aged, KEY_A, &err), 0);
+  ddbst_cursor_keys_set_max_age(aged, 3600);
+  ddbst_buf *old_cb = sealed_cursor_at(aged, NOW_US - INT64_C(7200000000));
+  check("a cursor past its maximum age",
+        query_with("1", "listUsers", ddbst_buf_data(old_cb),
+                   ddbst_buf_len(old_cb), aged, &err),
+        &err, DDBST_ECURSOR, "cursor",
+        "the cursor expired: issued 7200 s ago, and cursors older than 3600 s "
+        "are refused");
+  ddbst_buf_free(old_cb);
+  ddbst_cursor_keys_free(aged);
   free(alt);
   alt = malloc(n + 5);
   memcpy(alt, c, n);

@@ -318,6 +318,81 @@ static void ranges(void **state) {
   ddbst_model_free(m);
 }
 
+/* ---- what DynamoDB would refuse of a write: sets, and an update's size ---- */
+
+static void sets_and_sizes(void **state) {
+  (void)state;
+  char cfg[1024];
+  snprintf(cfg, sizeof cfg,
+           "{\"modelFile\":\"%s/examples/catalog/model.json\"}",
+           DDBST_SOURCE_DIR);
+  ddbst_json *cat = ddbst_json_open(cfg, strlen(cfg), NULL, NULL);
+  assert_non_null(cat);
+#define PRODUCT "\"entity\":\"Product\",\"values\":{\"shopId\":\"s1\",\"sku\":\"k1\","
+  static const entry_case cases[] = {
+      {"a string set with an element twice",
+       "{\"op\":\"put\"," PRODUCT "\"name\":\"n\",\"tags\":[\"a\",\"a\"]}}",
+       DDBST_EVALUE, "Product.tags",
+       "tags: \"a\" is given twice in the set: DynamoDB refuses a set with "
+       "duplicate elements"},
+      {"a number set with one number twice",
+       "{\"op\":\"put\"," PRODUCT "\"name\":\"n\",\"sizes\":[1,1.0]}}",
+       DDBST_EVALUE, "Product.sizes",
+       "sizes: 1 and 1.0 are one number, given twice in the set"},
+      {"a map value with a name twice",
+       "{\"op\":\"put\"," PRODUCT "\"name\":\"n\",\"details\":{\"a\":1,"
+       "\"b\":{\"a\":1},\"a\":2}}}",
+       DDBST_ESYNTAX, "values.details.a", "a given twice"},
+      {"a map value as text with a name twice",
+       "{\"op\":\"put\"," PRODUCT "\"name\":\"n\",\"details\":\"{\\\"a\\\":1,"
+       "\\\"a\\\":2}\"}}",
+       DDBST_EVALUE, "Product.details",
+       "details: \"a\" is given twice in one object: a map holds one value "
+       "per name"},
+      {"an ADD of a set with an element twice",
+       "{\"op\":\"update\"," PRODUCT "\"name\":\"n\"},"
+       "\"add\":{\"sizes\":[10,1e1]}}",
+       DDBST_EVALUE, "Product.sizes",
+       "10 and 1e1 are one number, given twice in the set"},
+      {"an upsert without a required attribute",
+       "{\"op\":\"update\"," PRODUCT "\"price\":3},\"upsert\":true}",
+       DDBST_EMISSING, "Product.name",
+       "Product.name is required, and an upsert creates the item when there "
+       "is none: give name, or update without upsert"},
+      {"update actions adding a set with an element twice",
+       "{\"op\":\"update\"," PRODUCT "\"name\":\"n\"},"
+       "\"update\":\"add tags [\\\"b\\\", \\\"b\\\"]\"}",
+       DDBST_EVALUE, "update",
+       "Product.tags: \"b\" is given twice in the set"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const entry_case *c = &cases[i];
+    char *answer = ddbst_json_call(cat, c->request, strlen(c->request), NULL);
+    char path[DDBST_ERROR_PATH_MAX], message[DDBST_ERROR_MESSAGE_MAX];
+    int rc = answer_error(answer, path, message);
+    check(c->name, rc, path, message, c->code, c->path, c->phrase);
+    ddbst_json_free(answer);
+  }
+  /* the issue's example: an update whose SET value alone is 410,000 bytes */
+  size_t n = 410000;
+  char *req = malloc(n + 200);
+  int at = snprintf(req, n + 200, "{\"op\":\"update\"," PRODUCT "\"name\":\"");
+  memset(req + at, 'x', n);
+  snprintf(req + at + n, 200, "\"}}");
+  char *answer = ddbst_json_call(cat, req, strlen(req), NULL);
+  char path[DDBST_ERROR_PATH_MAX], message[DDBST_ERROR_MESSAGE_MAX];
+  int rc = answer_error(answer, path, message);
+  check("an update whose SET value alone is 410,000 bytes", rc, path, message,
+        DDBST_ERANGE, "Product",
+        "the Product would be at least 410058 bytes after this update (its "
+        "key and the values it writes); DynamoDB stores at most 409600 per "
+        "item");
+  ddbst_json_free(answer);
+  free(req);
+#undef PRODUCT
+  ddbst_json_close(cat);
+}
+
 static int setup(void **state) {
   (void)state;
   saas = load_example("examples/saas/model.json");
@@ -344,6 +419,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(bodies),
       cmocka_unit_test(model_files),
       cmocka_unit_test(ranges),
+      cmocka_unit_test(sets_and_sizes),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

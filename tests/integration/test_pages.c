@@ -896,7 +896,8 @@ static void cursor_of_another_tenant_refused(void **state) {
                "listProjects org-a page 2, the cursor sealed again");
   ddbst_buf_free(again);
 
-  /* nor does it open for another pattern of the same partition */
+  /* nor does it open for another pattern of the same partition, and the
+   * refusal names the pattern it was made for */
   ITEST_VALUES(f, "User", "orgId=org-a");
   ddbst_query q;
   memset(&q, 0, sizeof q);
@@ -907,7 +908,10 @@ static void cursor_of_another_tenant_refused(void **state) {
   expect_refused(f,
                  ddbst_query_request(f->item, pattern_of(f, "listUsers"), &q,
                                      itest_body(f), &f->err),
-                 DDBST_ECURSOR, "cursor", MSG_NO_OPEN);
+                 DDBST_ECURSOR, "cursor",
+                 "the cursor was made for pattern listProjects, not listUsers: "
+                 "send it with the query it came from, or start listUsers from "
+                 "its first page");
   ddbst_buf_free(cursor);
   ddbst_page_free(pg);
 }
@@ -954,8 +958,10 @@ static void cursor_of_another_key_refused(void **state) {
   first_projects_page(f, "org-a", pg, other, cursor);
   expect_refused(f, projects_after(f, "org-a", keys, cursor), DDBST_ECURSOR,
                  "cursor",
-                 "the cursor was sealed with a key that is not in the keyring "
-                 "(key id " OTHER_KEY_ID ")");
+                 "the cursor was sealed with a key this service no longer has "
+                 "(key id " OTHER_KEY_ID "): it was made before that key left "
+                 "the keyring, or by another service; start again from the "
+                 "first page");
 
   char want[256];
   org_a_ids(2, 2, want, sizeof want);

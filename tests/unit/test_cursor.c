@@ -642,11 +642,21 @@ static void other_pattern_index_order_partition(void **state) {
   lek recent = LIST_PROJECTS;
   recent.pattern = "recentProjects";
   round_trip(twin, ring_a, &recent);
+  /* the refusal names the pattern the cursor was made for, the one other
+   * pattern of the model whose context it fits */
   const char *c = seal(twin, ring_a, &LIST_PROJECTS);
-  refused(twin, ring_a, &recent, NULL, c, strlen(c), NOW_US, MSG_NO_OPEN);
+  refused(twin, ring_a, &recent, NULL, c, strlen(c), NOW_US,
+          "the cursor was made for pattern listProjects, not recentProjects: "
+          "send it with the query it came from, or start recentProjects from "
+          "its first page");
   /* and another pattern of the same partition */
   c = seal(saas, ring_a, &LIST_PROJECTS);
-  refused(saas, ring_a, &LIST_USERS, NULL, c, strlen(c), NOW_US, MSG_NO_OPEN);
+  refused(saas, ring_a, &LIST_USERS, NULL, c, strlen(c), NOW_US,
+          "the cursor was made for pattern listProjects, not listUsers: send "
+          "it with the query it came from, or start listUsers from its first "
+          "page");
+  /* on another partition as well: no pattern of the model fits it */
+  refused(saas, ring_a, &LIST_USERS, "456", c, strlen(c), NOW_US, MSG_NO_OPEN);
   ddbst_model_free(twin);
 
   /* the same pattern, partition and order on another index */
@@ -682,6 +692,11 @@ static void other_pattern_index_order_partition(void **state) {
           "the unsealed cursor does not fit this query: it was made for "
           "another pattern, index, sort order or partition, or it was "
           "altered");
+  c = seal(saas_dev, NULL, &LIST_PROJECTS);
+  refused(saas_dev, NULL, &LIST_USERS, NULL, c, strlen(c), NOW_US,
+          "the cursor was made for pattern listProjects, not listUsers: send "
+          "it with the query it came from, or start listUsers from its first "
+          "page");
 }
 
 static void other_key_and_rotation(void **state) {
@@ -693,8 +708,9 @@ static void other_key_and_rotation(void **state) {
   doc_key_id(KEY_B, id_b);
   char want[256];
   snprintf(want, sizeof want,
-           "the cursor was sealed with a key that is not in the keyring (key "
-           "id %02x%02x%02x%02x)",
+           "the cursor was sealed with a key this service no longer has (key "
+           "id %02x%02x%02x%02x): it was made before that key left the "
+           "keyring, or by another service; start again from the first page",
            id_a[0], id_a[1], id_a[2], id_a[3]);
 
   const char *c = seal(saas, ring_a, &LIST_PROJECTS);
@@ -717,8 +733,9 @@ static void other_key_and_rotation(void **state) {
                               NOW_US, &err),
                    DDBST_OP_QUERY);
   snprintf(want, sizeof want,
-           "the cursor was sealed with a key that is not in the keyring (key "
-           "id %02x%02x%02x%02x)",
+           "the cursor was sealed with a key this service no longer has (key "
+           "id %02x%02x%02x%02x): it was made before that key left the "
+           "keyring, or by another service; start again from the first page",
            id_b[0], id_b[1], id_b[2], id_b[3]);
   refused(saas, ring_a, &LIST_PROJECTS, NULL, c, strlen(c), NOW_US, want);
   ddbst_cursor_keys_free(ring_b);
@@ -893,7 +910,7 @@ static void every_byte_altered(void **state) {
           fail_msg("byte %zu bit %d altered: %d %s", i, bit, rc, err.message);
         if (i >= 5) assert_string_equal(err.message, MSG_NO_OPEN);
         if (i >= 1 && i < 5)
-          assert_true(strstr(err.message, "not in the keyring") != NULL);
+          assert_true(strstr(err.message, "no longer has") != NULL);
         expect_refused(rc, &err, NULL);
       }
   }
@@ -926,7 +943,7 @@ static void every_truncation(void **state) {
     encode(env, i, text, sizeof text);
     char want[256];
     snprintf(want, sizeof want,
-             "the cursor is truncated: %zu bytes, where a sealed cursor has "
+             "not a ddbst cursor, or one cut short: %zu bytes, where a sealed cursor has "
              "at least 46",
              i);
     refused(saas, ring_a, &LIST_PROJECTS, NULL, text, strlen(text), NOW_US,
@@ -953,7 +970,7 @@ static void oversized_and_not_base64url(void **state) {
           "the cursor is 100000 characters long; a cursor has at most 6144");
   /* the longest text is decoded, and refused for what it holds */
   refused(saas, ring_a, &LIST_PROJECTS, NULL, big, DDBST__CURSOR_MAX_CHARS,
-          NOW_US, "the cursor's format is 0; this library reads format 1");
+          NOW_US, "not a ddbst cursor: its first byte says format 0, and ddbst makes and reads format 1");
 
   char c[256];
   snprintf(c, sizeof c, "%s", seal(saas, ring_a, &LIST_PROJECTS));
@@ -968,27 +985,27 @@ static void oversized_and_not_base64url(void **state) {
     int rc = query_with(saas, ring_a, &LIST_PROJECTS, NULL, t, strlen(c),
                         NOW_US, &err);
     expect_refused(rc, &err,
-                   "the cursor is not base64url: character 11 is not one of "
-                   "A-Z a-z 0-9 - _ (no padding, no spaces)");
+                   "not a ddbst cursor: character 11 is not one of A-Z a-z 0-9 - _ "
+                   "(a cursor is base64url, with no padding or spaces)");
     assert_int_equal(err.offset, 10);
   }
   /* padding, as standard base64 would add it */
   char padded[300];
   snprintf(padded, sizeof padded, "%s==", c);
   refused(saas, ring_a, &LIST_PROJECTS, NULL, padded, strlen(padded), NOW_US,
-          "the cursor is not base64url: character 75 is not one of A-Z a-z "
-          "0-9 - _ (no padding, no spaces)");
+          "not a ddbst cursor: character 75 is not one of A-Z a-z 0-9 - _ "
+          "(a cursor is base64url, with no padding or spaces)");
   /* a last character with bits past the last byte, a length no bytes have */
   char t[256];
   snprintf(t, sizeof t, "%s", c);
   assert_int_equal(strlen(t) % 4, 2);
   t[strlen(t) - 1] = 'B';
   refused(saas, ring_a, &LIST_PROJECTS, NULL, t, strlen(t), NOW_US,
-          "the cursor is not base64url: it does not end on a whole byte (cut "
-          "short, or its last character altered)");
+          "not a ddbst cursor: its base64url text does not end on a whole "
+          "byte (cut short, or its last character altered)");
   refused(saas, ring_a, &LIST_PROJECTS, NULL, "AAAAA", 5, NOW_US,
-          "the cursor is not base64url: it does not end on a whole byte (cut "
-          "short, or its last character altered)");
+          "not a ddbst cursor: its base64url text does not end on a whole "
+          "byte (cut short, or its last character altered)");
 }
 
 /* Cursors of every length (every remainder of the base64url groups, both
@@ -1024,8 +1041,8 @@ static void base64url_at_every_length(void **state) {
         ddbst_error err;
         int rc = query_with(m, k, &l, NULL, t, clen, NOW_US, &err);
         snprintf(want, sizeof want,
-                 "the cursor is not base64url: character %zu is not one of "
-                 "A-Z a-z 0-9 - _ (no padding, no spaces)",
+                 "not a ddbst cursor: character %zu is not one of A-Z a-z 0-9 "
+                 "- _ (a cursor is base64url, with no padding or spaces)",
                  i + 1);
         expect_refused(rc, &err, want);
         assert_int_equal(err.offset, i);
@@ -1323,7 +1340,7 @@ static void contents_that_do_not_fit(void **state) {
       {0x20,
        {0x80},
        1,
-       "the cursor's format is 2; this library reads format 1"},
+       "not a ddbst cursor: its first byte says format 2, and ddbst makes and reads format 1"},
       {0x18, {0x80}, 1, "the cursor sets a flag this library does not know"},
   };
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

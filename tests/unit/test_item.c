@@ -123,8 +123,57 @@ static void canonical_values(void **state) {
   check_value("ns", "[1, 2.5]", "{\"NS\":[\"1\",\"2.5\"]}");
   check_value("ns", "[[1]]", NULL);
   check_value("ns", "[\"1\"]", NULL);
+  /* a map holds one value per name; the same name in two maps is two */
+  check_value("m", "{\"a\": 1, \"b\": 2, \"a\": 3}", NULL);
+  check_value("m", "{\"a\": {\"a\": 1}, \"b\": [{\"a\": 2}, {\"a\": 3}]}",
+              "{\"M\":{\"a\":{\"M\":{\"a\":{\"N\":\"1\"}}},\"b\":{\"L\":["
+              "{\"M\":{\"a\":{\"N\":\"2\"}}},{\"M\":{\"a\":{\"N\":\"3\"}}}]}}}");
+  check_value("l", "[{\"x\": 1, \"x\": 1}]", NULL);
+  /* DynamoDB refuses a set with an element twice; numbers by their value */
+  check_value("ss", "[\"a\", \"a\"]", NULL);
+  check_value("ss", "[\"a\", \"A\", \"a \"]",
+              "{\"SS\":[\"a\",\"A\",\"a \"]}");
+  check_value("ns", "[1, 1.0]", NULL);
+  check_value("ns", "[0, -0.0]", NULL);
+  check_value("ns", "[10, 1e1]", NULL);
+  check_value("ns", "[0.5, 5e-1]", NULL);
+  check_value("ns", "[1, 10, 0.1, -1, 100e-1]", NULL);
+  check_value("ns", "[1, 10, 0.1, -1, 11]",
+              "{\"NS\":[\"1\",\"10\",\"0.1\",\"-1\",\"11\"]}");
   check_value("bin", "aGVsbG8=", "aGVsbG8=");
   check_value("bin", "aGVsbG8", NULL);
+}
+
+/* The refusal of a duplicate names the attribute and both spellings. */
+static void duplicate_set_elements(void **state) {
+  (void)state;
+  ddbst_error err;
+  assert_int_equal(try_set(item, "ns", "[2, 1, 1.00]", &err), DDBST_EVALUE);
+  assert_string_equal(err.path, "Thing.ns");
+  assert_string_equal(err.message,
+                      "ns: 1 and 1.00 are one number, given twice in the set: "
+                      "DynamoDB refuses a set with duplicate elements");
+  assert_int_equal(try_set(item, "ss", "[\"x\", \"\\u00e9\", \"\xc3\xa9\"]",
+                           &err),
+                   DDBST_EVALUE);
+  assert_string_equal(err.path, "Thing.ss");
+  assert_string_equal(err.message,
+                      "ss: \"\xc3\xa9\" is given twice in the set: DynamoDB "
+                      "refuses a set with duplicate elements");
+  /* thousands of elements: each looked up once */
+  char big[80000];
+  size_t n = 0;
+  big[n++] = '[';
+  for (int i = 0; i < 5000; i++)
+    n += (size_t)snprintf(big + n, sizeof big - n, "%s%d", i ? "," : "", i);
+  snprintf(big + n, sizeof big - n, ",4999.0]");
+  assert_int_equal(try_set(item, "ns", big, &err), DDBST_EVALUE);
+  assert_string_equal(err.message,
+                      "ns: 4999 and 4999.0 are one number, given twice in the "
+                      "set: DynamoDB refuses a set with duplicate elements");
+  big[n] = ']';
+  big[n + 1] = '\0';
+  assert_int_equal(try_set(item, "ns", big, &err), 0);
 }
 
 /* A refused value leaves the previous one in place. */
@@ -412,6 +461,7 @@ static void item_new_allocation_failures(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(canonical_values),
+      cmocka_unit_test(duplicate_set_elements),
       cmocka_unit_test(refusal_keeps_old_value),
       cmocka_unit_test(nul_in_value_refused),
       cmocka_unit_test(typed_setters),

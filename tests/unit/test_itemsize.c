@@ -159,6 +159,106 @@ static void the_limit_at_its_edge(void **state) {
   ddbst_buf_free(out);
 }
 
+/* An update is held to the limit as far as it can tell: the key and the
+ * values it writes make at least the item it leaves (what the item held
+ * before only DynamoDB knows). At 409,600 bytes it is built; one more is
+ * refused before any body, plain or upsert. */
+static void an_update_at_the_limit(void **state) {
+  (void)state;
+  ddbst_error err;
+  ddbst_buf *out = ddbst_buf_new(NULL);
+  ddbst_item *it = ddbst_item_new(m, thing);
+  /* PK "T#1" 2 + 3, SK "T" 2 + 1, the name "s" 1; id is in the key only */
+  size_t n = (size_t)(DDBST__ITEM_MAX - 9);
+  char *big = malloc(n + 2);
+  memset(big, 'x', n + 1);
+  big[n] = '\0';
+  for (int upsert = 0; upsert < 2; upsert++) {
+    uint32_t flags = upsert ? DDBST_UPSERT : 0;
+    ddbst_item_reset(it, thing);
+    set(it, "id", "1");
+    big[n] = '\0';
+    set(it, "s", big);
+    ddbst_buf_reset(out);
+    assert_int_equal(ddbst_update_request(it, flags, 1, out, &err),
+                     DDBST_OP_UPDATE_ITEM);
+    big[n] = 'x';
+    big[n + 1] = '\0';
+    set(it, "s", big);
+    ddbst_buf_reset(out);
+    assert_int_equal(ddbst_update_request(it, flags, 1, out, &err),
+                     DDBST_ERANGE);
+    assert_string_equal(err.path, "Thing");
+    assert_string_equal(err.message,
+                        "the Thing would be at least 409601 bytes after this "
+                        "update (its key and the values it writes); DynamoDB "
+                        "stores at most 409600 per item");
+    assert_int_equal(ddbst_buf_len(out), 0);
+  }
+  /* two values, each well under the limit, together over it */
+  ddbst_item_reset(it, thing);
+  set(it, "id", "1");
+  big[205000] = '\0';
+  set(it, "s", big);
+  char *b64 = malloc(280000 + 1);
+  memset(b64, 'A', 280000);
+  b64[280000] = '\0';
+  set(it, "bin", b64); /* 210,000 bytes decoded */
+  ddbst_buf_reset(out);
+  assert_int_equal(ddbst_update_request(it, 0, 1, out, &err), DDBST_ERANGE);
+  assert_string_equal(err.message,
+                      "the Thing would be at least 415012 bytes after this "
+                      "update (its key and the values it writes); DynamoDB "
+                      "stores at most 409600 per item");
+  /* an ADD of set elements counts them, a list append its elements */
+  ddbst_item_reset(it, thing);
+  set(it, "id", "1");
+  /* PK, SK 8 + "tags" 4 + the element's bytes */
+  char *tags = malloc(n + 16);
+  size_t k = 409601 - 12;
+  tags[0] = '[';
+  tags[1] = '"';
+  memset(tags + 2, 'x', k);
+  memcpy(tags + 2 + k, "\"]", 3);
+  assert_int_equal(ddbst_item_add(it, ddbst_model_attribute(m, thing, "tags"),
+                                  tags, k + 4, &err),
+                   0);
+  ddbst_buf_reset(out);
+  assert_int_equal(ddbst_update_request(it, 0, 1, out, &err), DDBST_ERANGE);
+  assert_string_equal(err.message,
+                      "the Thing would be at least 409601 bytes after this "
+                      "update (its key and the values it writes); DynamoDB "
+                      "stores at most 409600 per item");
+  /* PK, SK 8 + "list" 4 + a list's 3 + an element's 1 + its bytes */
+  ddbst_item_reset(it, thing);
+  set(it, "id", "1");
+  k = 409601 - 16;
+  memset(tags + 2, 'x', k);
+  memcpy(tags + 2 + k, "\"]", 3);
+  assert_int_equal(ddbst_item_append(it, ddbst_model_attribute(m, thing, "list"),
+                                     tags, k + 4, &err),
+                   0);
+  ddbst_buf_reset(out);
+  assert_int_equal(ddbst_update_request(it, 0, 1, out, &err), DDBST_ERANGE);
+  assert_string_equal(err.message,
+                      "the Thing would be at least 409601 bytes after this "
+                      "update (its key and the values it writes); DynamoDB "
+                      "stores at most 409600 per item");
+  tags[2 + k - 1] = '"';
+  tags[2 + k] = ']';
+  assert_int_equal(ddbst_item_append(it, ddbst_model_attribute(m, thing, "list"),
+                                     tags, k + 3, &err),
+                   0);
+  ddbst_buf_reset(out);
+  assert_int_equal(ddbst_update_request(it, 0, 1, out, &err),
+                   DDBST_OP_UPDATE_ITEM);
+  free(tags);
+  free(b64);
+  free(big);
+  ddbst_item_free(it);
+  ddbst_buf_free(out);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(keys_and_names_count),
@@ -168,6 +268,7 @@ int main(void) {
       cmocka_unit_test(lists_maps_and_null),
       cmocka_unit_test(sets_by_their_elements),
       cmocka_unit_test(the_limit_at_its_edge),
+      cmocka_unit_test(an_update_at_the_limit),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

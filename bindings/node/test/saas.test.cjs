@@ -407,7 +407,15 @@ describe('the SaaS example through the ddbst package and the AWS SDK', { skip },
     assert.throws(() => db.query('listUsers', values, { limit: 2, cursor: tampered }), refused);
     // acme's cursor for another tenant, or another pattern
     assert.throws(() => db.query('listUsers', { orgId: 'globex' }, { cursor: first.cursor }), refused);
-    assert.throws(() => db.query('listProjects', values, { cursor: first.cursor }), refused);
+    // another pattern of the same partition: the refusal names the one it came from
+    assert.throws(() => db.query('listProjects', values, { cursor: first.cursor }), (e) => {
+      assert.ok(e instanceof DdbstError);
+      assert.equal(e.codeName, 'ECURSOR');
+      assert.equal(e.message, 'the cursor was made for pattern listUsers, not listProjects: ' +
+                              'send it with the query it came from, or start listProjects ' +
+                              'from its first page');
+      return true;
+    });
   });
 
   it('4. userByEmail, in any letter case, then getUser', async () => {
