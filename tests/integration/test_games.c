@@ -20,6 +20,10 @@ enum { NPLAYERS = 5, NSCORES = 60 };
   "the cursor does not open: it was made for another pattern, index, sort " \
   "order or partition, or it was altered"
 
+#define MSG_MADE_FOR(made, asked)                                           \
+  "the cursor was made for pattern " made ", not " asked ": send it with " \
+  "the query it came from, or start " asked " from its first page"
+
 typedef struct score {
   char player[8], game[8], region[8];
   long points;
@@ -314,7 +318,7 @@ static int first_cursor(itest_fixture *f, const char *game, const char *region,
 
 static void expect_refused(itest_fixture *f, const char *pattern,
                            const char *game, const char *region,
-                           ddbst_buf *cursor) {
+                           ddbst_buf *cursor, const char *message) {
   char gv[32], rv[32];
   snprintf(gv, sizeof gv, "gameId=%s", game);
   snprintf(rv, sizeof rv, "region=%s", region);
@@ -332,7 +336,7 @@ static void expect_refused(itest_fixture *f, const char *pattern,
     fail_msg("%s %s/%s: expected the cursor refused, got %d (%s)", pattern,
              game, region, rc, f->err.message);
   assert_string_equal(f->err.path, "cursor");
-  assert_string_equal(f->err.message, MSG_NO_OPEN);
+  assert_string_equal(f->err.message, message);
   assert_int_equal(ddbst_buf_len(f->body), 0);
 }
 
@@ -341,10 +345,14 @@ static void cursors_bound(void **state) {
   itest_fixture *f = fixture;
   ddbst_buf *cursor = ddbst_buf_new(NULL);
   first_cursor(f, "g1", "eu", cursor);
-  expect_refused(f, "topScores", "g1", "us", cursor);
-  expect_refused(f, "topScores", "g2", "eu", cursor);
-  expect_refused(f, "scoresFromLowest", "g1", "eu", cursor);
-  expect_refused(f, "recentScores", "g1", "eu", cursor);
+  /* another partition is not told apart from an altered cursor; another
+   * pattern of the same partition is named */
+  expect_refused(f, "topScores", "g1", "us", cursor, MSG_NO_OPEN);
+  expect_refused(f, "topScores", "g2", "eu", cursor, MSG_NO_OPEN);
+  expect_refused(f, "scoresFromLowest", "g1", "eu", cursor,
+                 MSG_MADE_FOR("topScores", "scoresFromLowest"));
+  /* another index, keyed on the player: another partition */
+  expect_refused(f, "recentScores", "g1", "eu", cursor, MSG_NO_OPEN);
   ddbst_buf_free(cursor);
 }
 
