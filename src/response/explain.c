@@ -188,6 +188,13 @@ static int why_failed(const ddbst_page *pg, const ddbst_model *m,
              what, op->kind == DDBST__TXOP_UPDATE ? "previous values" : "values");
     return DDBST_FAIL_CONDITION;
   }
+  if ((c & DDBST__TXC_EXISTS) && (c & DDBST__TXC_USER)) {
+    /* two conditions and no item to tell them apart */
+    snprintf(out, cap, "%s does not exist, or the condition failed "
+                       "(DDBST_RETURN_OLD_ON_FAILURE tells which)",
+             what);
+    return DDBST_FAIL_CONDITION;
+  }
   if (c & DDBST__TXC_EXISTS) {
     snprintf(out, cap, "%s does not exist", what);
     return DDBST_FAIL_MISSING;
