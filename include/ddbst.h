@@ -563,6 +563,26 @@ DDBST_API const char *ddbst_operation_name(int op);
 #define DDBST_CREATE 0x2u          /* put: only if no such item exists */
 #define DDBST_UPSERT 0x4u          /* update: also when the item is missing */
 #define DDBST_IF_EXISTS 0x8u       /* delete: fail when the item is missing */
+/* What a put, update or delete answers with (ReturnValues), at most one;
+ * none: nothing (NONE). A put and a delete take DDBST_RETURN_ALL_OLD only;
+ * the updated ones are an update's (only the attributes it wrote). A
+ * write that is a transaction (an entity with unique attributes, a
+ * ddbst_txn) returns no values: DDBST_EINVAL. Read the answer with
+ * ddbst_page_parse_write. */
+#define DDBST_RETURN_ALL_OLD 0x100u     /* the item as it was */
+#define DDBST_RETURN_UPDATED_OLD 0x200u /* what the update wrote, as it was */
+#define DDBST_RETURN_ALL_NEW 0x300u     /* the item as it is now */
+#define DDBST_RETURN_UPDATED_NEW 0x400u /* what the update wrote, as it is */
+#define DDBST_RETURN_MASK 0x700u
+/* ReturnValuesOnConditionCheckFailure ALL_OLD: when a condition fails, the
+ * error answer carries the item as it is, so that ddbst_item_explain and
+ * ddbst_txn_explain say which condition failed and with what value
+ * ("version is 7, you expected 5"). Put, update, delete, in a transaction
+ * too (ddbst_txn_check_flags for a ConditionCheck). */
+#define DDBST_RETURN_OLD_ON_FAILURE 0x800u
+/* Query (ddbst_query.flags): Select COUNT, the number of matching items
+ * and none of them (ddbst_page_query_count). */
+#define DDBST_QUERY_COUNT 0x1000u
 
 /* Every builder below appends one complete request body to `out` and returns
  * its DDBST_OP_* code, or appends nothing and returns a negative DDBST_E*
@@ -649,6 +669,9 @@ DDBST_API int ddbst_txn_delete(ddbst_txn *txn, ddbst_item *item,
  * set with ddbst_item_expect_version). */
 DDBST_API int ddbst_txn_check(ddbst_txn *txn, ddbst_item *item,
                               ddbst_error *err);
+/* ddbst_txn_check with flags: DDBST_RETURN_OLD_ON_FAILURE, or 0. */
+DDBST_API int ddbst_txn_check_flags(ddbst_txn *txn, ddbst_item *item,
+                                    uint32_t flags, ddbst_error *err);
 /* A Get of TransactGetItems. */
 DDBST_API int ddbst_txn_get(ddbst_txn *txn, ddbst_item *item,
                             ddbst_error *err);
@@ -787,7 +810,10 @@ DDBST_API void ddbst_page_free(ddbst_page *page);
 
 /* Parses `json`, the body DynamoDB answered to a request of operation `op`
  * (DDBST_OP_GET_ITEM, _QUERY, _BATCH_GET_ITEM, _BATCH_WRITE_ITEM,
- * _TRANSACT_GET_ITEMS). Returns the number of items: 0 or 1 for GetItem
+ * _TRANSACT_GET_ITEMS; _PUT_ITEM, _UPDATE_ITEM and _DELETE_ITEM as
+ * ddbst_page_parse_write with entity -1; a Query answer of Count and
+ * ScannedCount without Items, a DDBST_QUERY_COUNT one, is 0 items and
+ * ddbst_page_query_count). Returns the number of items: 0 or 1 for GetItem
  * ({} when the item does not exist); for TransactGetItems one per Get, in
  * request order, a Get that found nothing being an empty slot (its
  * ddbst_page_item is DDBST_ENOTFOUND, its JSON null); 0 for BatchWriteItem.
@@ -817,6 +843,27 @@ DDBST_API int ddbst_page_parse(ddbst_page *page, int op, const char *json,
 
 /* Items parsed (0 after an error). */
 DDBST_API int ddbst_page_count(const ddbst_page *page);
+
+/* Parses the answer to a PutItem, UpdateItem or DeleteItem (`op`, as the
+ * builder returned it) built with a DDBST_RETURN_* flag: its Attributes
+ * become item 0 of the page (1 returned), none 0 (DDBST_RETURN_ALL_OLD of
+ * an item that was not there, or no ReturnValues). The values of an
+ * update's DDBST_RETURN_UPDATED_* hold neither the keys nor the entity
+ * attribute: they are read as entity `entity` (the written item's; -1:
+ * told from the item, as ddbst_page_parse does, DDBST_ENOTFOUND when it
+ * cannot be). An item that names another entity is DDBST_EVALUE. Read it
+ * with ddbst_page_item (only the attributes the answer holds are set) or
+ * ddbst_page_item_json. Otherwise as ddbst_page_parse: an error body is
+ * DDBST_EDYNAMODB and the page holds it. */
+DDBST_API int ddbst_page_parse_write(ddbst_page *page, int op, int entity,
+                                     const char *json, size_t len,
+                                     ddbst_error *err);
+
+/* The Count of a Query answer (with DDBST_QUERY_COUNT the only thing it
+ * holds besides ScannedCount, into *scanned when not NULL), or -1 when the
+ * answer had none. */
+DDBST_API int64_t ddbst_page_query_count(const ddbst_page *page,
+                                         int64_t *scanned);
 
 /* The entity of item `i` without reading it: its index, DDBST_ENOTFOUND for
  * an empty TransactGetItems slot, DDBST_EINVAL for a bad `i`. */
@@ -914,6 +961,15 @@ DDBST_API int ddbst_page_reason_count(const ddbst_page *page);
 DDBST_API int ddbst_page_reason(const ddbst_page *page, int i,
                                 const char **code, const char **message);
 
+/* The item an error answer carried (DDBST_RETURN_OLD_ON_FAILURE): with
+ * `reason` -1 a single write's (ConditionalCheckFailedException), else
+ * that of CancellationReasons[reason], into `item` as ddbst_page_item
+ * fills it. Returns its entity, DDBST_ENOTFOUND when the answer carried
+ * none there (the item did not exist) or it is no entity's, DDBST_EINVAL
+ * (no error in the page, a bad reason), DDBST_EVALUE. */
+DDBST_API int ddbst_page_error_item(const ddbst_page *page, int reason,
+                                    ddbst_item *item, ddbst_error *err);
+
 /* Why a transaction failed, in the model's words: each failed operation
  * mapped to what the transaction built for it. */
 #define DDBST_FAIL_UNIQUE 1    /* a unique value is taken: "unique constraint
@@ -954,6 +1010,12 @@ DDBST_API int ddbst_txn_explain(const ddbst_txn *txn, const ddbst_page *page,
 DDBST_API int ddbst_txn_failure(const ddbst_txn *txn, const ddbst_page *page,
                                 int k, int *index, int *entity,
                                 const char **unique);
+
+/* With DDBST_RETURN_OLD_ON_FAILURE the answer carries each failed
+ * operation's item, and the explanations say which condition failed and on
+ * what: "version mismatch: Product (SHOP#s1 / PRODUCT#p7): version is 1, you
+ * expected 5; ...", "Product (...): the condition failed: status is
+ * published", "...: the item does not exist". */
 
 /* ddbst_txn_explain for a single-item builder's request — a create, update
  * or delete of an entity with unique attributes, which is a

@@ -101,6 +101,9 @@ export interface Page<I> {
   items: (I | null)[];
   count: number;
   hasMore: boolean;
+  /** a select: 'COUNT' answer's Count and ScannedCount */
+  matched?: number;
+  scanned?: number;
   /** the next page's cursor, sealed */
   cursor?: string;
   /** a batch's unprocessed items, to send again */
@@ -120,11 +123,18 @@ export interface QueryOptions {
   consistent?: boolean;
   project?: string[];
   now?: number;
+  /** 'COUNT': the number of matching items (the page's matched), not the items */
+  select?: 'COUNT' | 'ALL';
 }
 
+/** What a write answers with (ReturnValues); read it with page(..., { operation, entity }) */
+export type ReturnValues = 'NONE' | 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' | 'UPDATED_NEW';
+/** returnOnFailure: a failed condition's answer holds the item, and explain() names what it held */
+export interface ReturnOptions { return?: ReturnValues; returnOnFailure?: boolean }
+
 export interface GetOptions { consistent?: boolean; project?: string[] }
-export interface PutOptions { now?: number; expectVersion?: number }
-export interface UpdateOptions<S = Values> {
+export interface PutOptions extends ReturnOptions { now?: number; expectVersion?: number }
+export interface UpdateOptions<S = Values> extends ReturnOptions {
   set?: Partial<S>;
   remove?: string[];
   add?: Values;
@@ -134,7 +144,7 @@ export interface UpdateOptions<S = Values> {
   upsert?: boolean;
   now?: number;
 }
-export interface DeleteOptions { expectVersion?: number; ifExists?: boolean }
+export interface DeleteOptions extends ReturnOptions { expectVersion?: number; ifExists?: boolean }
 
 /** One operation of a batch or a transaction. */
 export type ItemOp<M extends ModelShape = AnyModel> = {
@@ -205,7 +215,7 @@ export class Ddbst<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
   query<P extends PatternName<M>>(pattern: P, values: M['patterns'][P]['values'], options?: QueryOptions): Request;
   batchGet(items: ItemOp<M>[], options?: { consistent?: boolean }): { requests: Request[] };
   batchWrite(items: ItemOp<M>[], options?: { now?: number }): { requests: Request[] };
-  transact(items: ItemOp<M>[], options?: { token?: string; now?: number }): Request;
+  transact(items: ItemOp<M>[], options?: { token?: string; now?: number; returnOnFailure?: boolean }): Request;
 
   /** DynamoDB's answer (text, the SDK's output object, or its exception)
    * read back; with the query's pattern and values, the next page's
@@ -213,7 +223,7 @@ export class Ddbst<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
   page<P extends PatternName<M>>(response: unknown,
     options: { pattern: P; values: M['patterns'][P]['values']; operation?: 'Query'; now?: number }):
     Page<PatternItem<M, P, N>>;
-  page(response: unknown, options?: { operation?: Operation; now?: number }): Page<PageItem<M, N>>;
+  page(response: unknown, options?: { operation?: Operation; now?: number; entity?: EntityName<M> }): Page<PageItem<M, N>>;
   explain(response: unknown, request: { op: string; [field: string]: unknown }): Explanation;
   stream(event: unknown, failed?: number[]): { records: { [member: string]: unknown }[]; failures?: unknown };
 }

@@ -19,6 +19,8 @@ static const cli_option batch_write_options[] = {
 static const cli_option transact_options[] = {
     {"--token", "TOKEN", "ClientRequestToken: a retry applies once"},
     {"--now", "MICROSECONDS", "the clock of defaults and timestamps"},
+    {"--return-on-failure", NULL,
+     "a failed condition's answer holds each item (ddbst explains it)"},
     {NULL, NULL, NULL}};
 
 const cli_help cli_batch_help[] = {
@@ -162,6 +164,8 @@ static int run(const char *op, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--token") && i + 1 < argc && transact) {
       cli_add_field(&req, "token", argv[++i]);
+    } else if (!strcmp(argv[i], "--return-on-failure") && transact) {
+      cli_add(&req, ",\"returnOnFailure\":true");
     } else if (!strcmp(argv[i], "--consistent") && !strcmp(op, "batchGet")) {
       cli_add(&req, ",\"consistent\":true");
     } else if (!strcmp(argv[i], "--now") && i + 1 < argc &&

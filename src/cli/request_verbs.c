@@ -18,12 +18,18 @@ static const cli_option put_options[] = {
      "only if TEXT holds (docs/conditions.md): 'status = \"draft\"'"},
     {"--param", "NAME=VALUE", "a value for :NAME in --condition"},
     {"--now", "MICROSECONDS", "the clock of defaults and timestamps"},
+    {"--return", "old|none", "the answer holds the item as it was"},
+    {"--return-on-failure", NULL,
+     "a failed condition's answer holds the item (ddbst explains it)"},
     {NULL, NULL, NULL}};
 static const cli_option delete_options[] = {
     {"--if-exists", NULL, "fail when there is no such item"},
     {"--expect-version", "N", "only if the item's version attribute is N"},
     {"--condition", "TEXT", "only if TEXT holds (docs/conditions.md)"},
     {"--param", "NAME=VALUE", "a value for :NAME in --condition"},
+    {"--return", "old|none", "the answer holds the item as it was"},
+    {"--return-on-failure", NULL,
+     "a failed condition's answer holds the item (ddbst explains it)"},
     {NULL, NULL, NULL}};
 static const cli_option update_options[] = {
     {"--set", "NAME=VALUE", "SET an attribute (index keys follow)"},
@@ -45,6 +51,11 @@ static const cli_option update_options[] = {
     {"--condition", "TEXT", "only if TEXT holds (docs/conditions.md)"},
     {"--param", "NAME=VALUE", "a value for :NAME in an action or condition"},
     {"--now", "MICROSECONDS", "the clock of defaults and timestamps"},
+    {"--return", "new|old|updated-new|updated-old|none",
+     "the answer holds the item after or before the update (updated-*: "
+     "only what it wrote)"},
+    {"--return-on-failure", NULL,
+     "a failed condition's answer holds the item (ddbst explains it)"},
     {NULL, NULL, NULL}};
 static const cli_option query_options[] = {
     {"--begins", "NAME=VALUE", "the facet starts with VALUE"},
@@ -60,6 +71,7 @@ static const cli_option query_options[] = {
     {"--filter", "TEXT",
      "only items for which TEXT holds, after the read (docs/conditions.md)"},
     {"--param", "NAME=VALUE", "a value for :NAME in --filter"},
+    {"--count", NULL, "the number of matching items, not the items"},
     {"--cursor", "CURSOR", "start after this cursor (from ddbst page)"},
     {"--cursor-key-file", "FILE",
      "the cursor keys (else DDBST_CURSOR_KEY): 64 hex characters each, "
@@ -202,6 +214,27 @@ static void add_actions_field(cli_text *req, actions *a) {
   cli_text_free(&a->raw);
 }
 
+/* ,"return":"ALL_NEW" for --return new (and the others; DynamoDB's own
+ * spellings too). */
+static int add_return(cli_text *req, const char *v) {
+  static const struct {
+    const char *cli, *ddb;
+  } values[] = {{"none", "NONE"},
+                {"old", "ALL_OLD"},
+                {"new", "ALL_NEW"},
+                {"updated-old", "UPDATED_OLD"},
+                {"updated-new", "UPDATED_NEW"}};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+    if (!strcmp(v, values[i].cli) || !strcmp(v, values[i].ddb)) {
+      cli_add_field(req, "return", values[i].ddb);
+      return 0;
+    }
+  fprintf(stderr, "ddbst: --return %s: expected new, old, updated-new, "
+                  "updated-old or none\n",
+          v);
+  return 2;
+}
+
 /* get, put, create, delete, update: MODEL ENTITY NAME=VALUE... [options].
  * Which options a verb takes is the entry's to say. */
 static int item_verb(const char *verb, int argc, char **argv) {
@@ -242,6 +275,10 @@ static int item_verb(const char *verb, int argc, char **argv) {
       cli_add(&req, ",\"ifExists\":true");
     } else if (!strcmp(a, "--upsert")) {
       cli_add(&req, ",\"upsert\":true");
+    } else if (!strcmp(a, "--return") && i + 1 < argc) {
+      rc = add_return(&req, argv[++i]);
+    } else if (!strcmp(a, "--return-on-failure")) {
+      cli_add(&req, ",\"returnOnFailure\":true");
     } else if (!strcmp(a, "--expect-version") && i + 1 < argc) {
       rc = add_number(&req, "expectVersion", a, argv[++i]);
     } else if (!strcmp(a, "--now") && i + 1 < argc) {
@@ -382,6 +419,8 @@ int cli_query(int argc, char **argv) {
       rc = add_number(&req, "limit", a, argv[++i]);
     } else if (!strcmp(a, "--consistent")) {
       cli_add(&req, ",\"consistent\":true");
+    } else if (!strcmp(a, "--count")) {
+      cli_add(&req, ",\"select\":\"COUNT\"");
     } else if (!strncmp(a, "--", 2)) {
       rc = cli_unknown_option(a);
     } else {

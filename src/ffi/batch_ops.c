@@ -105,24 +105,29 @@ static int add_to_txn(call *c, void *to, ddbst_item *it, const char *op,
   uint32_t flags =
       k >= 0 ? ddbst__ffi_flags_of(c, elem, (item_kind)k, &rc) : 0;
   if (rc) return rc;
+  flags |= c->txn_flags;
   switch (k) {
   case K_GET: return ddbst_txn_get(t, it, &c->err);
   case K_PUT:
   case K_CREATE: return ddbst_txn_put(t, it, flags, now, &c->err);
   case K_UPDATE: return ddbst_txn_update(t, it, flags, now, &c->err);
   case K_DELETE: return ddbst_txn_delete(t, it, flags, &c->err);
-  default: return ddbst_txn_check(t, it, &c->err);
+  default: return ddbst_txn_check_flags(t, it, c->txn_flags, &c->err);
   }
 }
 
 /* The transaction of a "transact" request, built into a new ddbst_txn. */
 int ddbst__ffi_build_txn(call *c, const ddbst__jnode *req, ddbst_txn **out) {
-  static const char *const f[] = {"op", "items", "token", "now", NULL};
+  static const char *const f[] = {"op",  "items", "token", "now",
+                                  "returnOnFailure", NULL};
   *out = NULL;
   if (ddbst__ffi_only(c, req, "transact", f)) return c->err.code;
-  int rc;
+  int rc, on_failure = 0;
   int64_t now = ddbst__ffi_now_of(c, req, &rc);
+  rc = rc ? rc : ddbst__ffi_get_bool(c, req, "returnOnFailure", &on_failure);
   if (rc) return rc;
+  /* every write and check of the transaction asks for its item */
+  c->txn_flags = on_failure ? DDBST_RETURN_OLD_ON_FAILURE : 0u;
   ddbst_txn *t = ddbst_txn_new(c->m);
   if (!t) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   rc = each_item(c, req, t, add_to_txn, now);

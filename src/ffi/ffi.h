@@ -14,6 +14,9 @@
 
 /* One call: the request tree, the answer being written (through `w`, the
  * sticky writer on `out`), scratch text. */
+/* 1 when the page holds a Select COUNT answer (response/returns.c). */
+int ddbst__page_count_only(const ddbst_page *pg);
+
 typedef struct call {
   const ddbst_allocator *alloc;
   const ddbst_model *m;
@@ -23,6 +26,7 @@ typedef struct call {
   ddbst__jw w;
   ddbst_buf tmp;
   ddbst_error err;
+  uint32_t txn_flags; /* a transact request's flags for every write in it */
 } call;
 
 /* ---- reading the request (read.c) ---- */

@@ -100,16 +100,17 @@ int ddbst__ffi_item_kind_of(const char *op) {
 const char *const *ddbst__ffi_fields_of(item_kind k, int element) {
   static const char *const get[] = {"op",      "entity",     "values",
                                     "project", "consistent", NULL};
-  static const char *const put[] = {"op",        "entity", "values",
-                                    "expectVersion", "condition", "params",
-                                    "now",       NULL};
+  static const char *const put[] = {
+      "op",     "entity", "values", "expectVersion",   "condition",
+      "params", "now",    "return", "returnOnFailure", NULL};
   static const char *const update[] = {
-      "op",     "entity",        "values", "set",       "remove",
-      "add",    "append",        "update", "previous",  "expectVersion",
-      "upsert", "condition",     "params", "now",       NULL};
-  static const char *const del[] = {"op",       "entity",    "values",
-                                    "expectVersion", "ifExists", "condition",
-                                    "params",   NULL};
+      "op",        "entity",          "values", "set",       "remove",
+      "add",       "append",          "update", "previous",  "expectVersion",
+      "upsert",    "condition",       "params", "now",       "return",
+      "returnOnFailure", NULL};
+  static const char *const del[] = {
+      "op",        "entity", "values", "expectVersion",   "ifExists",
+      "condition", "params", "return", "returnOnFailure", NULL};
   static const char *const get_element[] = {"op", "entity", "values", NULL};
   static const char *const put_element[] = {
       "op", "entity", "values", "expectVersion", "condition", "params", NULL};
@@ -129,13 +130,40 @@ const char *const *ddbst__ffi_fields_of(item_kind k, int element) {
 
 uint32_t ddbst__ffi_flags_of(call *c, const ddbst__jnode *req, item_kind k,
                              int *rc) {
-  int consistent = 0, upsert = 0, if_exists = 0;
+  int consistent = 0, upsert = 0, if_exists = 0, on_failure = 0;
+  const char *ret = NULL;
+  uint32_t r = 0;
   *rc = ddbst__ffi_get_bool(c, req, "consistent", &consistent);
   *rc = *rc ? *rc : ddbst__ffi_get_bool(c, req, "upsert", &upsert);
   *rc = *rc ? *rc : ddbst__ffi_get_bool(c, req, "ifExists", &if_exists);
+  *rc = *rc ? *rc
+            : ddbst__ffi_get_bool(c, req, "returnOnFailure", &on_failure);
+  *rc = *rc ? *rc : ddbst__ffi_get_string(c, req, "return", 0, &ret, NULL);
+  if (!*rc && ret) {
+    /* ReturnValues, as DynamoDB spells them */
+    static const struct {
+      const char *name;
+      uint32_t flag;
+    } values[] = {{"NONE", 0},
+                  {"ALL_OLD", DDBST_RETURN_ALL_OLD},
+                  {"UPDATED_OLD", DDBST_RETURN_UPDATED_OLD},
+                  {"ALL_NEW", DDBST_RETURN_ALL_NEW},
+                  {"UPDATED_NEW", DDBST_RETURN_UPDATED_NEW}};
+    int found = 0;
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+      if (!strcmp(ret, values[i].name)) {
+        r = values[i].flag;
+        found = 1;
+      }
+    if (!found)
+      *rc = ddbst__ffi_fail(c, DDBST_EINVAL, "return",
+                            "expected NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or "
+                            "UPDATED_NEW");
+  }
   return (consistent ? DDBST_CONSISTENT_READ : 0u) |
          (upsert ? DDBST_UPSERT : 0u) | (if_exists ? DDBST_IF_EXISTS : 0u) |
-         (k == K_CREATE ? DDBST_CREATE : 0u);
+         (k == K_CREATE ? DDBST_CREATE : 0u) | r |
+         (on_failure ? DDBST_RETURN_OLD_ON_FAILURE : 0u);
 }
 
 /* The builder of kind `k` into c->tmp: its DDBST_OP_* or an error. */
@@ -266,9 +294,10 @@ static int read_condition(call *c, ddbst_item *values, const ddbst__jnode *req,
 }
 
 int ddbst__ffi_op_query(call *c, const ddbst__jnode *req) {
-  static const char *const f[] = {"op",     "pattern",    "values", "condition",
-                                  "filter", "params",     "limit",  "consistent",
-                                  "cursor", "project",    "now",    NULL};
+  static const char *const f[] = {
+      "op",         "pattern", "values",  "condition", "filter", "params",
+      "limit",      "consistent", "cursor", "project", "now",    "select",
+      NULL};
   if (ddbst__ffi_only(c, req, "query", f)) return c->err.code;
   int pattern;
   if (ddbst__ffi_pattern_of(c, req, 1, &pattern)) return c->err.code;
@@ -294,6 +323,13 @@ int ddbst__ffi_op_query(call *c, const ddbst__jnode *req) {
   q.limit = (uint32_t)limit;
   q.now_unix_us = now;
   q.flags = consistent ? DDBST_CONSISTENT_READ : 0;
+  const char *select = NULL;
+  rc = rc ? rc : ddbst__ffi_get_string(c, req, "select", 0, &select, NULL);
+  if (!rc && select && strcmp(select, "COUNT") && strcmp(select, "ALL"))
+    rc = ddbst__ffi_fail(c, DDBST_EINVAL, "select",
+                         "expected COUNT (the number of items, not the "
+                         "items) or ALL");
+  if (!rc && select && !strcmp(select, "COUNT")) q.flags |= DDBST_QUERY_COUNT;
   q.cursor_keys = c->keys;
   ddbst_expr *filter = NULL;
   rc = rc ? rc

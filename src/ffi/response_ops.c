@@ -68,11 +68,15 @@ static const struct {
                 {"Query", DDBST_OP_QUERY},
                 {"BatchGetItem", DDBST_OP_BATCH_GET_ITEM},
                 {"BatchWriteItem", DDBST_OP_BATCH_WRITE_ITEM},
-                {"TransactGetItems", DDBST_OP_TRANSACT_GET_ITEMS}};
+                {"TransactGetItems", DDBST_OP_TRANSACT_GET_ITEMS},
+                /* a write's ReturnValues */
+                {"PutItem", DDBST_OP_PUT_ITEM},
+                {"UpdateItem", DDBST_OP_UPDATE_ITEM},
+                {"DeleteItem", DDBST_OP_DELETE_ITEM}};
 
 int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
   static const char *const f[] = {"op",     "operation", "response", "pattern",
-                                  "values", "now",       NULL};
+                                  "values", "now",       "entity",   NULL};
   if (ddbst__ffi_only(c, req, "page", f)) return c->err.code;
   const char *opname, *body;
   size_t len;
@@ -88,8 +92,22 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
   if (op < 0)
     return ddbst__ffi_fail(
         c, DDBST_EINVAL, "operation",
-        "expected GetItem, Query, BatchGetItem, BatchWriteItem or "
-        "TransactGetItems");
+        "expected GetItem, Query, BatchGetItem, BatchWriteItem, "
+        "TransactGetItems, PutItem, UpdateItem or DeleteItem");
+  /* a write's values without keys (UPDATED_*) are of the entity written */
+  const char *ename = NULL;
+  int entity = -1;
+  if (ddbst__ffi_get_string(c, req, "entity", 0, &ename, NULL))
+    return c->err.code;
+  if (ename && (entity = ddbst_model_entity(c->m, ename)) < 0)
+    return ddbst__ffi_fail(c, DDBST_ENOTFOUND, "entity",
+                           "the model has no entity %s", ename);
+  if (ename && op != DDBST_OP_PUT_ITEM && op != DDBST_OP_UPDATE_ITEM &&
+      op != DDBST_OP_DELETE_ITEM)
+    return ddbst__ffi_fail(c, DDBST_EINVAL, "entity",
+                           "the entity is for a write's answer (PutItem, "
+                           "UpdateItem, DeleteItem): the items of a read "
+                           "say what they are");
   int pattern;
   if (ddbst__ffi_pattern_of(c, req, 0, &pattern)) return c->err.code;
   const ddbst__jnode *given_values = ddbst__jobj_get(req, "values");
@@ -103,7 +121,11 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
   int rc = pg ? 0 : ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   if (!rc && pattern >= 0)
     rc = ddbst__ffi_pattern_values(c, req, pattern, &values);
-  int n = rc ? rc : ddbst_page_parse(pg, op, body, len, &c->err);
+  int write = op == DDBST_OP_PUT_ITEM || op == DDBST_OP_UPDATE_ITEM ||
+              op == DDBST_OP_DELETE_ITEM;
+  int n = rc      ? rc
+          : write ? ddbst_page_parse_write(pg, op, entity, body, len, &c->err)
+                  : ddbst_page_parse(pg, op, body, len, &c->err);
   ddbst__jw *w = &c->w;
   if (n < 0) {
     rc = n; /* DDBST_EDYNAMODB: the answer says what DynamoDB said too */
@@ -119,6 +141,19 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
     ddbst__jw_int(w, n);
     ddbst__jw_key(w, "hasMore");
     ddbst__jw_bool(w, ddbst_page_has_more(pg));
+    int64_t scanned;
+    int64_t matched = ddbst_page_query_count(pg, &scanned);
+    /* a Select COUNT answer's Count and ScannedCount */
+    if (!ddbst__page_count_only(pg)) matched = scanned = -1;
+    if (matched >= 0) {
+      /* a Query's Count: with "select": "COUNT" the items it matched */
+      ddbst__jw_key(w, "matched");
+      ddbst__jw_int(w, matched);
+    }
+    if (scanned >= 0) {
+      ddbst__jw_key(w, "scanned");
+      ddbst__jw_int(w, scanned);
+    }
     if (!w->rc && ddbst_page_has_more(pg) && values) {
       ddbst_buf_reset(&c->tmp);
       int bad = ddbst_page_cursor(pg, c->keys, values, pattern,

@@ -156,6 +156,10 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
                        "a query takes a filter (ddbst_query.filter), not a "
                        "condition or update actions");
+  if ((qo->flags & DDBST_QUERY_COUNT) && it->nprojected)
+    return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
+                       "a count (DDBST_QUERY_COUNT) returns no attributes: "
+                       "it takes no projection");
   if (!qo->filter && !qo->filter_text)
     return query_body(it, pattern, p, qo, out, err);
   if (qo->filter && qo->filter_text)
@@ -276,6 +280,8 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
   }
   if (!rc && (q->flags & DDBST_CONSISTENT_READ))
     rc = ddbst__buf_puts(out, ",\"ConsistentRead\":true");
+  if (!rc && (q->flags & DDBST_QUERY_COUNT))
+    rc = ddbst__buf_puts(out, ",\"Select\":\"COUNT\"");
   /* the next page: the cursor opened against this very query's pattern and
    * partition, or refused */
   if (!rc && q->cursor) {

@@ -65,6 +65,35 @@ static int refuse_update_parts(const ddbst_item *it, const char *what,
   return 0;
 }
 
+/* ,"ReturnValues":"..." (`allowed`: the DDBST_RETURN_* values this write
+ * takes) and ,"ReturnValuesOnConditionCheckFailure":"ALL_OLD". */
+static int write_returns(const ddbst_item *it, uint32_t flags,
+                         const char *what, int updates, ddbst_buf *out,
+                         ddbst_error *err) {
+  static const char *const names[] = {NULL, "ALL_OLD", "UPDATED_OLD",
+                                      "ALL_NEW", "UPDATED_NEW"};
+  unsigned r = (flags & DDBST_RETURN_MASK) >> 8;
+  if (r > 4)
+    return ddbst__fail(err, DDBST_EINVAL, ddbst__entity_of(it)->name,
+                       "unknown DDBST_RETURN_* value 0x%x",
+                       (unsigned)(flags & DDBST_RETURN_MASK));
+  if (r > 1 && !updates)
+    return ddbst__fail(err, DDBST_EINVAL, ddbst__entity_of(it)->name,
+                       "a %s returns the item as it was "
+                       "(DDBST_RETURN_ALL_OLD) or nothing",
+                       what);
+  int rc = 0;
+  if (r) {
+    rc = ddbst__buf_puts(out, ",\"ReturnValues\":\"");
+    rc = rc ? rc : ddbst__buf_puts(out, names[r]);
+    rc = rc ? rc : ddbst__buf_putc(out, '"');
+  }
+  if (!rc && (flags & DDBST_RETURN_OLD_ON_FAILURE))
+    rc = ddbst__buf_puts(out,
+                         ",\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"");
+  return rc;
+}
+
 /* Keeps the caller's buffer whole: on failure, cut back to where the body
  * began and report. */
 int ddbst__abandon(ddbst_buf *out, size_t start, int rc, ddbst_error *err) {
@@ -258,6 +287,7 @@ int ddbst__put_body(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (!rc) rc = ddbst__write_item(it, out, err);
   if (!rc) rc = write_put_condition(it, create, out, err);
   if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc) rc = write_returns(it, flags, create ? "create" : "put", 0, out, err);
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc;
 }
@@ -309,6 +339,7 @@ int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
   if (!rc && (parts || it->cond)) rc = ddbst__buf_putc(out, '"');
   if (!rc && !parts && !it->cond) ddbst__buf_truncate(out, mark);
   if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc) rc = write_returns(it, flags, "delete", 0, out, err);
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc;
 }
@@ -690,6 +721,7 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
     if (!rc) rc = ddbst__buf_putc(out, '"');
   }
   if (!rc) rc = ddbst__expr_emit(it, out);
+  if (!rc) rc = write_returns(it, flags, "update", 1, out, err);
   if (!rc) rc = ddbst__buf_putc(out, '}');
   return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "request/cond.h"
 #include "request/expr.h"
 #include "item/keys.h"
 #include "request/txn_view.h"
@@ -30,7 +31,13 @@ static void note_op(ddbst__txn_op *ops, int at, ddbst__txop_kind kind,
                     unsigned conds, int unique, const ddbst_item *it) {
   if (!ops || at < 0 || at >= TXN_MAX) return;
   ddbst__txn_op o = {(uint8_t)kind, (uint8_t)conds, (int16_t)unique,
-                     it->entity, it->expected_version};
+                     it->entity, it->expected_version, {0}, 0};
+  if (it->cond && unique < 0) {
+    o.conds |= DDBST__TXC_USER;
+    const ddbst__entity *e = ddbst__entity_of(it);
+    for (int a = 0; a < e->nattrs && o.ncattrs < DDBST__TXN_CATTRS; a++)
+      if (it->cond->uses[a]) o.cattrs[o.ncattrs++] = (int16_t)a;
+  }
   ops[at] = o;
 }
 
@@ -68,13 +75,24 @@ static int write_entries(ddbst_item *it, ddbst__write w, uint32_t flags,
                        "%s has unique attributes: write it with create, and "
                        "change them with update, so their guards stay true",
                        e->name);
+  if (flags & DDBST_RETURN_MASK)
+    return ddbst__fail(err, DDBST_EINVAL, e->name,
+                       "%s: a transaction returns no values (ReturnValues); "
+                       "read the item afterwards, or ask for the item on a "
+                       "failed condition (DDBST_RETURN_OLD_ON_FAILURE)",
+                       e->nuniques ? "a write of an entity with unique "
+                                     "attributes is a transaction"
+                                   : "a write in a transaction");
   int rc = item_ident(it, ident, user, err);
   if (rc) return rc;
   ddbst__txop_kind kind = w == DDBST__W_UPDATE   ? DDBST__TXOP_UPDATE
                           : w == DDBST__W_DELETE ? DDBST__TXOP_DELETE
                           : (flags & DDBST_CREATE) ? DDBST__TXOP_CREATE
                                                    : DDBST__TXOP_PUT;
-  note_op(ops, *count, kind, item_conds(it, w, flags), -1, it);
+  note_op(ops, *count, kind,
+          item_conds(it, w, flags) |
+              (flags & DDBST_RETURN_OLD_ON_FAILURE ? DDBST__TXC_ITEM : 0u),
+          -1, it);
   static const char *const heads[] = {"{\"Put\":", "{\"Update\":",
                                       "{\"Delete\":"};
   if (*count) rc = ddbst__buf_putc(out, ',');
@@ -267,7 +285,16 @@ int ddbst_txn_delete(ddbst_txn *t, ddbst_item *it, uint32_t flags,
 
 /* ConditionCheck: the item exists (and holds the expected version). */
 int ddbst_txn_check(ddbst_txn *t, ddbst_item *it, ddbst_error *err) {
+  return ddbst_txn_check_flags(t, it, 0, err);
+}
+
+int ddbst_txn_check_flags(ddbst_txn *t, ddbst_item *it, uint32_t flags,
+                          ddbst_error *err) {
   if (!t || !it) return ddbst__fail(err, DDBST_EINVAL, NULL, "NULL argument");
+  if (flags & ~(uint32_t)DDBST_RETURN_OLD_ON_FAILURE)
+    return ddbst__fail(err, DDBST_EINVAL, "flags",
+                       "a ConditionCheck takes DDBST_RETURN_OLD_ON_FAILURE "
+                       "only");
   if (t->gets)
     return ddbst__fail(err, DDBST_EINVAL, "transaction",
                        "a transaction either reads or writes");
@@ -279,7 +306,8 @@ int ddbst_txn_check(ddbst_txn *t, ddbst_item *it, ddbst_error *err) {
   /* a delete body carries exactly a ConditionCheck's fields */
   if (!rc && t->count) rc = ddbst__buf_putc(&t->entries, ',');
   rc = rc ? rc : ddbst__buf_puts(&t->entries, "{\"ConditionCheck\":");
-  rc = rc ? rc : ddbst__delete_body(it, DDBST_IF_EXISTS, &t->entries, err);
+  rc = rc ? rc
+          : ddbst__delete_body(it, DDBST_IF_EXISTS | flags, &t->entries, err);
   rc = rc ? rc : ddbst__buf_putc(&t->entries, '}');
   if (rc) {
     ddbst__buf_truncate(&t->entries, e0);
@@ -288,7 +316,8 @@ int ddbst_txn_check(ddbst_txn *t, ddbst_item *it, ddbst_error *err) {
   }
   note_op(t->ops, t->count, DDBST__TXOP_CHECK,
           DDBST__TXC_EXISTS |
-              (it->has_expected_version ? DDBST__TXC_VERSION : 0u),
+              (it->has_expected_version ? DDBST__TXC_VERSION : 0u) |
+              (flags & DDBST_RETURN_OLD_ON_FAILURE ? DDBST__TXC_ITEM : 0u),
           -1, it);
   t->count++;
   t->writes++;
@@ -390,8 +419,10 @@ int ddbst__item_view(ddbst_item *it, int op, uint32_t flags,
                        "the builder called: DDBST_OP_PUT_ITEM, "
                        "DDBST_OP_UPDATE_ITEM or DDBST_OP_DELETE_ITEM");
   int count = 0;
-  int rc = write_entries(it, w, flags, ddbst_now_unix_us(), scratch, &count,
-                         collect_key, keys, ops, err);
+  /* what the write answered with is no part of what it did */
+  int rc = write_entries(it, w, flags & ~(uint32_t)DDBST_RETURN_MASK,
+                         ddbst_now_unix_us(), scratch, &count, collect_key,
+                         keys, ops, err);
   if (rc) return rc == DDBST_ENOMEM ? ddbst__fail(err, rc, NULL, "out of memory") : rc;
   v->m = it->m;
   v->ops = ops;

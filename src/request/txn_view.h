@@ -26,6 +26,11 @@ typedef enum {
 #define DDBST__TXC_VERSION 4u    /* version = the expected one */
 #define DDBST__TXC_UNIQUE 8u     /* unique attributes hold the values given
                                     (delete) or the previous ones (update) */
+#define DDBST__TXC_USER 16u      /* the caller's condition (ddbst_expr) */
+#define DDBST__TXC_ITEM 32u      /* asks for the item when a condition fails
+                                    (ReturnValuesOnConditionCheckFailure) */
+
+enum { DDBST__TXN_CATTRS = 6 }; /* attributes of a user condition kept */
 
 typedef struct ddbst__txn_op {
   uint8_t kind;   /* ddbst__txop_kind */
@@ -33,6 +38,10 @@ typedef struct ddbst__txn_op {
   int16_t unique; /* guards: the entity's unique constraint; else -1 */
   int32_t entity;
   int64_t version; /* with DDBST__TXC_VERSION */
+  /* with DDBST__TXC_USER: the first attributes its condition reads, for
+   * saying what they hold when it fails */
+  int16_t cattrs[DDBST__TXN_CATTRS];
+  uint8_t ncattrs;
 } ddbst__txn_op;
 
 /* A transaction's entries as explain reads them: the operations and their

@@ -31,11 +31,101 @@ static void entry_key(const ddbst__txn_view *v, int i, char *buf, size_t cap) {
   }
 }
 
+/* The record of attribute `a` in item `i` of the page, or NULL. */
+static const ddbst__pattr *attr_of(const ddbst_page *pg, int32_t i, int a) {
+  const ddbst__pitem *pi = &pg->items[i];
+  for (uint32_t k = pi->first; k < pi->first + pi->count; k++)
+    if (pg->attrs[k].attr == a && pg->attrs[k].type != DDBST__AV_NULL)
+      return &pg->attrs[k];
+  return NULL;
+}
+
+/* "status is published" (or "is not set") into out, for attribute `a` of
+ * the entity of item `i`. */
+static void say_value(const ddbst_page *pg, int32_t i, const ddbst__entity *e,
+                      int a, char *out, size_t cap) {
+  const ddbst__pattr *r = attr_of(pg, i, a);
+  if (!r) {
+    snprintf(out, cap, "%s is not set", e->attrs[a].name);
+    return;
+  }
+  const char *v = ddbst__av_is_container(r->type)
+                      ? pg->plain.data + r->plain
+                      : pg->text.data + r->val;
+  size_t n = ddbst__av_is_container(r->type) ? r->plain_len : r->val_len;
+  snprintf(out, cap, "%s is %.*s%s", e->attrs[a].name, n > 80 ? 80 : (int)n, v,
+           n > 80 ? "..." : "");
+}
+
+/* The failure of entry `op` told from the item the answer carried
+ * (ReturnValuesOnConditionCheckFailure), `item` its index in the page or
+ * -1 when the answer carried none though the entry asked for one: the
+ * item was not there. 0 when the item tells nothing more. */
+static int why_with_item(const ddbst_page *pg, const ddbst_model *m,
+                         const ddbst__txn_op *op, int32_t item,
+                         const char *what, char *out, size_t cap) {
+  const ddbst__entity *e = &m->entities[op->entity];
+  unsigned c = op->conds;
+  long long ver = (long long)op->version;
+  if (item < 0) {
+    if (c & DDBST__TXC_VERSION) {
+      snprintf(out, cap, "version mismatch: %s does not exist, and you "
+                         "expected version %lld",
+               what, ver);
+      return DDBST_FAIL_VERSION;
+    }
+    if (c & (DDBST__TXC_EXISTS | DDBST__TXC_UNIQUE)) {
+      snprintf(out, cap, "%s does not exist", what);
+      return DDBST_FAIL_MISSING;
+    }
+    if (c & DDBST__TXC_USER) {
+      snprintf(out, cap, "%s: the condition failed: the item does not exist",
+               what);
+      return DDBST_FAIL_CONDITION;
+    }
+    return 0;
+  }
+  if (pg->items[item].entity != op->entity) return 0;
+  if ((c & DDBST__TXC_VERSION) && e->version_attr >= 0) {
+    const ddbst__pattr *r = attr_of(pg, item, e->version_attr);
+    char want[24];
+    snprintf(want, sizeof want, "%lld", ver);
+    if (!r || strcmp(pg->text.data + r->val, want) != 0) {
+      char now[128];
+      say_value(pg, item, e, e->version_attr, now, sizeof now);
+      snprintf(out, cap, "version mismatch: %s: %s, you expected %lld; read "
+                         "it again and retry",
+               what, now, ver);
+      return DDBST_FAIL_VERSION;
+    }
+  }
+  if (c & DDBST__TXC_USER) {
+    size_t n = (size_t)snprintf(out, cap, "%s: the condition failed", what);
+    for (int k = 0; k < op->ncattrs && n < cap; k++) {
+      char one[160];
+      say_value(pg, item, e, op->cattrs[k], one, sizeof one);
+      n += (size_t)snprintf(out + n, cap - n, "%s%s", k ? ", " : ": ", one);
+    }
+    return DDBST_FAIL_CONDITION;
+  }
+  /* it exists, at the version expected: what is left is a unique value */
+  if (c & DDBST__TXC_UNIQUE) {
+    snprintf(out, cap, "%s: its unique attributes no longer hold the %s "
+                       "given",
+             what,
+             op->kind == DDBST__TXOP_UPDATE ? "previous values" : "values");
+    return DDBST_FAIL_CONDITION;
+  }
+  snprintf(out, cap, "%s: a condition failed", what);
+  return DDBST_FAIL_CONDITION;
+}
+
 /* Why entry `op` failed with reason kind `rk`: a DDBST_FAIL_* kind and a
- * sentence. */
-static int why_failed(const ddbst_model *m, const ddbst__txn_op *op,
-                      const char *key, int rk, const char *code,
-                      const char *msg, char *out, size_t cap) {
+ * sentence. `item` is the item the answer carried for it, -1 for none. */
+static int why_failed(const ddbst_page *pg, const ddbst_model *m,
+                      const ddbst__txn_op *op, int32_t item, const char *key,
+                      int rk, const char *code, const char *msg, char *out,
+                      size_t cap) {
   const ddbst__entity *e = &m->entities[op->entity];
   char what[300];
   if (op->kind == DDBST__TXOP_GUARD_PUT || op->kind == DDBST__TXOP_GUARD_DELETE)
@@ -82,6 +172,10 @@ static int why_failed(const ddbst_model *m, const ddbst__txn_op *op,
   default:
     break;
   }
+  if (item >= 0 || (c & DDBST__TXC_ITEM)) {
+    int k = why_with_item(pg, m, op, item, what, out, cap);
+    if (k) return k;
+  }
   if (c & DDBST__TXC_VERSION) {
     snprintf(out, cap, "version mismatch: %s is not at version %lld (or no "
                        "longer exists); read it again and retry",
@@ -94,11 +188,21 @@ static int why_failed(const ddbst_model *m, const ddbst__txn_op *op,
              what, op->kind == DDBST__TXOP_UPDATE ? "previous values" : "values");
     return DDBST_FAIL_CONDITION;
   }
+  if ((c & DDBST__TXC_EXISTS) && (c & DDBST__TXC_USER)) {
+    /* two conditions and no item to tell them apart */
+    snprintf(out, cap, "%s does not exist, or the condition failed "
+                       "(DDBST_RETURN_OLD_ON_FAILURE tells which)",
+             what);
+    return DDBST_FAIL_CONDITION;
+  }
   if (c & DDBST__TXC_EXISTS) {
     snprintf(out, cap, "%s does not exist", what);
     return DDBST_FAIL_MISSING;
   }
-  snprintf(out, cap, "%s: a condition failed", what);
+  if (c & DDBST__TXC_USER)
+    snprintf(out, cap, "%s: the condition failed", what);
+  else
+    snprintf(out, cap, "%s: a condition failed", what);
   return DDBST_FAIL_CONDITION;
 }
 
@@ -136,7 +240,9 @@ static int nth_failure(const ddbst_model *m, const ddbst__txn_view *v,
                             : text + pg->reasons[i].msg;
       entry_key(v, i, key, sizeof key);
       *index = i;
-      return why_failed(m, &v->ops[i], key, rk, code, msg, out, cap);
+      int32_t item = single ? pg->error_item : pg->reasons[i].item;
+      return why_failed(pg, m, &v->ops[i], item, key, rk, code, msg, out,
+                        cap);
     }
     return 0;
   }

@@ -123,14 +123,21 @@ int ddbst__finish_item(ddbst__parser *p) {
   int32_t e = -1;
   int from_key = 0;
   ddbst_error e2;
-  if (er >= 0) {
+  /* an error's item is told when it can be, kept when not (a guard's) */
+  int lenient = p->lenient || pi->where == DDBST__IN_ERROR ||
+                pi->where == DDBST__IN_REASON;
+  int want = pi->where == DDBST__IN_ATTRS ? pg->want_entity : -1;
+  if (er < 0 && !keyed && want >= 0) {
+    /* a write's UPDATED_* values: neither keys nor the entity attribute */
+    e = want;
+  } else if (er >= 0) {
     const ddbst__pattr *r = &pg->attrs[er];
     if (r->type != DDBST__AV_S)
       return ddbst__refuse(p, DDBST_EVALUE, up, m->entity_attr,
                            "the entity attribute is a string (S)");
            e = entity_named(m, rec_val(pg, er), r->val_len);
     if (e < 0) {
-      if (p->lenient) return 1;
+      if (lenient) return 1;
       return ddbst__refuse(
           p, DDBST_ENOTFOUND, up, NULL, "%s \"%.*s\" is no entity of the model",
           m->entity_attr, (int)(r->val_len > 64 ? 64 : r->val_len),
@@ -140,7 +147,7 @@ int ddbst__finish_item(ddbst__parser *p) {
     int r = key_entity(pg, NULL, pkr, skr, &e2);
     if (r == DDBST_ENOMEM) return nomem(p);
     if (r < 0) {
-      if (p->lenient) return 1;
+      if (lenient) return 1;
       return ddbst__refuse(
           p, r == DDBST_EVALUE ? DDBST_EVALUE : DDBST_ENOTFOUND, up, NULL, "%s",
           r == DDBST_EVALUE ? e2.message
@@ -149,7 +156,7 @@ int ddbst__finish_item(ddbst__parser *p) {
     e = r;
     from_key = 1;
   } else {
-    if (p->lenient) return 1;
+    if (lenient) return 1;
     return ddbst__refuse(p, DDBST_ENOTFOUND, up, NULL,
                          "the item has neither %s%s%s the table's key, so its "
                          "entity cannot be told",
@@ -157,6 +164,10 @@ int ddbst__finish_item(ddbst__parser *p) {
                          m->entity_attr ? m->entity_attr : "",
                          m->entity_attr ? " nor" : "");
   }
+  if (want >= 0 && e != want)
+    return ddbst__refuse(p, DDBST_EVALUE, up, NULL,
+                         "the write was of a %s, and its answer holds a %s",
+                         m->entities[want].name, m->entities[e].name);
   pi->entity = e;
   for (uint32_t k = pi->first; k < pg->nattrs; k++) {
     ddbst__pattr *r = &pg->attrs[k];
@@ -170,7 +181,7 @@ int ddbst__finish_item(ddbst__parser *p) {
     int r = from_key ? e : key_entity(pg, NULL, pkr, skr, &e2);
     if (r == DDBST_ENOMEM) return nomem(p);
     if (r != e) {
-      if (p->lenient) {
+      if (lenient) {
         pi->entity = -1;
         return 1;
       }

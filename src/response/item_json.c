@@ -92,7 +92,7 @@ int ddbst_page_item_json(const ddbst_page *pg, int i, ddbst_buf *out,
   if (rc) return rc;
   if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "buffer is NULL");
   size_t start = out->len;
-  if (ddbst__page_json_item(pg, (uint32_t)i, out)) {
+  if (ddbst__page_json_item(pg, ddbst__page_slot(pg, i), out)) {
     ddbst__buf_truncate(out, start);
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   }

@@ -25,6 +25,11 @@ void ddbst__page_item_path(const ddbst_page *pg, uint32_t i, char *buf,
   case DDBST__IN_OLD:
     snprintf(buf, cap, "Records[%u].dynamodb.OldImage", o);
     break;
+  case DDBST__IN_ATTRS: snprintf(buf, cap, "Attributes"); break;
+  case DDBST__IN_ERROR: snprintf(buf, cap, "Item"); break;
+  case DDBST__IN_REASON:
+    snprintf(buf, cap, "CancellationReasons[%u].Item", o);
+    break;
   default: snprintf(buf, cap, "LastEvaluatedKey");
   }
 }
@@ -94,11 +99,11 @@ int ddbst_page_item(const ddbst_page *pg, int i, ddbst_item *item,
   if (item->m != pg->m)
     return ddbst__fail(err, DDBST_EINVAL, NULL,
                        "the item belongs to another model");
-  return ddbst__page_fill(pg, (uint32_t)i, item, err);
+  return ddbst__page_fill(pg, ddbst__page_slot(pg, i), item, err);
 }
 
 int ddbst_page_item_entity(const ddbst_page *pg, int i) {
   if (ddbst__page_check_index(pg, i, NULL)) return DDBST_EINVAL;
-  const ddbst__pitem *pi = &pg->items[i];
+  const ddbst__pitem *pi = &pg->items[ddbst__page_slot(pg, i)];
   return pi->present && pi->entity >= 0 ? pi->entity : DDBST_ENOTFOUND;
 }

@@ -22,6 +22,8 @@ int ddbst__page_init(ddbst_page *pg, const ddbst_model *m) {
   pg->m = m;
   pg->gen = 1;
   pg->error_kind = DDBST_DDB_NONE;
+  pg->want_entity = pg->error_item = -1;
+  pg->qcount = pg->qscanned = -1;
   ddbst__strset_init(&pg->name_set);
   ddbst__strset_init(&pg->others);
   ddbst__buf_init(&pg->text, &m->alloc);
@@ -104,6 +106,9 @@ void ddbst__page_clear(ddbst_page *pg, int keep_error) {
   pg->nattrs = pg->nitems = pg->ngroups = pg->nspans = pg->nrecords = 0;
   pg->count = 0;
   pg->has_more = 0;
+  pg->qcount = pg->qscanned = -1;
+  pg->count_only = 0;
+  pg->error_item = -1;
   memset(&pg->lek, 0, sizeof pg->lek);
   if (!keep_error) {
     ddbst_buf_reset(&pg->text);

@@ -45,7 +45,8 @@ typedef enum {
   DDBST__ANSWER_BATCH_WRITE,
   DDBST__ANSWER_TRANSACT_GET,
   DDBST__ANSWER_STREAM,
-  DDBST__ANSWER_ERROR /* ddbst_page_parse_error */
+  DDBST__ANSWER_ERROR, /* ddbst_page_parse_error */
+  DDBST__ANSWER_WRITE  /* PutItem, UpdateItem, DeleteItem: Attributes */
 } ddbst__answer;
 
 /* One top-level attribute of a stored item. `val` is S, N and B text as
@@ -72,7 +73,10 @@ typedef enum {
   DDBST__IN_KEYS,      /* stream: "Records[i].dynamodb.Keys" */
   DDBST__IN_NEW,       /* "Records[i].dynamodb.NewImage" */
   DDBST__IN_OLD,       /* "Records[i].dynamodb.OldImage" */
-  DDBST__IN_LEK        /* "LastEvaluatedKey" */
+  DDBST__IN_LEK,       /* "LastEvaluatedKey" */
+  DDBST__IN_ATTRS,     /* a write's ReturnValues: "Attributes" */
+  DDBST__IN_ERROR,     /* an error body's item (ReturnValuesOn...): "Item" */
+  DDBST__IN_REASON     /* "CancellationReasons[i].Item" */
 } ddbst__where;
 
 typedef struct ddbst__pitem {
@@ -87,6 +91,7 @@ typedef struct ddbst__pitem {
 /* One CancellationReasons entry. */
 typedef struct ddbst__preason {
   int32_t kind; /* DDBST_DDB_* */
+  int32_t item; /* the item it carried (an index into items), or -1 */
   uint32_t code, code_len, msg, msg_len; /* into text */
 } ddbst__preason;
 
@@ -126,6 +131,10 @@ struct ddbst_page {
   int count; /* items the page reports (stream pages: records) */
   ddbst__pitem lek;
   int has_more;
+  int64_t qcount, qscanned; /* a Query's Count and ScannedCount; -1: none */
+  int count_only; /* a Select COUNT answer: Count, and no Items */
+  int32_t want_entity; /* a write's Attributes without keys: this entity */
+  int32_t error_item;  /* the item of a single write's error body, or -1 */
   /* UnprocessedKeys / UnprocessedItems */
   ddbst__pgroup *groups;
   uint32_t ngroups, cap_groups;
@@ -206,6 +215,14 @@ void ddbst__page_clear(ddbst_page *page, int keep_error);
 
 /* 0 when item `i` of a page of items exists, else DDBST_EINVAL (items.c). */
 int ddbst__page_check_index(const ddbst_page *page, int i, ddbst_error *err);
+
+/* Where the page's item `i` is in page->items: itself, but for a write's
+ * answer, whose error item (when there is one) may come first. */
+static inline uint32_t ddbst__page_slot(const ddbst_page *page, int i) {
+  if (page->kind == DDBST__ANSWER_WRITE && page->error_item == 0)
+    return (uint32_t)i + 1;
+  return (uint32_t)i;
+}
 
 static inline ddbst__strkey ddbst__page_name_key(const void *page,
                                                  uint32_t id) {

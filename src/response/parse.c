@@ -89,7 +89,11 @@ static int root_key(ddbst__parser *p, const char *k, size_t n) {
       {DDBST__ANSWER_ERROR, "Message", X_EMSG},
       {DDBST__ANSWER_ERROR, "CancellationReasons", X_REASONS},
       {DDBST__ANSWER_GET_ITEM, "Item", X_ITEM_SINGLE},
+      {DDBST__ANSWER_ERROR, "Item", X_ERROR_ITEM},
+      {DDBST__ANSWER_WRITE, "Attributes", X_ATTRIBUTES},
       {DDBST__ANSWER_QUERY, "Items", X_ITEMS},
+      {DDBST__ANSWER_QUERY, "Count", X_COUNT},
+      {DDBST__ANSWER_QUERY, "ScannedCount", X_SCANNED},
       {DDBST__ANSWER_QUERY, "LastEvaluatedKey", X_LEK},
       {DDBST__ANSWER_BATCH_GET, "Responses", X_BATCH_RESPONSES},
       {DDBST__ANSWER_BATCH_GET, "UnprocessedKeys", X_UNPROC_KEYS},
@@ -189,6 +193,33 @@ static int on_value(ddbst__parser *p, int vt, const char *s, size_t n, int b) {
     if (!want(p, vt, V_MAP, "an item (a JSON object)")) return 0;
     if ((t = new_item(p, DDBST__IN_ITEM, 0)) < 0) return 0;
     return open_item(p, t);
+  case X_ATTRIBUTES:
+  case X_ERROR_ITEM:
+    /* an error body's item answers a write only */
+    if (x == X_ERROR_ITEM && p->kind != DDBST__ANSWER_ERROR &&
+        p->kind != DDBST__ANSWER_WRITE) {
+      if (vt == V_MAP || vt == V_ARRAY) p->skip = 1;
+      return 1;
+    }
+    if (!want(p, vt, V_MAP, "an item (a JSON object)")) return 0;
+    if ((t = new_item(p, x == X_ATTRIBUTES ? DDBST__IN_ATTRS : DDBST__IN_ERROR,
+                      0)) < 0)
+      return 0;
+    if (x == X_ERROR_ITEM) pg->error_item = t;
+    return open_item(p, t);
+  case X_COUNT:
+  case X_SCANNED: {
+    int64_t v = 0;
+    size_t i = 0;
+    if (vt == V_NUMBER)
+      for (; i < n && s[i] >= '0' && s[i] <= '9' && v < INT64_MAX / 10; i++)
+        v = v * 10 + (s[i] - '0');
+    if (vt != V_NUMBER || i == 0 || i != n)
+      return ddbst__refuse(p, DDBST_EVALUE, p->depth, NULL,
+                           "expected a count (a whole number)");
+    *(x == X_COUNT ? &pg->qcount : &pg->qscanned) = v;
+    return 1;
+  }
   case X_ITEMS:
     if (!want(p, vt, V_ARRAY, "a list of items")) return 0;
     if (!push(p, F_ITEMS, M_RAW, -1)) return 0;
@@ -300,6 +331,9 @@ static int on_start_array(void *ctx) {
 static int root_complete(ddbst__parser *p) {
   ddbst__frame *f = top(p);
   if (p->has_type) return 1; /* an error body: told apart afterwards */
+  p->pg->count_only = p->kind == DDBST__ANSWER_QUERY &&
+                      !(f->seen & (1ull << X_ITEMS)) &&
+                      (f->seen & (1ull << X_COUNT));
   static const struct {
     ddbst__answer kind;
     int x;
@@ -313,7 +347,10 @@ static int root_complete(ddbst__parser *p) {
       {DDBST__ANSWER_ERROR, X_ETYPE, "__type"},
   };
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-    if (required[i].kind == p->kind && !(f->seen & (1ull << required[i].x)))
+    if (required[i].kind == p->kind && !(f->seen & (1ull << required[i].x)) &&
+        /* a Select COUNT answer holds Count and ScannedCount instead */
+        !(required[i].x == X_ITEMS && (f->seen & (1ull << X_COUNT)) &&
+          (f->seen & (1ull << X_SCANNED))))
       return ddbst__refuse(
           p, DDBST_EVALUE, 0, required[i].name, "%s",
           p->kind == DDBST__ANSWER_ERROR
@@ -452,7 +489,11 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
     return rc;
   }
   if (p.has_type) {
-    ddbst__page_clear(pg, 1);
+    /* the error's items (ReturnValuesOnConditionCheckFailure) stay */
+    pg->ngroups = pg->nspans = pg->nrecords = 0;
+    pg->count = 0;
+    pg->has_more = 0;
+    pg->qcount = pg->qscanned = -1;
     pg->error_kind =
         ddbst__ddb_error_kind(pg->text.data + pg->etype, pg->etype_len);
     /* a type spelled like the reason "None" is still an error */
@@ -467,8 +508,32 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
   pg->failed = 0;
   pg->count = kind == DDBST__ANSWER_STREAM        ? (int)pg->nrecords
               : kind == DDBST__ANSWER_BATCH_WRITE ? 0
-                                                  : (int)pg->nitems;
+              : kind == DDBST__ANSWER_WRITE
+                  ? (int)pg->nitems - (pg->error_item >= 0)
+                  : (int)pg->nitems;
   return pg->count;
+}
+
+int ddbst_page_parse_write(ddbst_page *pg, int op, int entity,
+                           const char *json, size_t len, ddbst_error *err) {
+  if (!pg) return ddbst__fail(err, DDBST_EINVAL, NULL, "page is NULL");
+  if (op != DDBST_OP_PUT_ITEM && op != DDBST_OP_UPDATE_ITEM &&
+      op != DDBST_OP_DELETE_ITEM) {
+    ddbst__page_clear(pg, 0);
+    return ddbst__fail(err, DDBST_EINVAL, "op",
+                       "ddbst_page_parse_write reads PutItem, UpdateItem or "
+                       "DeleteItem answers; a TransactWriteItems answer "
+                       "holds no values");
+  }
+  if (entity < -1 || entity >= pg->m->nentities) {
+    ddbst__page_clear(pg, 0);
+    return ddbst__fail(err, DDBST_EINVAL, "entity",
+                       "entity index %d is out of range", entity);
+  }
+  pg->want_entity = entity;
+  int rc = ddbst__page_parse(pg, DDBST__ANSWER_WRITE, json, len, err);
+  pg->want_entity = -1;
+  return rc;
 }
 
 int ddbst_page_parse(ddbst_page *pg, int op, const char *json, size_t len,
@@ -482,12 +547,17 @@ int ddbst_page_parse(ddbst_page *pg, int op, const char *json, size_t len,
   case DDBST_OP_BATCH_GET_ITEM: kind = DDBST__ANSWER_BATCH_GET; break;
   case DDBST_OP_BATCH_WRITE_ITEM: kind = DDBST__ANSWER_BATCH_WRITE; break;
   case DDBST_OP_TRANSACT_GET_ITEMS: kind = DDBST__ANSWER_TRANSACT_GET; break;
+  case DDBST_OP_PUT_ITEM:
+  case DDBST_OP_UPDATE_ITEM:
+  case DDBST_OP_DELETE_ITEM:
+    return ddbst_page_parse_write(pg, op, -1, json, len, err);
   default:
     ddbst__page_clear(pg, 0);
     return ddbst__fail(err, DDBST_EINVAL, "op",
                        "%s answers hold no items: parse GetItem, Query, "
-                       "BatchGetItem, BatchWriteItem or TransactGetItems "
-                       "answers, and errors with ddbst_page_parse_error",
+                       "BatchGetItem, BatchWriteItem, TransactGetItems, "
+                       "PutItem, UpdateItem or DeleteItem answers, and "
+                       "errors with ddbst_page_parse_error",
                        ddbst_operation_name(op) ? ddbst_operation_name(op)
                                                 : "an unknown operation's");
   }

@@ -52,6 +52,7 @@ int ddbst__ddb_error_kind(const char *s, size_t n) {
 static const ddbst__shape_member reason_members[] = {
     {F_REASON, "Code", X_RCODE},
     {F_REASON, "Message", X_RMSG},
+    {F_REASON, "Item", X_REASON_ITEM},
 };
 
 int ddbst__error_body_key(ddbst__parser *p, const char *k, size_t n) {
@@ -94,6 +95,7 @@ int ddbst__error_body_value(ddbst__parser *p, int x, int vt, const char *s,
     pg->reasons = v;
     memset(&v[pg->nreasons], 0, sizeof *v);
     v[pg->nreasons].code = UINT32_MAX;
+    v[pg->nreasons].item = -1;
     return push(p, F_REASON, M_RAW, (int32_t)pg->nreasons++);
   }
   case X_RCODE: {
@@ -103,6 +105,15 @@ int ddbst__error_body_value(ddbst__parser *p, int x, int vt, const char *s,
   case X_RMSG: {
     ddbst__preason *r = &pg->reasons[top(p)->target];
     return keep_string(p, vt, s, n, &r->msg, &r->msg_len, "a string");
+  }
+  case X_REASON_ITEM: {
+    /* ReturnValuesOnConditionCheckFailure: the item as it was */
+    if (!want(p, vt, V_MAP, "an item (a JSON object)")) return 0;
+    int32_t reason = top(p)->target;
+    int32_t t = new_item(p, DDBST__IN_REASON, (uint32_t)reason);
+    if (t < 0) return 0;
+    pg->reasons[reason].item = t;
+    return open_item(p, t);
   }
   default:
     break;

@@ -72,6 +72,10 @@ enum {
   X_ITEM_ELEM, /* elements of lists */
   X_TXN_ENTRY,
   X_SET_ELEM,
+  X_ATTRIBUTES, /* a write's Attributes */
+  X_ERROR_ITEM, /* an error body's Item */
+  X_COUNT,
+  X_SCANNED,
   /* followup.c */
   X_UNPROC_KEYS,
   X_KAA,
@@ -93,6 +97,7 @@ enum {
   X_REASONS,
   X_RCODE,
   X_RMSG,
+  X_REASON_ITEM,
   X_REASON_ELEM,
   /* stream.c */
   X_RECORDS,

@@ -465,6 +465,34 @@ static int in_template(const ddbst__entity *e, const ddbst__template *t,
 /* A filter on a sort-key facet whose earlier facets are all fixed (by the
  * partition key or by equality filters) is work a key condition does for
  * free. */
+/* A pattern's own filter runs on every call. An equality on an attribute of
+ * few values (an enum, a boolean) that no key of the pattern holds then
+ * reads the whole key range each time to keep a share of it: the work a
+ * sort key (or an index) keyed on it does by reading only that share. */
+static void check_low_cardinality(linter *L, const ddbst__pattern *p,
+                                  const ddbst__cond *c) {
+  const ddbst_model *m = L->m;
+  const ddbst__entity *first = &m->entities[p->entities[0]];
+  const ddbst__attr *a = &first->attrs[c->attr];
+  if (a->type != DDBST__T_ENUM && a->type != DDBST__T_BOOLEAN) return;
+  for (int i = 0; i < p->nentities; i++) {
+    const ddbst__entity *e = &m->entities[p->entities[i]];
+    const ddbst__ekey *k = ddbst__entity_key(e, p->index);
+    if (k && (in_template(e, &k->pk, a->name) || in_template(e, &k->sk, a->name)))
+      return; /* the key holds it: the sort-key rule's case, or a no-op */
+  }
+  size_t nvalues = a->type == DDBST__T_ENUM ? a->nvalues : 2;
+  char path[DDBST_ERROR_PATH_MAX];
+  snprintf(path, sizeof path, "patterns.%s.filter.%s", p->name, a->name);
+  finding(L, DDBST_LINT_WARNING, "filter-low-cardinality", path,
+          "every call of %s filters %s, %s of %zu values, by equality: each "
+          "reads every item of its key range and pays for the ones it drops; "
+          "put %s in the sort key (or key an index on it) so that a key "
+          "condition reads only the matching items",
+          p->name, a->name, a->type == DDBST__T_ENUM ? "an enum" : "a boolean",
+          nvalues, a->name);
+}
+
 static void check_filter(linter *L, const ddbst__pattern *p) {
   const ddbst_model *m = L->m;
   /* A scan's filter is the scan rule's business: no key is fixed there. */
@@ -472,6 +500,7 @@ static void check_filter(linter *L, const ddbst__pattern *p) {
   const ddbst__entity *first = &m->entities[p->entities[0]];
   for (int f = 0; f < p->nfilter; f++) {
     const char *name = first->attrs[p->filter[f].attr].name;
+    int keyed_filter = 0;
     for (int i = 0; i < p->nentities; i++) {
       const ddbst__entity *e = &m->entities[p->entities[i]];
       const ddbst__ekey *k = ddbst__entity_key(e, p->index);
@@ -496,8 +525,10 @@ static void check_filter(linter *L, const ddbst__pattern *p) {
               "matching items, while a filter pays for every item it drops; "
               "narrow the query on the sort key instead",
               name, ddbst__sk_attr_of(m, p->index), k->sk.source);
+      keyed_filter = 1;
       break;
     }
+    if (!keyed_filter) check_low_cardinality(L, p, &p->filter[f]);
   }
 }
 

@@ -135,6 +135,15 @@ expect query-gt-lt 0 $'Query\t{"TableName":"saas-api-dev","KeyConditionExpressio
 expect query-gte-lt 0 $'Query\t{"TableName":"saas-api-dev","KeyConditionExpression":"#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2","ExpressionAttributeNames":{"#n0":"PK","#n1":"SK"},"ExpressionAttributeValues":{":v0":{"S":"PROJECT#p1"},":v1":{"S":"EVENT#2026-01-01"},":v2":{"S":"EVENT#2026-02-01"}},"Limit":100}' '' \
   -- query "$saas" listEvents projectId=p1 --gte ts=2026-01-01 --lt ts=2026-02-01
 expect query-gt-lte-empty 2 '' 'the condition selects nothing' -- query "$saas" listEvents projectId=p1 --gt ts=2026-03 --lte ts=2026-03-31T23:59:59Z
+cat_m=$src/examples/catalog/model.json
+expect update-return-new 0 $'UpdateItem\t{"TableName":"catalog","Key":{"PK":{"S":"SHOP#s1"},"SK":{"S":"PRODUCT#p1"}},"UpdateExpression":"SET #n0 = :v0, #n1 = #n1 + :v1, #n2 = if_not_exists(#n2, :v2) + :v3","ConditionExpression":"attribute_exists(#n3)","ExpressionAttributeNames":{"#n0":"updatedAt","#n1":"stock","#n2":"version","#n3":"PK"},"ExpressionAttributeValues":{":v0":{"S":"1970-01-01T00:00:00.000Z"},":v1":{"N":"1"},":v2":{"N":"0"},":v3":{"N":"1"}},"ReturnValues":"ALL_NEW","ReturnValuesOnConditionCheckFailure":"ALL_OLD"}' '' \
+  -- update "$cat_m" Product shopId=s1 sku=p1 --set 'stock = stock + 1' --return new --return-on-failure --now 1
+expect delete-return-old 0 $'DeleteItem\t{"TableName":"catalog","Key":{"PK":{"S":"SHOP#s1"},"SK":{"S":"PRODUCT#p1"}},"ReturnValues":"ALL_OLD"}' '' \
+  -- delete "$cat_m" Product shopId=s1 sku=p1 --return old
+expect put-return-new 2 '' 'a put returns the item as it was (DDBST_RETURN_ALL_OLD) or nothing' -- put "$cat_m" Product shopId=s1 sku=p1 name=x --return new
+expect return-unknown 2 '' '--return newest: expected new, old, updated-new, updated-old or none' -- update "$cat_m" Product shopId=s1 sku=p1 --set stock=2 --return newest
+expect query-count 0 $'Query\t{"TableName":"catalog","KeyConditionExpression":"#n0 = :v0 AND begins_with(#n1, :v1)","FilterExpression":"#n2 = :v2","ExpressionAttributeNames":{"#n0":"PK","#n1":"SK","#n2":"status"},"ExpressionAttributeValues":{":v0":{"S":"SHOP#s1"},":v1":{"S":"PRODUCT#"},":v2":{"S":"draft"}},"Limit":50,"Select":"COUNT"}' '' \
+  -- query "$cat_m" listProducts shopId=s1 --count --filter 'status = "draft"'
 expect query-get-pattern 2 '' 'getUser is a get (ddbst_get_request) pattern, not a query' -- query "$saas" getUser orgId=1
 expect update-primary 2 '' 'Project.projectId: Project.projectId is part of the primary key' \
   -- update "$saas" Project orgId=1 projectId=p createdAt=2026-01-01T00:00:00Z --remove projectId

@@ -1,9 +1,10 @@
 /* libFuzzer: DynamoDB's answers, error bodies and stream events. Input: a
  * byte choosing what the body answers (GetItem, Query, BatchGetItem,
- * BatchWriteItem, TransactGetItems, an error, a stream event), then the
- * body. It is parsed into a page reused from run to run (as a service reuses
- * one), and whatever parsed is read back every way: items, JSON, follow-up
- * requests, errors, stream records. Never a crash, never an over-read,
+ * BatchWriteItem, TransactGetItems, an error, a stream event, a write's
+ * ReturnValues), then the body. It is parsed into a page reused from run to
+ * run (as a service reuses one), and whatever parsed is read back every
+ * way: items, JSON, follow-up requests, errors and the items they carry,
+ * counts, stream records. Never a crash, never an over-read,
  * never an error without a message, every JSON written is JSON, and a body
  * that is not JSON text (fuzz_text.h) is refused. */
 #include <stddef.h>
@@ -50,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   const char *json = (const char *)data + 1;
   size_t len = size - 1;
-  int what = data[0] % 7;
+  int what = data[0] % 8;
   ddbst_error err;
   memset(&err, 0, sizeof err);
   ddbst_buf_reset(out);
@@ -70,8 +71,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     return 0;
   }
-  int n = what == 5 ? ddbst_page_parse_error(page, json, len, &err)
-                    : ddbst_page_parse(page, ops[what], json, len, &err);
+  /* 7: a write's answer, read as entity -1 (told from the item) or 0, 1 */
+  int n = what == 5   ? ddbst_page_parse_error(page, json, len, &err)
+          : what == 7 ? ddbst_page_parse_write(page, DDBST_OP_UPDATE_ITEM,
+                                               (int)(data[0] / 8 % 3) - 1,
+                                               json, len, &err)
+                      : ddbst_page_parse(page, ops[what], json, len, &err);
   check(n, &err);
   /* an error body's kind is >= 0: only a refusal is negative */
   if (!text && n >= 0) __builtin_trap();
@@ -89,6 +94,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (ddbst_page_reason(page, i, &code, &msg) < 0 || !code || !msg)
       __builtin_trap();
   }
+  /* the items an error body carried (ReturnValuesOnConditionCheckFailure) */
+  if (ddbst_page_error_kind(page) != DDBST_DDB_NONE)
+    for (int i = -1; i < ddbst_page_reason_count(page); i++) {
+      int e = ddbst_page_error_item(page, i, item, &err);
+      if (e == DDBST_EINVAL) __builtin_trap();
+      check(e, &err);
+    }
+  int64_t scanned;
+  if (ddbst_page_query_count(page, &scanned) < -1 || scanned < -1)
+    __builtin_trap();
   ddbst_page_error_type(page);
   ddbst_page_error_message(page);
   ddbst_page_error_retryable(page);

@@ -335,8 +335,8 @@ static const page_case PAGES[] = {
     {"S that is a number", DDBST_OP_QUERY,
      "{\"Items\":[{" USER_KEYS ",\"name\":{\"S\":5}}]}", DDBST_EVALUE,
      "Items[0].name.S", "expected a string"},
-    {"op without items", DDBST_OP_PUT_ITEM, "{}", DDBST_EINVAL, "op",
-     "PutItem answers hold no items"},
+    {"op without items", DDBST_OP_CREATE_TABLE, "{}", DDBST_EINVAL, "op",
+     "CreateTable answers hold no items"},
 };
 
 static void page_case_run(const page_case *c, const char *json, size_t len) {

@@ -366,6 +366,32 @@ static void delete(void **state) {
          "\"saas-api-dev\",\"Key\":{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":"
          "\"ORG#1\"}},\"ConditionExpression\":\"attribute_exists(#n0)\","
          "\"ExpressionAttributeNames\":{\"#n0\":\"PK\"}}}");
+
+  /* what the write answers with */
+  expect("{\"op\":\"delete\",\"entity\":\"Organisation\",\"values\":{"
+         "\"orgId\":\"1\"},\"return\":\"ALL_OLD\",\"returnOnFailure\":true}",
+         "{\"operation\":\"DeleteItem\",\"target\":"
+         "\"DynamoDB_20120810.DeleteItem\",\"body\":{\"TableName\":"
+         "\"saas-api-dev\",\"Key\":{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":"
+         "\"ORG#1\"}},\"ReturnValues\":\"ALL_OLD\","
+         "\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"}}");
+  expect_error("{\"op\":\"delete\",\"entity\":\"Organisation\",\"values\":"
+               "{\"orgId\":\"1\"},\"return\":\"ALL\"}",
+               DDBST_EINVAL, "EINVAL", "return",
+               "expected NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW");
+  expect_error("{\"op\":\"delete\",\"entity\":\"Organisation\",\"values\":"
+               "{\"orgId\":\"1\"},\"return\":\"ALL_NEW\"}",
+               DDBST_EINVAL, "EINVAL", "Organisation",
+               "a delete returns the item as it was (DDBST_RETURN_ALL_OLD) "
+               "or nothing");
+  expect_prefix("{\"op\":\"query\",\"pattern\":\"listUsers\",\"values\":{"
+                "\"orgId\":\"1\"},\"select\":\"COUNT\"}",
+                "{\"operation\":\"Query\"");
+  assert_non_null(strstr(answer, ",\"Limit\":25,\"Select\":\"COUNT\"}}"));
+  expect_error("{\"op\":\"query\",\"pattern\":\"listUsers\",\"values\":{"
+               "\"orgId\":\"1\"},\"select\":\"count\"}",
+               DDBST_EINVAL, "EINVAL", "select",
+               "expected COUNT (the number of items, not the items) or ALL");
 }
 
 static void query(void **state) {
@@ -478,6 +504,17 @@ static void transact(void **state) {
          "\"PK\"}}},{\"Delete\":{\"TableName\":\"saas-api-dev\",\"Key\":{"
          "\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"PROJECT#2026-03-14T09:00:00Z"
          "#p1\"}}}}],\"ClientRequestToken\":\"t-1\"}}");
+  /* every write and check asks for its item on a failed condition */
+  expect_prefix("{\"op\":\"transact\",\"returnOnFailure\":true,\"items\":[{"
+                "\"op\":\"check\",\"entity\":\"Organisation\",\"values\":{"
+                "\"orgId\":\"1\"}},{\"op\":\"delete\",\"entity\":\"Project\","
+                "\"values\":{\"orgId\":\"1\",\"projectId\":\"p1\","
+                "\"createdAt\":\"2026-03-14T09:00:00Z\"}}]}",
+                "{\"operation\":\"TransactWriteItems\"");
+  assert_non_null(strstr(answer, "\"PK\"},\"ReturnValuesOnConditionCheckFailure\""
+                                 ":\"ALL_OLD\"}},{\"Delete\""));
+  assert_non_null(strstr(answer, "#p1\"}},\"ReturnValuesOnConditionCheck"
+                                 "Failure\":\"ALL_OLD\"}}]"));
   expect_error("{\"op\":\"transact\",\"items\":[{\"op\":\"scan\",\"entity\":"
                "\"User\"}]}",
                DDBST_EINVAL, "EINVAL", "items[0].op",
@@ -568,8 +605,27 @@ static void page_of_other_reads(void **state) {
          "{\"items\":[],\"count\":0,\"hasMore\":false}");
   expect_error("{\"op\":\"page\",\"operation\":\"Scan\",\"response\":\"{}\"}",
                DDBST_EINVAL, "EINVAL", "operation",
-               "expected GetItem, Query, BatchGetItem, BatchWriteItem or "
-               "TransactGetItems");
+               "expected GetItem, Query, BatchGetItem, BatchWriteItem, "
+               "TransactGetItems, PutItem, UpdateItem or DeleteItem");
+  /* a write's ReturnValues, read as the entity written */
+  expect("{\"op\":\"page\",\"operation\":\"UpdateItem\",\"entity\":"
+         "\"Project\",\"response\":\"{\\\"Attributes\\\":{\\\"status\\\":"
+         "{\\\"S\\\":\\\"archived\\\"}}}\"}",
+         "{\"items\":[{\"entity\":\"Project\",\"item\":{\"status\":"
+         "\"archived\"}}],\"count\":1,\"hasMore\":false}");
+  expect("{\"op\":\"page\",\"operation\":\"DeleteItem\",\"response\":"
+         "\"{}\"}",
+         "{\"items\":[],\"count\":0,\"hasMore\":false}");
+  expect_error("{\"op\":\"page\",\"operation\":\"Query\",\"entity\":"
+               "\"Project\",\"response\":\"{}\"}",
+               DDBST_EINVAL, "EINVAL", "entity",
+               "the entity is for a write's answer (PutItem, UpdateItem, "
+               "DeleteItem): the items of a read say what they are");
+  /* a Select COUNT answer */
+  expect("{\"op\":\"page\",\"operation\":\"Query\",\"response\":"
+         "\"{\\\"Count\\\":3,\\\"ScannedCount\\\":7}\"}",
+         "{\"items\":[],\"count\":0,\"hasMore\":false,\"matched\":3,"
+         "\"scanned\":7}");
   expect_prefix("{\"op\":\"page\",\"response\":\"{\\\"Items\\\":[{\\\"PK\\\":"
                 "{\\\"N\\\":\\\"x\\\"}}]}\"}",
                 "{\"error\":{\"code\":-5,\"name\":\"EVALUE\",\"path\":"

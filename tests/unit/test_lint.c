@@ -78,6 +78,7 @@ static const struct {
     {"sort-key-order-time", "sort-key-order"},
     {"pk-no-prefix", "pk-no-prefix"},
     {"filter-on-sort-key", "filter-on-sort-key"},
+    {"filter-low-cardinality", "filter-low-cardinality"},
     {"unsealed-cursors", "unsealed-cursors"},
     {"item-size", "item-size"},
     {"ttl-not-enabled", "ttl-not-enabled"},
@@ -235,6 +236,34 @@ static void rule_edges(void **state) {
                           "\"list\":{\"query\":\"E\",\"filter\":{\"kind\":"
                           "\"a\"},\"limit\":{\"max\":9}}")),
       "");
+  /* An equality filter of the pattern's own, on every call: a finding on an
+   * enum or a boolean no key holds; not on a string, and an enum facet of
+   * the sort key is filter-on-sort-key's alone. */
+  assert_string_equal(
+      rules_of(one_entity(",\"sortKey\":\"SK\"",
+                          "\"id\":\"string\",\"done\":\"boolean\","
+                          "\"ts\":{\"type\":\"timestamp\"}",
+                          "\"pk\":\"E#{id}\",\"sk\":\"T#{ts}\"",
+                          "\"list\":{\"query\":\"E\",\"filter\":{\"done\":"
+                          "false},\"limit\":{\"max\":9}}")),
+      "filter-low-cardinality");
+  assert_string_equal(
+      rules_of(one_entity(",\"sortKey\":\"SK\"",
+                          "\"id\":\"string\",\"owner\":\"string\","
+                          "\"ts\":{\"type\":\"timestamp\"}",
+                          "\"pk\":\"E#{id}\",\"sk\":\"T#{ts}\"",
+                          "\"list\":{\"query\":\"E\",\"filter\":{\"owner\":"
+                          "\"ann\"},\"limit\":{\"max\":9}}")),
+      "");
+  assert_string_equal(
+      rules_of(one_entity(",\"sortKey\":\"SK\"",
+                          "\"id\":\"string\",\"state\":{\"type\":\"enum\","
+                          "\"values\":[\"a\",\"b\"]},\"ts\":{\"type\":"
+                          "\"timestamp\"}",
+                          "\"pk\":\"E#{id}\",\"sk\":\"{state}#{ts}\"",
+                          "\"list\":{\"query\":\"E\",\"filter\":{\"state\":"
+                          "\"a\"},\"limit\":{\"max\":9}}")),
+      "filter-on-sort-key");
   /* Issue 16: a range facet the delimiter follows is named, each way it is
    * kept or refused; an enum only for the values it would refuse. */
   m = one_entity(",\"sortKey\":\"SK\"",

@@ -806,6 +806,96 @@ static const bad bads[] = {
      DDBST_EVALUE, "UnprocessedKeys.t.ConsistentRead", "true or false"},
 };
 
+/* A write's ReturnValues and the item an error body carries. */
+static void write_answers_and_error_items(void **state) {
+  (void)state;
+  ddbst_error err;
+  int project = ddbst_model_entity(saas, "Project");
+  int user = ddbst_model_entity(saas, "User");
+  const char *all =
+      "{\"Attributes\":{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":"
+      "\"PROJECT#2026-03-14T09:00:00Z#p1\"},\"_type\":{\"S\":\"Project\"},"
+      "\"name\":{\"S\":\"Apollo\"},\"status\":{\"S\":\"active\"}}}";
+  assert_int_equal(ddbst_page_parse_write(page, DDBST_OP_UPDATE_ITEM, -1, all,
+                                          strlen(all), &err),
+                   1);
+  assert_string_equal(item_json(0),
+                      "{\"entity\":\"Project\",\"item\":{\"orgId\":\"1\","
+                      "\"projectId\":\"p1\",\"createdAt\":"
+                      "\"2026-03-14T09:00:00Z\",\"name\":\"Apollo\",\"status\":"
+                      "\"active\"}}");
+  /* UPDATED_*: read as the entity written; another entity is refused */
+  const char *upd = "{\"Attributes\":{\"status\":{\"S\":\"archived\"}}}";
+  assert_int_equal(ddbst_page_parse_write(page, DDBST_OP_UPDATE_ITEM, project,
+                                          upd, strlen(upd), &err),
+                   1);
+  assert_string_equal(item_json(0), "{\"entity\":\"Project\",\"item\":{"
+                                    "\"status\":\"archived\"}}");
+  assert_int_equal(ddbst_page_parse_write(page, DDBST_OP_UPDATE_ITEM, -1, upd,
+                                          strlen(upd), &err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(err.path, "Attributes");
+  assert_int_equal(ddbst_page_parse_write(page, DDBST_OP_UPDATE_ITEM, user,
+                                          all, strlen(all), &err),
+                   DDBST_EVALUE);
+  assert_string_equal(err.message,
+                      "the write was of a User, and its answer holds a "
+                      "Project");
+  assert_int_equal(ddbst_page_count(page), 0);
+  assert_int_equal(ddbst_page_parse_write(page, DDBST_OP_QUERY, -1, "{}", 2,
+                                          &err),
+                   DDBST_EINVAL);
+  assert_int_equal(ddbst_page_parse_write(page, DDBST_OP_PUT_ITEM, 99, "{}", 2,
+                                          &err),
+                   DDBST_EINVAL);
+  /* a single write's error with the item */
+  const char *ccf =
+      "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+      "ConditionalCheckFailedException\",\"message\":\"The conditional "
+      "request failed\",\"Item\":{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":"
+      "\"PROJECT#2026-03-14T09:00:00Z#p1\"},\"name\":{\"S\":\"Apollo\"}}}";
+  assert_int_equal(ddbst_page_parse_error(page, ccf, strlen(ccf), &err),
+                   DDBST_DDB_CONDITIONAL_CHECK_FAILED);
+  ddbst_item *it = ddbst_item_new(saas, user);
+  assert_int_equal(ddbst_page_error_item(page, -1, it, &err), project);
+  assert_int_equal(ddbst_page_count(page), 0);
+  assert_int_equal(ddbst_page_error_item(page, 0, it, &err), DDBST_EINVAL);
+  /* the same through a write's parse: DDBST_EDYNAMODB, the item kept */
+  assert_int_equal(ddbst_page_parse_write(page, DDBST_OP_UPDATE_ITEM, project,
+                                          ccf, strlen(ccf), &err),
+                   DDBST_EDYNAMODB);
+  assert_int_equal(ddbst_page_error_item(page, -1, it, &err), project);
+  /* a cancellation: an item per reason that has one; a guard's is kept as
+   * no entity's */
+  const char *tce =
+      "{\"__type\":\"TransactionCanceledException\",\"CancellationReasons\":"
+      "[{\"Code\":\"None\"},{\"Code\":\"ConditionalCheckFailed\",\"Item\":"
+      "{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"PROJECT#2026-03-14T09:00:00Z"
+      "#p1\"}}},{\"Code\":\"ConditionalCheckFailed\",\"Item\":{\"PK\":{\"S\":"
+      "\"GUARD\"},\"SK\":{\"S\":\"GUARD\"}}},{\"Code\":\"ConditionalCheck"
+      "Failed\",\"Item\":{\"PK\":{\"N\":\"1\"}}}]}";
+  assert_int_equal(ddbst_page_parse_error(page, tce, strlen(tce), &err),
+                   DDBST_DDB_TRANSACTION_CANCELED);
+  assert_int_equal(ddbst_page_error_item(page, 0, it, &err), DDBST_ENOTFOUND);
+  assert_int_equal(ddbst_page_error_item(page, 1, it, &err), project);
+  assert_int_equal(ddbst_page_error_item(page, 2, it, &err), DDBST_ENOTFOUND);
+  assert_int_equal(ddbst_page_error_item(page, 3, it, &err), DDBST_ENOTFOUND);
+  assert_int_equal(ddbst_page_error_item(page, 4, it, &err), DDBST_EINVAL);
+  ddbst_item_free(it);
+  /* a Select COUNT answer */
+  assert_int_equal(parse_text(DDBST_OP_QUERY,
+                              "{\"Count\":4,\"ScannedCount\":9}", &err),
+                   0);
+  int64_t scanned;
+  assert_int_equal(ddbst_page_query_count(page, &scanned), 4);
+  assert_int_equal(scanned, 9);
+  assert_int_equal(parse_text(DDBST_OP_QUERY,
+                              "{\"Count\":-4,\"ScannedCount\":9}", &err),
+                   DDBST_EVALUE);
+  assert_string_equal(err.path, "Count");
+  assert_int_equal(ddbst_page_query_count(page, NULL), -1);
+}
+
 static void malformed(void **state) {
   (void)state;
   for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
@@ -830,7 +920,10 @@ static void malformed(void **state) {
   assert_int_equal(err.line, 2);
   assert_true(err.offset > 0);
   /* operations whose answers hold no items */
-  assert_int_equal(parse_text(DDBST_OP_PUT_ITEM, "{}", &err), DDBST_EINVAL);
+  /* a write's answer without ReturnValues: no item */
+  assert_int_equal(parse_text(DDBST_OP_PUT_ITEM, "{}", &err), 0);
+  assert_int_equal(parse_text(DDBST_OP_TRANSACT_WRITE_ITEMS, "{}", &err),
+                   DDBST_EINVAL);
   assert_int_equal(parse_text(DDBST_OP_CREATE_TABLE, "{}", &err), DDBST_EINVAL);
   assert_int_equal(parse_text(99, "{}", &err), DDBST_EINVAL);
   assert_int_equal(ddbst_page_parse(NULL, DDBST_OP_QUERY, "{}", 2, &err),
@@ -1771,6 +1864,7 @@ int main(void) {
       cmocka_unit_test(undeclared_attributes),
       cmocka_unit_test(typed_values),
       cmocka_unit_test(malformed),
+      cmocka_unit_test(write_answers_and_error_items),
       cmocka_unit_test(nesting),
       cmocka_unit_test(no_over_read),
       cmocka_unit_test(error_bodies),

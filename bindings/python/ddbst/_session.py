@@ -34,6 +34,7 @@ _DECODER = json.JSONDecoder(parse_float=Decimal)
 _CAMEL = {
     "expect_version": "expectVersion", "if_exists": "ifExists",
     "stream_filters": "streamFilters",
+    "return_values": "return", "return_on_failure": "returnOnFailure",
 }
 
 
@@ -342,11 +343,23 @@ class Ddbst:
                remove: Sequence[str] | None = None, add: Values | None = None,
                append: Values | None = None, previous: Values | None = None,
                expect_version: int | None = None, upsert: bool = False,
-               now: int | None = None) -> Request:
+               now: int | None = None, update: str | None = None,
+               condition: str | None = None,
+               params: Values | None = None,
+               return_values: str | None = None,
+               return_on_failure: bool = False) -> Request:
+        """update, condition: the text (or JSON) form of docs/conditions.md;
+        return_values: "ALL_NEW", "UPDATED_NEW", "ALL_OLD", "UPDATED_OLD"
+        (read the answer with page(..., operation="UpdateItem",
+        entity=...)); return_on_failure: a failed condition's answer holds
+        the item, and explain() names what it held."""
         return cast(Request, self.call(build_request(
             "update", entity=entity, values=values, set=set, remove=remove,
             add=add, append=append, previous=previous,
-            expect_version=expect_version, upsert=upsert, now=now)))
+            expect_version=expect_version, upsert=upsert, now=now,
+            update=update, condition=condition, params=params,
+            return_values=return_values,
+            return_on_failure=return_on_failure)))
 
     def delete(self, entity: str, values: Values,
                expect_version: int | None = None, if_exists: bool = False
@@ -359,15 +372,16 @@ class Ddbst:
               condition: Mapping[str, Mapping[str, Any]] | None = None,
               limit: int | None = None, cursor: str | None = None,
               consistent: bool = False, project: Sequence[str] | None = None,
-              now: int | None = None) -> Request:
+              now: int | None = None, select: str | None = None) -> Request:
         """condition: {"ts": {"between": ["2026-01-01", "2026-02-01"]}}, or
         begins, gt, gte, lt, lte, or a lower and an upper bound
         {"ts": {"gt": "2026-01", "lt": "2026-03"}}; cursor: a page's
-        "cursor"."""
+        "cursor"; select="COUNT": the number of items (the page's
+        "matched"), not the items."""
         return cast(Request, self.call(build_request(
             "query", pattern=pattern, values=values, condition=condition,
             limit=limit, cursor=cursor, consistent=consistent,
-            project=project, now=now)))
+            project=project, now=now, select=select)))
 
     def batch_get(self, items: Iterable[Mapping[str, Any]],
                   consistent: bool = False) -> Requests:
@@ -392,7 +406,7 @@ class Ddbst:
 
     def page(self, response: Any, operation: str = "Query",
              pattern: str | None = None, values: Values | None = None,
-             now: int | None = None) -> Page:
+             now: int | None = None, entity: str | None = None) -> Page:
         """DynamoDB's answer read back — its text, bytes, a dict (boto3's
         own, binary as bytes, included): {"items": [{"entity", "item"}],
         "count", "hasMore", "cursor"?, "followup"?}. Give the query's
@@ -401,7 +415,7 @@ class Ddbst:
         DynamoDBError."""
         answer = self.call(build_request(
             "page", operation=operation, response=_values.as_text(response),
-            pattern=pattern, values=values, now=now))
+            pattern=pattern, values=values, now=now, entity=entity))
         for entry in answer["items"]:
             if entry is not None:
                 self.typed(entry["entity"], entry["item"])

@@ -57,6 +57,8 @@ class Page(TypedDict):
     hasMore: bool
     cursor: NotRequired[str]       # the next page's, sealed
     followup: NotRequired[Request]  # a batch's unprocessed items
+    matched: NotRequired[int]      # a select="COUNT" answer's Count
+    scanned: NotRequired[int]      # ... and its ScannedCount
 
 
 class Explanation(TypedDict):

@@ -598,6 +598,39 @@ class SaaS(unittest.TestCase):
         self.assertEqual(status, 400, text)
         self.assertEqual(db.explain(missing, text)["kind"], "missing")
 
+    def test_62_returns_and_counts(self):
+        p2 = project_read(*PROJECTS[1])
+        key = {k: p2[k] for k in ("orgId", "projectId", "createdAt")}
+        # ReturnValues read back through ddbst's parser
+        request = db.update("Project", key, set={"name": "Renamed"},
+                            return_values="UPDATED_NEW")
+        self.assertEqual(request["body"]["ReturnValues"], "UPDATED_NEW")
+        answer = db.page(self.send_ok(request), operation="UpdateItem",
+                         entity="Project")
+        self.assertEqual(answer["items"][0]["item"]["name"], "Renamed")
+        self.assertNotIn("orgId", answer["items"][0]["item"])
+        # a failed condition explained with the value it met (in a
+        # transaction: Debian's botocore predates the single writes'
+        # ReturnValuesOnConditionCheckFailure)
+        failing = build_request("transact", items=[{
+            "op": "update", "entity": "Project", "values": key,
+            "set": {"name": "Again"}, "condition": 'name = "Nope"'}],
+            return_on_failure=True)
+        status, text = dynamo.send(db.call(failing))
+        self.assertEqual(status, 400, text)
+        explained = db.explain(failing, text)
+        self.assertEqual(explained["kind"], "condition")
+        self.assertEqual(explained["explanation"],
+                         "TransactItems[0]: Project (ORG#acme / PROJECT#"
+                         + key["createdAt"] + "#" + key["projectId"]
+                         + "): the condition failed: name is Renamed\n")
+        # Select COUNT: the count equals the items
+        items = sum(self.read_pages("listEvents", {"projectId": "p1"}, 100),
+                    [])
+        count = db.query("listEvents", {"projectId": "p1"}, select="COUNT")
+        self.assertEqual(count["body"]["Select"], "COUNT")
+        self.assertEqual(db.page(self.send_ok(count))["matched"], len(items))
+
     def test_61_delete(self):
         # a user with a unique email: deleted with its guard item
         request = db.delete("User", USERS[4])
