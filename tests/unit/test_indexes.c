@@ -444,6 +444,83 @@ static void native_key_conditions(void **state) {
   ddbst_model_free(m);
 }
 
+/* ---- table requests ---- */
+
+static void table_requests(void **state) {
+  (void)state;
+  ddbst_model *m = native_model();
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  assert_int_equal(ddbst_describe_table_request(m, b, &err),
+                   DDBST_OP_DESCRIBE_TABLE);
+  assert_string_equal(ddbst_buf_data(b), "{\"TableName\":\"app\"}");
+  assert_string_equal(ddbst_operation_name(DDBST_OP_DESCRIBE_TABLE),
+                      "DescribeTable");
+  ddbst_buf_reset(b);
+  assert_int_equal(ddbst_delete_table_request(m, b, &err),
+                   DDBST_OP_DELETE_TABLE);
+  assert_string_equal(ddbst_buf_data(b), "{\"TableName\":\"app\"}");
+  assert_string_equal(ddbst_operation_name(DDBST_OP_DELETE_TABLE),
+                      "DeleteTable");
+  ddbst_buf_reset(b);
+  assert_int_equal(ddbst_update_table_add_index_request(m, "Board", b, &err),
+                   DDBST_OP_UPDATE_TABLE);
+  assert_string_equal(
+      ddbst_buf_data(b),
+      "{\"TableName\":\"app\",\"AttributeDefinitions\":["
+      "{\"AttributeName\":\"g\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"r\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"pts\",\"AttributeType\":\"N\"},"
+      "{\"AttributeName\":\"at\",\"AttributeType\":\"S\"}],"
+      "\"GlobalSecondaryIndexUpdates\":[{\"Create\":{\"IndexName\":\"Board\","
+      "\"KeySchema\":[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"r\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"pts\",\"KeyType\":\"RANGE\"},"
+      "{\"AttributeName\":\"at\",\"KeyType\":\"RANGE\"}],"
+      "\"Projection\":{\"ProjectionType\":\"ALL\"}}}]}");
+  assert_string_equal(ddbst_operation_name(DDBST_OP_UPDATE_TABLE),
+                      "UpdateTable");
+  ddbst_buf_reset(b);
+  assert_int_equal(ddbst_update_table_add_index_request(m, "Nope", b, &err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(err.message, "the model declares no index named Nope");
+  assert_int_equal(ddbst_update_table_remove_index_request(m, "Board", b, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "the model still declares Board: remove it from the "
+                      "model first, so that no write keeps its keys");
+  assert_int_equal(ddbst_update_table_remove_index_request(m, "x y", b, &err),
+                   DDBST_EINVAL);
+  assert_int_equal(ddbst_buf_len(b), 0);
+  assert_int_equal(ddbst_update_table_remove_index_request(m, "OldGSI", b, &err),
+                   DDBST_OP_UPDATE_TABLE);
+  assert_string_equal(ddbst_buf_data(b),
+                      "{\"TableName\":\"app\",\"GlobalSecondaryIndexUpdates\":"
+                      "[{\"Delete\":{\"IndexName\":\"OldGSI\"}}]}");
+  ddbst_model_free(m);
+  /* a local index is the table's from its creation */
+  m = good();
+  ddbst_buf_reset(b);
+  assert_int_equal(ddbst_update_table_add_index_request(m, "LSI1", b, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "LSI1 is a local secondary index: DynamoDB creates those "
+                      "with the table only (a new table, CreateTable)");
+  assert_int_equal(ddbst_update_table_add_index_request(m, "GSI1", b, &err),
+                   DDBST_OP_UPDATE_TABLE);
+  assert_string_equal(
+      ddbst_buf_data(b),
+      "{\"TableName\":\"app\",\"AttributeDefinitions\":["
+      "{\"AttributeName\":\"G1PK\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"G1SK\",\"AttributeType\":\"S\"}],"
+      "\"GlobalSecondaryIndexUpdates\":[{\"Create\":{\"IndexName\":\"GSI1\","
+      "\"KeySchema\":[{\"AttributeName\":\"G1PK\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"G1SK\",\"KeyType\":\"RANGE\"}],"
+      "\"Projection\":{\"ProjectionType\":\"ALL\"}}}]}");
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(loader_refuses_what_dynamodb_refuses),
@@ -454,6 +531,7 @@ int main(void) {
       cmocka_unit_test(native_keys_refused_as_dynamodb_refuses),
       cmocka_unit_test(native_keys_write_nothing_and_declare_types),
       cmocka_unit_test(native_key_conditions),
+      cmocka_unit_test(table_requests),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
