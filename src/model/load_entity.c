@@ -594,6 +594,16 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
     }
     ddbst__load_pop(L, old);
   }
+  /* an index keyed on the table's keys alone holds every item: each
+   * entity says so, so that what its patterns may read is known */
+  for (int i = 0; !e->attrs_unread && i < m->nindexes; i++)
+    if (ddbst__index_all_shared(&m->indexes[i]) && !ddbst__entity_key(e, i))
+      ddbst__load_report(L, n,
+                         "every %s item is in %s, which is keyed on the "
+                         "table's own keys: declare \"%s\": {} under %s's "
+                         "indexes",
+                         e->name, m->indexes[i].name, m->indexes[i].name,
+                         e->name);
   for (int i = 0; i < e->nindexes; i++)
     e->indexes[i].has_own_facets =
         has_own(e, &e->indexes[i].pk) || has_own(e, &e->indexes[i].sk);

@@ -240,6 +240,12 @@ static inline int ddbst__index_own_pk(const ddbst__index *ix) {
   return !ix->local && !ix->native && !ix->pk_shared;
 }
 
+/* Whether every key of index `ix` is the table's own: then every item of
+ * the table, unique guards too, is in it. */
+static inline int ddbst__index_all_shared(const ddbst__index *ix) {
+  return ix->pk_shared && !ix->local && (ix->sk_shared || !ix->sk_attr);
+}
+
 /* Whether index `ix` writes a sort key attribute of its own. */
 static inline int ddbst__index_own_sk(const ddbst__index *ix) {
   return ix->sk_attr && !ix->native && !ix->sk_shared;

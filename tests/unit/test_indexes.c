@@ -521,6 +521,48 @@ static void table_requests(void **state) {
   ddbst_model_free(m);
 }
 
+/* ---- inverted indexes ---- */
+
+static void inverted_index_holds_every_entity(void **state) {
+  (void)state;
+  /* keyed on the table's keys alone: every entity declares it */
+  refused("{'ddbst': 1, 'table': {'name': 'app', 'partitionKey': 'PK', "
+          "'sortKey': 'SK', 'indexes': {'INV': {'partitionKey': 'SK', "
+          "'sortKey': 'PK'}}}, 'entities': {'M': {'attributes': {'o': "
+          "'string', 'u': 'string'}, 'key': {'pk': 'O#{o}', 'sk': 'U#{u}'}, "
+          "'indexes': {'INV': {}}}, 'U': {'attributes': {'u': 'string'}, "
+          "'key': {'pk': 'U#{u}', 'sk': 'U#{u}'}}}}",
+          "entities.U",
+          "every U item is in INV, which is keyed on the table's own keys: "
+          "declare \"INV\": {} under U's indexes");
+  /* a sort key of its own: a sparse index like any other */
+  ddbst_model *m;
+  ddbst_error err;
+  assert_int_equal(
+      load_q("{'ddbst': 1, 'table': {'name': 'app', 'partitionKey': 'PK', "
+             "'sortKey': 'SK', 'indexes': {'BYS': {'partitionKey': 'SK', "
+             "'sortKey': 'G1SK'}}}, 'entities': {'M': {'attributes': {'o': "
+             "'string', 'u': 'string', 'at': 'timestamp'}, 'key': {'pk': "
+             "'O#{o}', 'sk': 'U#{u}'}, 'indexes': {'BYS': {'sk': '{at}'}}}, "
+             "'U': {'attributes': {'u': 'string'}, 'key': {'pk': 'U#{u}', "
+             "'sk': 'U#{u}'}}}}",
+             &m, &err),
+      0);
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_item *it = ddbst_item_new(m, 0);
+  set(it, "o", "o1");
+  set(it, "u", "u1");
+  set(it, "at", "2026-01-02T03:04:05Z");
+  assert_int_equal(ddbst_item_keys_json(it, b, &err), 0);
+  /* SK once; the index's own sort key */
+  assert_string_equal(ddbst_buf_data(b),
+                      "{\"PK\":\"O#o1\",\"SK\":\"U#u1\",\"G1SK\":\"2026-01-"
+                      "02T03:04:05Z\"}");
+  ddbst_item_free(it);
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(loader_refuses_what_dynamodb_refuses),
@@ -532,6 +574,7 @@ int main(void) {
       cmocka_unit_test(native_keys_write_nothing_and_declare_types),
       cmocka_unit_test(native_key_conditions),
       cmocka_unit_test(table_requests),
+      cmocka_unit_test(inverted_index_holds_every_entity),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
