@@ -45,9 +45,11 @@ static int bound(ddbst_item *it, int attr, int how, const char *v, size_t n,
   int prefix = how == B_PREFIX;
   const ddbst__attr *a = &ddbst__entity_of(it)->attrs[attr];
   char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "%s.%s", ddbst__entity_of(it)->name, a->name);
+#define BOUND_PATH \
+  (snprintf(path, sizeof path, "%s.%s", ddbst__entity_of(it)->name, a->name), \
+   path)
   if (!v || n == 0)
-    return ddbst__fail(err, DDBST_EVALUE, path,
+    return ddbst__fail(err, DDBST_EVALUE, BOUND_PATH,
                        "%s: the condition needs a value", a->name);
   uint32_t off = (uint32_t)it->keytext.len;
   if (prefix) {
@@ -62,8 +64,10 @@ static int bound(ddbst_item *it, int attr, int how, const char *v, size_t n,
     int rc = ddbst__value_canon(a, v, n, &it->keytext, why, sizeof why);
     if (rc == DDBST_ENOMEM)
       return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-    if (rc) return ddbst__fail(err, DDBST_EVALUE, path, "%s: %s", a->name, why);
+    if (rc)
+      return ddbst__fail(err, DDBST_EVALUE, BOUND_PATH, "%s: %s", a->name, why);
   }
+#undef BOUND_PATH
   ddbst__vref r = {DDBST__REF_KEY_AV, attr, off,
                    (uint32_t)(it->keytext.len - off), NULL};
   return ddbst__expr_value(it, r, out);
