@@ -26,6 +26,16 @@
  *  - Allocation: objects that allocate take an optional ddbst_allocator; NULL
  *    means malloc/realloc/free. Allocation failure is DDBST_ENOMEM, never an
  *    abort, and leaves the object as it was before the call.
+ *  - Lengths: every text the API takes as a pointer and a length (values,
+ *    keys, expressions, JSON, cursors, model files) may be given the length
+ *    DDBST_NUL_TERMINATED instead: the text then runs to its first NUL.
+ *    A NULL pointer with a length of 0 (or DDBST_NUL_TERMINATED) is "".
+ *  - Time: every function that needs the current instant (defaults of
+ *    "now", updatedAt, a cursor's issue time and maximum age) takes it as
+ *    `int64_t now_unix_us`, microseconds since the epoch, and DDBST_NOW (0)
+ *    means "read the clock" (once per call, so one write uses one instant).
+ *    Give an instant to make the output reproducible (tests, replays); the
+ *    epoch itself is given as 1.
  */
 #ifndef DDBST_H
 #define DDBST_H
@@ -101,6 +111,11 @@ typedef struct ddbst_error {
   char message[DDBST_ERROR_MESSAGE_MAX];
 } ddbst_error;
 
+/* The length of a text that runs to its first NUL (see "Lengths" above). */
+#define DDBST_NUL_TERMINATED ((size_t)-1)
+/* The `now_unix_us` that reads the clock (see "Time" above). */
+#define DDBST_NOW ((int64_t)0)
+
 /* A static, never-NULL description of a DDBST_E* code ("value not valid"). */
 DDBST_API const char *ddbst_strerror(int code);
 
@@ -144,6 +159,25 @@ DDBST_API void ddbst_buf_reset(ddbst_buf *buf);
 /* The contents (never NULL, NUL-terminated; valid until the next change). */
 DDBST_API const char *ddbst_buf_data(const ddbst_buf *buf);
 DDBST_API size_t ddbst_buf_len(const ddbst_buf *buf);
+/* Appends `len` bytes of `data` (DDBST_NUL_TERMINATED: up to its NUL), for a
+ * request or document ddbst does not write. DDBST_EINVAL for a NULL buffer
+ * or NULL data with a length; DDBST_ENOMEM leaves the buffer as it was. The
+ * bytes are copied as they are: JSON text needs ddbst_buf_append_json_string
+ * for its strings. */
+DDBST_API int ddbst_buf_append(ddbst_buf *buf, const char *data, size_t len);
+/* Appends `text` as one JSON string, quoted and escaped as ddbst's own
+ * writer escapes ("a\"b" for a"b, \u001f for control characters).
+ * DDBST_EVALUE for text that is not UTF-8, DDBST_EINVAL, DDBST_ENOMEM; on
+ * error the buffer is as it was. */
+DDBST_API int ddbst_buf_append_json_string(ddbst_buf *buf, const char *text,
+                                           size_t len);
+/* Cuts the buffer back to its first `len` bytes (to undo what was appended
+ * since ddbst_buf_len returned `len`); a larger `len` changes nothing.
+ * Keeps its memory. */
+DDBST_API void ddbst_buf_truncate(ddbst_buf *buf, size_t len);
+/* Makes room for `extra` more bytes, so that appending them does not
+ * allocate (an FFI caller sizing a buffer once). DDBST_EINVAL, DDBST_ENOMEM. */
+DDBST_API int ddbst_buf_reserve(ddbst_buf *buf, size_t extra);
 
 /* ---- models ------------------------------------------------------------- */
 
@@ -281,9 +315,41 @@ DDBST_API int ddbst_item_unset(ddbst_item *item, int attribute);
 DDBST_API int ddbst_item_get(const ddbst_item *item, int attribute,
                              const char **text, size_t *len);
 
+/* By name: the same as the index forms above, with the attribute named as
+ * the model file names it ("createdAt"). A name the entity lacks is
+ * DDBST_ENOTFOUND at "Entity.name", with "did you mean" when one is close.
+ * Each call looks the name up (a short scan of the entity's attributes):
+ * the index forms stay the fast path (tests/bench: set_by_name). */
+DDBST_API int ddbst_item_set_by_name(ddbst_item *item, const char *name,
+                                     const char *text, size_t len,
+                                     ddbst_error *err);
+DDBST_API int ddbst_item_set_int_by_name(ddbst_item *item, const char *name,
+                                         int64_t value, ddbst_error *err);
+DDBST_API int ddbst_item_set_bool_by_name(ddbst_item *item, const char *name,
+                                          int value, ddbst_error *err);
+/* ddbst_item_get by name: 1, 0, DDBST_ENOTFOUND or DDBST_EINVAL. */
+DDBST_API int ddbst_item_get_by_name(const ddbst_item *item, const char *name,
+                                     const char **text, size_t *len);
+
+/* Sets every value of a JSON object in one call, as the JSON entry reads
+ * its "values" (docs/ffi.md): {"orgId":"acme","priority":3,"done":false,
+ * "tags":["a","b"],"note":null}. A string is the value's text (as
+ * ddbst_item_set reads it); a number only for integer, number and ttl
+ * attributes, true/false only for booleans; arrays and objects for list,
+ * map and set attributes; null leaves an attribute alone. All or nothing:
+ * on any error the item holds the values it held before. Errors:
+ * DDBST_ESYNTAX (not JSON, or JSON text that is not text: at the path of
+ * the string, "orgId"), DDBST_EINVAL (not an object), DDBST_ENOTFOUND (an
+ * attribute the entity lacks, path "orgId", with "did you mean"),
+ * DDBST_EVALUE (a number or boolean for another type, path "orgId"; a
+ * value ddbst_item_set refuses, path "Entity.orgId"), DDBST_ENOMEM.
+ * Allocates for the parse. */
+DDBST_API int ddbst_item_set_json(ddbst_item *item, const char *json,
+                                  size_t len, ddbst_error *err);
+
 /* Fills every unset attribute that has a default: literal defaults, "now" for
  * timestamps (at `now_unix_us`, microseconds since the epoch, so one write can
- * use one instant; pass ddbst_now_unix_us() for the clock) and generated ULIDs
+ * use one instant; DDBST_NOW for the clock, see "Time" above) and generated ULIDs
  * (monotonic per model, random bits from libsodium). */
 DDBST_API int ddbst_item_apply_defaults(ddbst_item *item, int64_t now_unix_us,
                                         ddbst_error *err);
@@ -680,6 +746,12 @@ DDBST_API int ddbst_batch_request(const ddbst_batch *batch, int i,
 #define DDBST_SK_LT 4      /* before value */
 #define DDBST_SK_LTE 5     /* value or before (a partial value: through its whole range) */
 #define DDBST_SK_BETWEEN 6 /* value (gte) through value2 (lte) */
+/* Any other pair of bounds, value the lower and value2 the upper one, each
+ * by the rule of its single condition above (complete or partial). */
+#define DDBST_SK_GT_LT 7   /* after value and before value2 */
+#define DDBST_SK_GT_LTE 8  /* after value, value2 or before */
+#define DDBST_SK_GTE_LT 9  /* value or after, before value2 */
+#define DDBST_SK_GTE_LTE DDBST_SK_BETWEEN
 
 /* Pagination cursors' sealing keys (see "cursors" below). */
 typedef struct ddbst_cursor_keys ddbst_cursor_keys;
@@ -692,7 +764,7 @@ typedef struct ddbst_query {
   int32_t attribute;   /* the facet's attribute index in the values' entity */
   const char *value;   /* the bound, as text typed by the attribute */
   size_t value_len;
-  const char *value2;  /* DDBST_SK_BETWEEN's upper bound */
+  const char *value2;  /* the upper bound of a pair (DDBST_SK_BETWEEN, ...) */
   size_t value2_len;
   uint32_t limit;      /* 0: the pattern's default; capped at its maximum */
   uint32_t reserved;
@@ -705,7 +777,7 @@ typedef struct ddbst_query {
   const char *cursor;
   size_t cursor_len;
   const ddbst_cursor_keys *cursor_keys;
-  int64_t now_unix_us; /* for the cursor's maximum age; 0: the clock */
+  int64_t now_unix_us; /* for the cursor's maximum age; DDBST_NOW (0): the clock */
   /* A filter: items the key range reads but `filter` (a DDBST_EXPR_FILTER
    * of the values' entity) does not hold for are dropped by DynamoDB after
    * the read (they count towards the page's Limit and its cost). Or its

@@ -109,7 +109,9 @@ export interface Page<I> {
 
 export type Condition = { [facet: string]:
   | { begins: Value } | { gt: Value } | { gte: Value } | { lt: Value } | { lte: Value }
-  | { between: [Value, Value] } };
+  | { between: [Value, Value] }
+  /** a lower and an upper bound, each by its own rule */
+  | ({ gt: Value } | { gte: Value }) & ({ lt: Value } | { lte: Value }) };
 
 export interface QueryOptions {
   condition?: Condition;

@@ -66,3 +66,18 @@ const char *ddbst_buf_data(const ddbst_buf *b) {
 }
 
 size_t ddbst_buf_len(const ddbst_buf *b) { return b ? b->len : 0; }
+
+int ddbst_buf_append(ddbst_buf *b, const char *data, size_t len) {
+  if (!b || (!data && len && len != DDBST_NUL_TERMINATED)) return DDBST_EINVAL;
+  len = ddbst__len(data, len);
+  return len ? ddbst__buf_append(b, data, len) : 0;
+}
+
+void ddbst_buf_truncate(ddbst_buf *b, size_t len) {
+  if (b) ddbst__buf_truncate(b, len);
+}
+
+int ddbst_buf_reserve(ddbst_buf *b, size_t extra) {
+  if (!b) return DDBST_EINVAL;
+  return ddbst__buf_reserve(b, extra);
+}

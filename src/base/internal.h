@@ -43,6 +43,16 @@ void *ddbst__arena_alloc(ddbst__arena *ar, size_t n);
 /* A NUL-terminated copy of s[0..n), or NULL. */
 char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n);
 
+/* A length of the API: DDBST_NUL_TERMINATED is the text's own. */
+static inline size_t ddbst__len(const char *s, size_t n) {
+  return n == DDBST_NUL_TERMINATED ? (s ? strlen(s) : 0) : n;
+}
+
+/* An instant of the API: DDBST_NOW (0) reads the clock. */
+static inline int64_t ddbst__now(int64_t now_us) {
+  return now_us ? now_us : ddbst_now_unix_us();
+}
+
 /* ---- errors ---- */
 
 /* Fills `err` (when not NULL) and returns `code`, so callers can write

@@ -48,8 +48,10 @@ static const cli_option update_options[] = {
     {NULL, NULL, NULL}};
 static const cli_option query_options[] = {
     {"--begins", "NAME=VALUE", "the facet starts with VALUE"},
-    {"--gt", "NAME=VALUE", "after VALUE (after all that start with it)"},
-    {"--gte", "NAME=VALUE", "VALUE or after (with --lte: between)"},
+    {"--gt", "NAME=VALUE",
+     "after VALUE (after all that start with it; with --lt or --lte: a "
+     "range)"},
+    {"--gte", "NAME=VALUE", "VALUE or after (with --lt or --lte: a range)"},
     {"--lt", "NAME=VALUE", "before VALUE"},
     {"--lte", "NAME=VALUE", "VALUE or before (a partial VALUE: all of it)"},
     {"--limit", "N", "items a page (capped at the pattern's maximum)"},
@@ -272,12 +274,21 @@ int cli_delete(int argc, char **argv) { return item_verb("delete", argc, argv); 
 int cli_update(int argc, char **argv) { return item_verb("update", argc, argv); }
 
 /* The sort-key condition of a query: one of --begins|--gt|--gte|--lt|--lte
- * NAME=VALUE, or --gte and --lte on one facet, which make a between. */
+ * NAME=VALUE, or a lower bound (--gt, --gte) and an upper one (--lt,
+ * --lte) on one facet, which make a pair. */
 typedef struct condition {
-  const char *test; /* "begins", ..., "between"; NULL: none */
+  const char *test; /* "begins", ..., "gt"; NULL: none */
+  const char *test2; /* a pair's upper bound: "lt" or "lte"; NULL: none */
   const char *name, *value, *value2;
   size_t name_len;
 } condition;
+
+static int is_lower(const char *t) {
+  return !strcmp(t, "gt") || !strcmp(t, "gte");
+}
+static int is_upper(const char *t) {
+  return !strcmp(t, "lt") || !strcmp(t, "lte");
+}
 
 static int add_condition(condition *c, const char *test, const char *arg) {
   const char *eq = strchr(arg, '=');
@@ -286,22 +297,30 @@ static int add_condition(condition *c, const char *test, const char *arg) {
     return 2;
   }
   size_t n = (size_t)(eq - arg);
-  int pair = c->test && ((!strcmp(c->test, "gte") && !strcmp(test, "lte")) ||
-                         (!strcmp(c->test, "lte") && !strcmp(test, "gte")));
+  int pair = c->test && !c->test2 &&
+             ((is_lower(c->test) && is_upper(test)) ||
+              (is_upper(c->test) && is_lower(test)));
   if (pair && (n != c->name_len || memcmp(arg, c->name, n) != 0)) {
-    fprintf(stderr, "ddbst: --gte and --lte must name one facet\n");
+    fprintf(stderr, "ddbst: a lower and an upper bound must name one facet\n");
     return 2;
   }
   if (c->test && !pair) {
-    fprintf(stderr, "ddbst: a query takes one sort-key condition "
-                    "(--gte with --lte makes a between)\n");
+    fprintf(stderr, "ddbst: a query takes one sort-key condition, or one "
+                    "lower bound (--gt, --gte) with one upper bound (--lt, "
+                    "--lte)\n");
     return 2;
   }
   if (pair) {
-    /* between [low, high]: the --gte value is the low one */
-    c->value2 = !strcmp(test, "lte") ? eq + 1 : c->value;
-    c->value = !strcmp(test, "lte") ? c->value : eq + 1;
-    c->test = "between";
+    /* the lower bound first, its value as value */
+    if (is_upper(c->test)) {
+      c->test2 = c->test;
+      c->value2 = c->value;
+      c->test = test;
+      c->value = eq + 1;
+    } else {
+      c->test2 = test;
+      c->value2 = eq + 1;
+    }
     return 0;
   }
   c->test = test;
@@ -311,19 +330,21 @@ static int add_condition(condition *c, const char *test, const char *arg) {
   return 0;
 }
 
-/* ,"condition":{"NAME":{"TEST":"VALUE"}} or {"between":["LOW","HIGH"]} */
+/* ,"condition":{"NAME":{"TEST":"VALUE"}} or, for a pair,
+ * {"NAME":{"LOWER":"VALUE","UPPER":"VALUE2"}} */
 static void add_condition_field(cli_text *req, const condition *c) {
   if (!c->test) return;
   cli_add(req, ",\"condition\":{");
   cli_add_string(req, c->name, c->name_len);
   cli_add(req, ":{\"");
   cli_add(req, c->test);
-  cli_add(req, c->value2 ? "\":[" : "\":");
+  cli_add(req, "\":");
   cli_add_string(req, c->value, strlen(c->value));
-  if (c->value2) {
-    cli_add(req, ",");
+  if (c->test2) {
+    cli_add(req, ",\"");
+    cli_add(req, c->test2);
+    cli_add(req, "\":");
     cli_add_string(req, c->value2, strlen(c->value2));
-    cli_add(req, "]");
   }
   cli_add(req, "}}");
 }

@@ -44,23 +44,7 @@ void ddbst__ffi_put_error(ddbst__jw *w, const ddbst_error *e) {
 
 /* A JSON value back to text, for list, map and set attributes. */
 void ddbst__ffi_write_json(ddbst__jw *w, const ddbst__jnode *v) {
-  switch (v->type) {
-  case DDBST__J_NULL: ddbst__jw_null(w); return;
-  case DDBST__J_BOOL: ddbst__jw_bool(w, v->boolean); return;
-  case DDBST__J_NUMBER: ddbst__jw_json(w, v->text, v->len); return;
-  case DDBST__J_STRING: ddbst__jw_strn(w, v->text, v->len); return;
-  case DDBST__J_ARRAY:
-  case DDBST__J_OBJECT:
-    ddbst__jw_open(w, v->type == DDBST__J_ARRAY ? '[' : '{');
-    for (size_t i = 0; i < v->count; i++) {
-      if (v->type == DDBST__J_OBJECT)
-        ddbst__jw_keyn(w, v->keys[i], v->key_lens[i]);
-      ddbst__ffi_write_json(w, v->items[i]);
-    }
-    ddbst__jw_close(w, v->type == DDBST__J_ARRAY ? ']' : '}');
-    return;
-  }
-  ddbst__jw_status(w, DDBST_EINVAL);
+  ddbst__jtree_write(w, v);
 }
 
 /* DynamoDB JSON (as ddbst_item_get gives lists, maps and sets) as plain

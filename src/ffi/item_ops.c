@@ -185,36 +185,72 @@ static const struct {
                   {"lte", DDBST_SK_LTE},       {"between", DDBST_SK_BETWEEN}};
 
 /* "condition": {"createdAt": {"begins": "2026-03"}}; a between takes
- * [low, high]. */
+ * [low, high]; a pair of bounds is two members, a lower (gt, gte) and an
+ * upper (lt, lte): {"createdAt": {"gt": "2026-01", "lt": "2026-03"}}. */
+static int condition_of(const char *name) {
+  for (size_t i = 0; i < sizeof conditions / sizeof conditions[0]; i++)
+    if (!strcmp(name, conditions[i].name)) return conditions[i].cond;
+  return -1;
+}
+
 static int read_condition(call *c, ddbst_item *values, const ddbst__jnode *req,
                           ddbst_query *q) {
   const ddbst__jnode *cond = ddbst__jobj_get(req, "condition");
   if (!cond || cond->type == DDBST__J_NULL) return 0;
   if (cond->type != DDBST__J_OBJECT || cond->count != 1 ||
-      cond->items[0]->type != DDBST__J_OBJECT || cond->items[0]->count != 1)
+      cond->items[0]->type != DDBST__J_OBJECT ||
+      (cond->items[0]->count != 1 && cond->items[0]->count != 2))
     return ddbst__ffi_fail(
         c, DDBST_EINVAL, "condition",
         "expected {\"<facet>\": {\"<begins|gt|gte|lt|lte|between>\": "
-        "value}}");
+        "value}} or a lower and an upper bound {\"<gt|gte>\": value, "
+        "\"<lt|lte>\": value}");
   int a = ddbst__ffi_attribute(c, values, "condition", cond->keys[0]);
   if (a < 0) return a;
   const ddbst__jnode *test = cond->items[0];
   char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "condition.%s.%s", cond->keys[0], test->keys[0]);
   q->attribute = a;
-  q->condition = -1;
-  for (size_t i = 0; i < sizeof conditions / sizeof conditions[0]; i++)
-    if (!strcmp(test->keys[0], conditions[i].name))
-      q->condition = conditions[i].cond;
-  if (q->condition < 0)
-    return ddbst__ffi_fail(c, DDBST_EINVAL, path,
-                           "expected begins, gt, gte, lt, lte or between");
   const ddbst__jnode *v = test->items[0], *v2 = NULL;
-  if (q->condition == DDBST_SK_BETWEEN) {
-    if (v->type != DDBST__J_ARRAY || v->count != 2)
-      return ddbst__ffi_fail(c, DDBST_EINVAL, path, "expected [low, high]");
-    v2 = v->items[1];
-    v = v->items[0];
+  if (test->count == 2) {
+    /* a pair: whichever order the members come in */
+    int lo = -1, hi = -1;
+    for (int i = 0; i < 2; i++) {
+      int k = condition_of(test->keys[i]);
+      if (k == DDBST_SK_GT || k == DDBST_SK_GTE) {
+        if (lo >= 0) hi = -2; /* two lower bounds */
+        lo = i;
+      } else if (k == DDBST_SK_LT || k == DDBST_SK_LTE) {
+        if (hi >= 0) lo = -2;
+        hi = i;
+      }
+    }
+    if (lo < 0 || hi < 0) {
+      snprintf(path, sizeof path, "condition.%s", cond->keys[0]);
+      return ddbst__ffi_fail(c, DDBST_EINVAL, path,
+                             "two bounds are a lower one (gt or gte) and an "
+                             "upper one (lt or lte), not %s and %s",
+                             test->keys[0], test->keys[1]);
+    }
+    int gt = condition_of(test->keys[lo]) == DDBST_SK_GT;
+    int lt = condition_of(test->keys[hi]) == DDBST_SK_LT;
+    q->condition = gt ? (lt ? DDBST_SK_GT_LT : DDBST_SK_GT_LTE)
+                      : (lt ? DDBST_SK_GTE_LT : DDBST_SK_BETWEEN);
+    v = test->items[lo];
+    v2 = test->items[hi];
+    snprintf(path, sizeof path, "condition.%s", cond->keys[0]);
+  } else {
+    snprintf(path, sizeof path, "condition.%s.%s", cond->keys[0],
+             test->keys[0]);
+    q->condition = condition_of(test->keys[0]);
+    if (q->condition < 0)
+      return ddbst__ffi_fail(c, DDBST_EINVAL, path,
+                             "expected begins, gt, gte, lt, lte or between");
+    if (q->condition == DDBST_SK_BETWEEN) {
+      if (v->type != DDBST__J_ARRAY || v->count != 2)
+        return ddbst__ffi_fail(c, DDBST_EINVAL, path, "expected [low, high]");
+      v2 = v->items[1];
+      v = v->items[0];
+    }
   }
   if ((v->type != DDBST__J_STRING && v->type != DDBST__J_NUMBER) ||
       (v2 && v2->type != DDBST__J_STRING && v2->type != DDBST__J_NUMBER))

@@ -8,6 +8,7 @@
 
 #include "base/suggest.h"
 #include "ffi/ffi.h"
+#include "item/item_named.h"
 #include "model/suggest.h"
 #include "request/cond.h"
 
@@ -107,68 +108,15 @@ static int item_set(ddbst_item *it, int a, const char *t, size_t n,
 /* The attribute `name` of the item's entity, or DDBST_ENOTFOUND at `path`. */
 int ddbst__ffi_attribute(call *c, ddbst_item *it, const char *field,
                          const char *name) {
-  int entity = ddbst_item_entity(it);
-  int a = ddbst_model_attribute(c->m, entity, name);
-  if (a < 0) {
-    char path[DDBST_ERROR_PATH_MAX];
-    snprintf(path, sizeof path, "%s.%s", field, name);
-    const char *en = ddbst_model_entity_name(c->m, entity);
-    char tail[DDBST__TAIL_CAP];
-    return ddbst__ffi_fail(
-        c, DDBST_ENOTFOUND, path, "%s has no attribute %s%s", en, name,
-        ddbst__suggest_tail(
-            ddbst__suggest_attribute(&c->m->entities[entity], name), tail,
-            sizeof tail));
-  }
-  return a;
+  return ddbst__item_attribute_named(it, field, name, &c->err);
 }
 
-/* Applies every member of the object `field` with `fn`. A JSON string is
- * the value's text as ddbst_item_set reads it; a number only for numeric
- * attributes and true/false only for booleans (a typed language's 42 must
- * not quietly become the string "42"); arrays and objects as JSON text;
- * null leaves the attribute alone. */
+/* Applies every member of the object `field` with `fn`, by the rules
+ * ddbst_item_set_json reads by (item/item_named.h). */
 static int apply(call *c, ddbst_item *it, const ddbst__jnode *req,
                  const char *field, setter fn) {
-  const ddbst__jnode *obj = ddbst__jobj_get(req, field);
-  if (!obj || obj->type == DDBST__J_NULL) return 0;
-  if (obj->type != DDBST__J_OBJECT)
-    return ddbst__ffi_fail(c, DDBST_EINVAL, field,
-                           "expected an object of attributes");
-  int entity = ddbst_item_entity(it);
-  for (size_t i = 0; i < obj->count; i++) {
-    const ddbst__jnode *v = obj->items[i];
-    int a = ddbst__ffi_attribute(c, it, field, obj->keys[i]);
-    if (a < 0) return a;
-    const char *type = ddbst_model_attribute_type(c->m, entity, a);
-    char path[DDBST_ERROR_PATH_MAX];
-    snprintf(path, sizeof path, "%s.%s", field, obj->keys[i]);
-    const char *text = v->text;
-    size_t n = v->len;
-    if (v->type == DDBST__J_NULL) continue;
-    if (v->type == DDBST__J_NUMBER && !ddbst__ffi_is_numeric(type))
-      return ddbst__ffi_fail(c, DDBST_EVALUE, path,
-                             "%s is of type %s: give it as a JSON string",
-                             obj->keys[i], type);
-    if (v->type == DDBST__J_BOOL) {
-      if (strcmp(type, "boolean") != 0)
-        return ddbst__ffi_fail(c, DDBST_EVALUE, path,
-                               "%s is of type %s, not boolean", obj->keys[i],
-                               type);
-      text = v->boolean ? "true" : "false";
-      n = strlen(text);
-    } else if (v->type == DDBST__J_ARRAY || v->type == DDBST__J_OBJECT) {
-      ddbst__jw json;
-      ddbst_buf_reset(&c->tmp);
-      ddbst__jw_init(&json, &c->tmp);
-      ddbst__ffi_write_json(&json, v);
-      if (json.rc) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
-      text = c->tmp.data;
-      n = c->tmp.len;
-    }
-    if (fn(it, a, text, n, &c->err)) return c->err.code;
-  }
-  return 0;
+  return ddbst__item_apply_json(it, ddbst__jobj_get(req, field), field, fn,
+                                &c->tmp, &c->err);
 }
 
 /* "remove" and "project": arrays of attribute names. */

@@ -130,6 +130,7 @@ static int dispatch(call *c, const ddbst__jnode *req) {
 
 char *ddbst_json_call(const ddbst_json *session, const char *request,
                       size_t len, size_t *answer_len) {
+  len = ddbst__len(request, len);
   if (!session) {
     if (answer_len) *answer_len = sizeof nosession_answer - 1;
     return nosession_answer;
@@ -265,6 +266,7 @@ void ddbst_json_close(ddbst_json *session) {
 ddbst_json *ddbst_json_open(const char *config, size_t len,
                             const ddbst_allocator *alloc, char **error) {
   if (error) *error = NULL;
+  len = ddbst__len(config, len);
   call c;
   memset(&c, 0, sizeof c);
   ddbst_allocator a;

@@ -258,6 +258,7 @@ int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
     return ddbst__fail(err, DDBST_EINVAL, NULL,
                        "attribute index %d is not an attribute of %s", attr,
                        it->m->entities[it->entity].name);
+  len = ddbst__len(text, len);
   if (!text && len)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "text is NULL");
   if (len > UINT32_MAX / 2)
@@ -319,6 +320,7 @@ int ddbst_item_remove(ddbst_item *it, int attr) {
 static int set_update_value(ddbst_item *it, int attr, const char *text,
                             size_t len, ddbst__upd upd, ddbst_error *err) {
   if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  len = ddbst__len(text, len);
   const ddbst__attr *a = attr_of(it, attr);
   if (!a) return ddbst__fail(err, DDBST_EINVAL, NULL, "bad attribute index");
   char path[DDBST_ERROR_PATH_MAX];
@@ -371,6 +373,7 @@ int ddbst_item_append(ddbst_item *it, int attr, const char *json, size_t len,
 int ddbst_item_set_previous(ddbst_item *it, int attr, const char *text,
                             size_t len, ddbst_error *err) {
   if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  len = ddbst__len(text, len);
   /* canonicalise as a value, then move it to the previous slot */
   ddbst__val keep = it->vals[attr < 0 || attr >= it->m->max_attrs ? 0 : attr];
   int rc = ddbst_item_set(it, attr, text, len, err);
@@ -472,6 +475,7 @@ DDBST__NOINLINE static int apply_defaults_from(ddbst_item *it, int k,
 int ddbst_item_apply_defaults(ddbst_item *it, int64_t now_us,
                               ddbst_error *err) {
   if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  now_us = ddbst__now(now_us);
   const ddbst__entity *e = &it->m->entities[it->entity];
   for (int k = 0; k < e->ndefaults; k++)
     if (!it->vals[e->default_attrs[k]].set)

@@ -57,6 +57,8 @@ int ddbst_item_from_key(ddbst_item *it, const char *index, const char *pk,
                         size_t pk_len, const char *sk, size_t sk_len,
                         ddbst_error *err) {
   if (!it || !pk) return ddbst__fail(err, DDBST_EINVAL, NULL, "item or pk is NULL");
+  pk_len = ddbst__len(pk, pk_len);
+  sk_len = ddbst__len(sk, sk_len);
   const ddbst_model *m = it->m;
   int ix = -1;
   if (index) {

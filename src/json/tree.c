@@ -292,3 +292,23 @@ const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key) {
       return obj->items[i];
   return NULL;
 }
+
+void ddbst__jtree_write(ddbst__jw *w, const ddbst__jnode *v) {
+  switch (v->type) {
+  case DDBST__J_NULL: ddbst__jw_null(w); return;
+  case DDBST__J_BOOL: ddbst__jw_bool(w, v->boolean); return;
+  case DDBST__J_NUMBER: ddbst__jw_json(w, v->text, v->len); return;
+  case DDBST__J_STRING: ddbst__jw_strn(w, v->text, v->len); return;
+  case DDBST__J_ARRAY:
+  case DDBST__J_OBJECT:
+    ddbst__jw_open(w, v->type == DDBST__J_ARRAY ? '[' : '{');
+    for (size_t i = 0; i < v->count; i++) {
+      if (v->type == DDBST__J_OBJECT)
+        ddbst__jw_keyn(w, v->keys[i], v->key_lens[i]);
+      ddbst__jtree_write(w, v->items[i]);
+    }
+    ddbst__jw_close(w, v->type == DDBST__J_ARRAY ? ']' : '}');
+    return;
+  }
+  ddbst__jw_status(w, DDBST_EINVAL);
+}

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/internal.h"
+#include "json/jw.h"
 #include "json/parse.h" /* ddbst__text_position, for errors at a node */
 
 typedef enum {
@@ -44,5 +45,9 @@ int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
 
 /* The member `key` of an object node, or NULL. */
 const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key);
+
+/* A node back to JSON text, through the sticky writer (its status says
+ * whether it all went). */
+void ddbst__jtree_write(ddbst__jw *w, const ddbst__jnode *v);
 
 #endif

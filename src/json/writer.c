@@ -3,6 +3,7 @@
 
 #include "base/bytes.h"
 #include "base/internal.h"
+#include "base/utf8.h"
 
 /* Its idea of "needs an escape" is the key scan's: both are bytes.h's. */
 size_t ddbst__json_plain_len(const char *s, size_t n) {
@@ -61,4 +62,15 @@ int ddbst__json_number(ddbst_buf *b, const char *s, size_t n) {
   while (j + 1 < n && s[j] == '0' && s[j + 1] >= '0' && s[j + 1] <= '9') j++;
   if (i && ddbst__buf_putc(b, '-')) return DDBST_ENOMEM;
   return ddbst__buf_append(b, s + j, n - j);
+}
+
+int ddbst_buf_append_json_string(ddbst_buf *b, const char *s, size_t n) {
+  if (!b || (!s && n && n != DDBST_NUL_TERMINATED)) return DDBST_EINVAL;
+  n = ddbst__len(s, n);
+  if (!s) s = "";
+  if (ddbst__utf8_check(s, n)) return DDBST_EVALUE;
+  size_t start = b->len;
+  int rc = ddbst__json_string(b, s, n);
+  if (rc) ddbst__buf_truncate(b, start);
+  return rc;
 }

@@ -463,7 +463,9 @@ int ddbst_model_load(const char *json, size_t len,
                      ddbst_error *err) {
   if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "out is NULL");
   *out = NULL;
-  if (!json && len) return ddbst__fail(err, DDBST_EINVAL, NULL, "json is NULL");
+  if (!json && len && len != DDBST_NUL_TERMINATED)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "json is NULL");
+  len = ddbst__len(json, len);
   if (opts && opts->size < sizeof(uint32_t) * 2)
     return ddbst__fail(err, DDBST_EINVAL, NULL,
                        "ddbst_load_options.size is not set");

@@ -202,7 +202,7 @@ static int add_write(ddbst_batch *b, ddbst_item *it, int put, int64_t now_us,
 
 int ddbst_batch_put(ddbst_batch *b, ddbst_item *it, int64_t now_us,
                     ddbst_error *err) {
-  return add_write(b, it, 1, now_us, err);
+  return add_write(b, it, 1, ddbst__now(now_us), err);
 }
 
 int ddbst_batch_delete(ddbst_batch *b, ddbst_item *it, ddbst_error *err) {

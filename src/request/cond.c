@@ -82,6 +82,7 @@ int ddbst_expr_parse(const ddbst_model *m, int entity, int kind,
                      ddbst_error *err) {
   if (!text)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "no expression text");
+  len = ddbst__len(text, len);
   return compile(m, entity, kind, text, len, NULL, NULL, out, err);
 }
 
@@ -90,6 +91,7 @@ int ddbst_expr_parse_json(const ddbst_model *m, int entity, int kind,
                           ddbst_error *err) {
   if (!json)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "no expression JSON");
+  len = ddbst__len(json, len);
   return compile(m, entity, kind, NULL, len, json, NULL, out, err);
 }
 
@@ -186,16 +188,18 @@ int ddbst__item_carry(ddbst_item *it, ddbst_expr *x, ddbst_error *err) {
 
 int ddbst_item_condition_text(ddbst_item *it, const char *text, size_t len,
                               ddbst_error *err) {
-  return attach_text(it, DDBST_EXPR_CONDITION, text, len, err);
+  return attach_text(it, DDBST_EXPR_CONDITION, text, ddbst__len(text, len),
+                     err);
 }
 
 int ddbst_item_update_text(ddbst_item *it, const char *text, size_t len,
                            ddbst_error *err) {
-  return attach_text(it, DDBST_EXPR_UPDATE, text, len, err);
+  return attach_text(it, DDBST_EXPR_UPDATE, text, ddbst__len(text, len), err);
 }
 
 int ddbst_item_bind(ddbst_item *it, const char *name, const char *text,
                     size_t len, ddbst_error *err) {
+  len = ddbst__len(text, len);
   if (!it || !name || (!text && len))
     return ddbst__fail(err, DDBST_EINVAL, NULL, "item, name or text is NULL");
   if (name[0] == ':') name++;

@@ -57,6 +57,7 @@ int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
   int rc = check_args(it, out, err);
   if (rc)
     return rc;
+  now_us = ddbst__now(now_us);
   if (ddbst__entity_of(it)->nuniques)
     return ddbst__unique_write(it, DDBST__W_PUT, flags, now_us, out, err);
   size_t start = out->len;
@@ -81,6 +82,7 @@ int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
   int rc = check_args(it, out, err);
   if (rc)
     return rc;
+  now_us = ddbst__now(now_us);
   if (ddbst__unique_conditions_needed(it))
     return ddbst__unique_write(it, DDBST__W_UPDATE, flags, now_us, out, err);
   size_t start = out->len;

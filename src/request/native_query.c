@@ -158,6 +158,17 @@ int ddbst__native_key_condition(ddbst_item *it, const ddbst__pattern *p,
                cond == DDBST_SK_GT || cond == DDBST_SK_LTE ? B_UPTO : B_FROM,
                q->value, q->value_len, out, err);
     if (rc) return rc;
+  } else if (cond == DDBST_SK_GT_LT || cond == DDBST_SK_GT_LTE ||
+             cond == DDBST_SK_GTE_LT) {
+    /* DynamoDB takes one condition per key attribute: a pair is BETWEEN,
+     * whose ends are both inclusive, and a value's successor has no text
+     * for every type */
+    snprintf(path, sizeof path, "%s.%s", e->name, a->name);
+    return ddbst__fail(err, DDBST_EINVAL, path,
+                       "%s is a sort attribute of multi-attribute index %s: "
+                       "a pair of bounds is BETWEEN there (gte and lte); an "
+                       "open end (gt, lt) has no key condition",
+                       a->name, ix->name);
   } else {
     return ddbst__fail(err, DDBST_EINVAL, "condition",
                        "unknown sort-key condition %d", cond);

@@ -119,6 +119,17 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     if (q) memcpy(&qd, q, q->size);
     qo = &qd;
   }
+  if (qo->value_len == DDBST_NUL_TERMINATED ||
+      qo->value2_len == DDBST_NUL_TERMINATED ||
+      qo->cursor_len == DDBST_NUL_TERMINATED ||
+      qo->filter_text_len == DDBST_NUL_TERMINATED) {
+    if (qo != &qd) memcpy(&qd, q, sizeof qd);
+    qd.value_len = ddbst__len(qd.value, qd.value_len);
+    qd.value2_len = ddbst__len(qd.value2, qd.value2_len);
+    qd.cursor_len = ddbst__len(qd.cursor, qd.cursor_len);
+    qd.filter_text_len = ddbst__len(qd.filter_text, qd.filter_text_len);
+    qo = &qd;
+  }
   char path[DDBST_ERROR_PATH_MAX];
 #define PATTERN_PATH (snprintf(path, sizeof path, "patterns.%s", p->name), path)
   if (p->op != DDBST__OP_QUERY)

@@ -387,16 +387,71 @@ static int condition_value(sk_ctx *c, const ddbst__seg *seg,
 
 /* ---- the key condition ---- */
 
+/* A condition's two ends: DDBST_SK_GT or _GTE for its lower end, _LT or
+ * _LTE for its upper end, 0 where it has none. A pair (both ends) takes
+ * its lower bound from value and its upper bound from value2. */
+static int lower_end(int cond) {
+  switch (cond) {
+  case DDBST_SK_GTE:
+  case DDBST_SK_BETWEEN:
+  case DDBST_SK_GTE_LT:
+    return DDBST_SK_GTE;
+  case DDBST_SK_GT:
+  case DDBST_SK_GT_LT:
+  case DDBST_SK_GT_LTE:
+    return DDBST_SK_GT;
+  }
+  return 0;
+}
+
+static int upper_end(int cond) {
+  switch (cond) {
+  case DDBST_SK_LTE:
+  case DDBST_SK_BETWEEN:
+  case DDBST_SK_GT_LTE:
+    return DDBST_SK_LTE;
+  case DDBST_SK_LT:
+  case DDBST_SK_GT_LT:
+  case DDBST_SK_GTE_LT:
+    return DDBST_SK_LT;
+  }
+  return 0;
+}
+
+/* The lower bound of `end` (gt or gte) on key text v, partial or not. */
+static int lower_bound(sk_ctx *c, int end, const char *v, uint32_t n,
+                       int partial, bound *lo) {
+  if (end == DDBST_SK_GTE)
+    return make_bound(c, v, n, 0, END_NONE, 1, lo);
+  if (partial) /* after every value that starts with v */
+    return make_bound(c, v, n, 1, END_NONE, 1, lo);
+  /* a complete value: every key above P+v, which itself is excluded */
+  return c->terminated ? make_bound(c, v, n, 0, END_DELIM_SUCC, 1, lo)
+                       : make_bound(c, v, n, 0, END_NONE, 0, lo);
+}
+
+/* The upper bound of `end` (lt or lte) on key text v, partial or not. */
+static int upper_bound(sk_ctx *c, int end, const char *v, uint32_t n,
+                       int partial, bound *hi) {
+  if (end == DDBST_SK_LT) /* before v: before every value starting with it */
+    return make_bound(c, v, n, 0, END_NONE, 0, hi);
+  if (partial) /* through the end of the prefix's range */
+    return make_bound(c, v, n, 1, END_NONE, 0, hi);
+  return c->terminated ? make_bound(c, v, n, 0, END_DELIM_SUCC, 0, hi)
+                       : make_bound(c, v, n, 0, END_NONE, 1, hi);
+}
+
 /* The bounds of a condition on the facet at segment c->range_seg. */
 static int condition_bounds(sk_ctx *c, int cond, const ddbst__attr *a,
                             const ddbst_query *q, bound *lo, bound *hi,
                             ddbst_error *err) {
   uint32_t v1o = 0, v1l = 0, v2o = 0, v2l = 0;
   int p1 = 0, p2 = 0;
+  int le = lower_end(cond), ue = upper_end(cond), pair = le && ue;
   const ddbst__seg *seg = &c->k->sk.segs[c->range_seg];
   int rc =
       condition_value(c, seg, a, q->value, q->value_len, &v1o, &v1l, &p1, err);
-  if (!rc && cond == DDBST_SK_BETWEEN)
+  if (!rc && pair)
     rc = condition_value(c, seg, a, q->value2, q->value2_len, &v2o, &v2l, &p2,
                          err);
   if (rc)
@@ -404,35 +459,14 @@ static int condition_bounds(sk_ctx *c, int cond, const ddbst__attr *a,
   /* the values live in keytext, which grows below: copy them out */
   char v1[DDBST__SK_MAX + 1], v2[DDBST__SK_MAX + 1];
   memcpy(v1, key_at(c->it, v1o), v1l);
-  if (cond == DDBST_SK_BETWEEN)
+  if (pair)
     memcpy(v2, key_at(c->it, v2o), v2l);
-  int term = c->terminated;
-  switch (cond) {
-  case DDBST_SK_GTE:
-    return make_bound(c, v1, v1l, 0, END_NONE, 1, lo);
-  case DDBST_SK_GT:
-    if (p1)
-      return make_bound(c, v1, v1l, 1, END_NONE, 1, lo);
-    /* the facet is last: every key above P+v, which itself is excluded */
-    return term ? make_bound(c, v1, v1l, 0, END_DELIM_SUCC, 1, lo)
-                : make_bound(c, v1, v1l, 0, END_NONE, 0, lo);
-  case DDBST_SK_LTE:
-    if (p1)
-      return make_bound(c, v1, v1l, 1, END_NONE, 0, hi);
-    return term ? make_bound(c, v1, v1l, 0, END_DELIM_SUCC, 0, hi)
-                : make_bound(c, v1, v1l, 0, END_NONE, 1, hi);
-  case DDBST_SK_LT:
-    return make_bound(c, v1, v1l, 0, END_NONE, 0, hi);
-  case DDBST_SK_BETWEEN:
-    rc = make_bound(c, v1, v1l, 0, END_NONE, 1, lo);
-    if (rc)
-      return rc;
-    if (p2)
-      return make_bound(c, v2, v2l, 1, END_NONE, 0, hi);
-    return term ? make_bound(c, v2, v2l, 0, END_DELIM_SUCC, 0, hi)
-                : make_bound(c, v2, v2l, 0, END_NONE, 1, hi);
-  }
-  return DDBST_EINVAL;
+  if (le && (rc = lower_bound(c, le, v1, v1l, p1, lo)))
+    return rc;
+  if (ue)
+    return pair ? upper_bound(c, ue, v2, v2l, p2, hi)
+                : upper_bound(c, ue, v1, v1l, p1, hi);
+  return 0;
 }
 
 static int compare_bounds(const ddbst_item *it, const bound *lo,
@@ -552,7 +586,7 @@ int ddbst__sort_condition(ddbst_item *it, const ddbst__pattern *p,
     return ddbst__sk_expr(it, sk_attr, " AND begins_with(#n1, :v1)",
                           ddbst__key_ref(b.off, b.len), NULL, out);
   }
-  if (cond < DDBST_SK_BEGINS || cond > DDBST_SK_BETWEEN)
+  if (!lower_end(cond) && !upper_end(cond))
     return ddbst__fail(err, DDBST_EINVAL, "query.condition",
                        "unknown sort-key condition %d", cond);
 

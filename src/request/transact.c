@@ -252,12 +252,12 @@ static int txn_add(ddbst_txn *t, ddbst_item *it, ddbst__write w,
 
 int ddbst_txn_put(ddbst_txn *t, ddbst_item *it, uint32_t flags,
                   int64_t now_us, ddbst_error *err) {
-  return txn_add(t, it, DDBST__W_PUT, flags, now_us, err);
+  return txn_add(t, it, DDBST__W_PUT, flags, ddbst__now(now_us), err);
 }
 
 int ddbst_txn_update(ddbst_txn *t, ddbst_item *it, uint32_t flags,
                      int64_t now_us, ddbst_error *err) {
-  return txn_add(t, it, DDBST__W_UPDATE, flags, now_us, err);
+  return txn_add(t, it, DDBST__W_UPDATE, flags, ddbst__now(now_us), err);
 }
 
 int ddbst_txn_delete(ddbst_txn *t, ddbst_item *it, uint32_t flags,

@@ -7,7 +7,8 @@
 int ddbst_page_parse_error(ddbst_page *pg, const char *json, size_t len,
                            ddbst_error *err) {
   if (!pg) return ddbst__fail(err, DDBST_EINVAL, NULL, "page is NULL");
-  return ddbst__page_parse(pg, DDBST__ANSWER_ERROR, json, len, err);
+  return ddbst__page_parse(pg, DDBST__ANSWER_ERROR, json, ddbst__len(json, len),
+                           err);
 }
 
 int ddbst_page_error_kind(const ddbst_page *pg) {

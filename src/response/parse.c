@@ -474,6 +474,7 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
 int ddbst_page_parse(ddbst_page *pg, int op, const char *json, size_t len,
                      ddbst_error *err) {
   if (!pg) return ddbst__fail(err, DDBST_EINVAL, NULL, "page is NULL");
+  len = ddbst__len(json, len);
   ddbst__answer kind;
   switch (op) {
   case DDBST_OP_GET_ITEM: kind = DDBST__ANSWER_GET_ITEM; break;

@@ -32,7 +32,8 @@ void ddbst_stream_free(ddbst_stream *s) {
 int ddbst_stream_parse(ddbst_stream *s, const char *json, size_t len,
                        ddbst_error *err) {
   if (!s) return ddbst__fail(err, DDBST_EINVAL, NULL, "stream is NULL");
-  return ddbst__page_parse(&s->page, DDBST__ANSWER_STREAM, json, len, err);
+  return ddbst__page_parse(&s->page, DDBST__ANSWER_STREAM, json,
+                           ddbst__len(json, len), err);
 }
 
 static const ddbst__precord *record(const ddbst_stream *s, int i) {

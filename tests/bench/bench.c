@@ -356,6 +356,43 @@ static int op_query_leaderboard(bench_ctx *c) {
   return ddbst_query_request(c->score, c->top_scores, &q, c->out, NULL);
 }
 
+/* The five values of put_project set by index, and the same by name: what
+ * the name form costs (a scan of the entity's attributes per value). */
+static int op_set_by_index(bench_ctx *c) {
+  ddbst_item_reset(c->item, c->project);
+  BENCH_SET(c->item, c->p_org, BENCH_ORG);
+  BENCH_SET(c->item, c->p_id, BENCH_PROJECT_ID);
+  BENCH_SET(c->item, c->p_created, BENCH_CREATED);
+  BENCH_SET(c->item, c->p_name, BENCH_PROJECT_NAME);
+  return BENCH_SET(c->item, c->p_status, "active");
+}
+
+static int op_set_by_name(bench_ctx *c) {
+  ddbst_item *it = c->item;
+  ddbst_item_reset(it, c->project);
+  int rc = ddbst_item_set_by_name(it, "orgId", BENCH_ORG,
+                                  DDBST_NUL_TERMINATED, NULL);
+  rc |= ddbst_item_set_by_name(it, "projectId", BENCH_PROJECT_ID,
+                               DDBST_NUL_TERMINATED, NULL);
+  rc |= ddbst_item_set_by_name(it, "createdAt", BENCH_CREATED,
+                               DDBST_NUL_TERMINATED, NULL);
+  rc |= ddbst_item_set_by_name(it, "name", BENCH_PROJECT_NAME,
+                               DDBST_NUL_TERMINATED, NULL);
+  rc |= ddbst_item_set_by_name(it, "status", "active", DDBST_NUL_TERMINATED,
+                               NULL);
+  return rc ? DDBST_EVALUE : 0;
+}
+
+/* The same five values from one JSON object (ddbst_item_set_json). */
+static int op_set_json(bench_ctx *c) {
+  static const char json[] =
+      "{\"orgId\":\"" BENCH_ORG "\",\"projectId\":\"" BENCH_PROJECT_ID
+      "\",\"createdAt\":\"" BENCH_CREATED "\",\"name\":\""
+      BENCH_PROJECT_NAME "\",\"status\":\"active\"}";
+  ddbst_item_reset(c->item, c->project);
+  return ddbst_item_set_json(c->item, json, sizeof json - 1, NULL);
+}
+
 static int op_model_load(bench_ctx *c) {
   ddbst_load_options o;
   memset(&o, 0, sizeof o);
@@ -517,6 +554,12 @@ int main(int argc, char **argv) {
   bench_run(&c, "query_leaderboard",
             "Query a multi-attribute GSI: 2 partition attrs, score >= N",
             op_query_leaderboard, 10000, 0);
+  bench_run(&c, "set_by_index", "the 5 values of put_project, by index",
+            op_set_by_index, 10000, 0);
+  bench_run(&c, "set_by_name", "the same 5 values by name (ddbst_item_set_by_name)",
+            op_set_by_name, 10000, 0);
+  bench_run(&c, "set_json", "the same 5 values from one JSON object",
+            op_set_json, 10000, 0);
   bench_run(&c, "model_load", "load + free examples/saas/model.json",
             op_model_load, 100, 0);
 

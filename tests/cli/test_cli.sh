@@ -127,7 +127,14 @@ expect query-between 0 $'Query\t{"TableName":"saas-api-dev","KeyConditionExpress
 expect query-limit-capped 0 '' '' -- query "$saas" listUsers orgId=1 --limit 1000
 out=$("$ddbst" query "$saas" listUsers orgId=1 --limit 1000)
 if [[ $out == *'"Limit":100}' ]]; then passed=$((passed + 1)); else echo "FAIL query-limit-capped: $out"; failed=$((failed + 1)); fi
-expect query-two-conditions 2 '' 'one sort-key condition' -- query "$saas" listEvents projectId=p1 --gt ts=2026 --lt ts=2027
+expect query-two-conditions 2 '' 'one sort-key condition' -- query "$saas" listEvents projectId=p1 --gt ts=2026 --gte ts=2027
+expect query-two-uppers 2 '' 'one lower bound (--gt, --gte) with one upper bound' -- query "$saas" listEvents projectId=p1 --lt ts=2026 --lte ts=2027
+expect query-pair-two-facets 2 '' 'a lower and an upper bound must name one facet' -- query "$saas" listEvents projectId=p1 --gt ts=2026 --lt eventId=x
+expect query-gt-lt 0 $'Query\t{"TableName":"saas-api-dev","KeyConditionExpression":"#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2","ExpressionAttributeNames":{"#n0":"PK","#n1":"SK"},"ExpressionAttributeValues":{":v0":{"S":"PROJECT#p1"},":v1":{"S":"EVENT#2027"},":v2":{"S":"EVENT#2027-03"}},"Limit":100}' '' \
+  -- query "$saas" listEvents projectId=p1 --lt ts=2027-03 --gt ts=2026
+expect query-gte-lt 0 $'Query\t{"TableName":"saas-api-dev","KeyConditionExpression":"#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2","ExpressionAttributeNames":{"#n0":"PK","#n1":"SK"},"ExpressionAttributeValues":{":v0":{"S":"PROJECT#p1"},":v1":{"S":"EVENT#2026-01-01"},":v2":{"S":"EVENT#2026-02-01"}},"Limit":100}' '' \
+  -- query "$saas" listEvents projectId=p1 --gte ts=2026-01-01 --lt ts=2026-02-01
+expect query-gt-lte-empty 2 '' 'the condition selects nothing' -- query "$saas" listEvents projectId=p1 --gt ts=2026-03 --lte ts=2026-03-31T23:59:59Z
 expect query-get-pattern 2 '' 'getUser is a get (ddbst_get_request) pattern, not a query' -- query "$saas" getUser orgId=1
 expect update-primary 2 '' 'Project.projectId: Project.projectId is part of the primary key' \
   -- update "$saas" Project orgId=1 projectId=p createdAt=2026-01-01T00:00:00Z --remove projectId

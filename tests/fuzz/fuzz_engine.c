@@ -7,7 +7,8 @@
  *
  *   keys      the keys object equals the key list, and each key is its
  *             literals and each facet's key form as this file computes it;
- *   bounds    every sort-key condition of docs/queries.md (complete and
+ *   bounds    every sort-key condition of docs/queries.md, every pair of
+ *             bounds (gt or gte with lt or lte) among them (complete and
  *             partial values, the facet followed by another or ending the
  *             key) selects exactly the items whose facet satisfies it, by
  *             the table of conditions evaluated here on the values;
@@ -355,8 +356,11 @@ static int lower_holds(int cond, text x, text v, int partial) {
   switch (cond) {
   case DDBST_SK_GTE:
   case DDBST_SK_BETWEEN:
+  case DDBST_SK_GTE_LT:
     return cmp(x, v) >= 0;
   case DDBST_SK_GT:
+  case DDBST_SK_GT_LT:
+  case DDBST_SK_GT_LTE:
     return partial ? cmp(x, v) > 0 && !starts(x, v) : cmp(x, v) > 0;
   default:
     return 1;
@@ -367,12 +371,21 @@ static int upper_holds(int cond, text x, text v, int partial) {
   switch (cond) {
   case DDBST_SK_LTE:
   case DDBST_SK_BETWEEN:
+  case DDBST_SK_GT_LTE:
     return cmp(x, v) <= 0 || (partial && starts(x, v));
   case DDBST_SK_LT:
+  case DDBST_SK_GT_LT:
+  case DDBST_SK_GTE_LT:
     return cmp(x, v) < 0;
   default:
     return 1;
   }
+}
+
+/* A condition with two bounds: its upper one is value2. */
+static int is_pair(int cond) {
+  return cond == DDBST_SK_BETWEEN || cond == DDBST_SK_GT_LT ||
+         cond == DDBST_SK_GT_LTE || cond == DDBST_SK_GTE_LT;
 }
 
 /* ---- reading ddbst's answers back ---- */
@@ -665,7 +678,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   world *W = &worlds[b0 & 1];
   int k = (int)((b0 >> 1) % NKINDS);
   int indexed = (b1 & 1) != 0;
-  int cond = (int)((b1 >> 1) % 7);
+  int cond = (int)((b1 >> 1) % 10);
   int pattern = indexed ? W->index[k] : W->table[k];
   int e = W->entity[k];
 
@@ -730,12 +743,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ddbst_error err;
   int rc = ddbst_query_request(values, pattern, &q, b, &err);
   int stated =
-      cond == DDBST_SK_NONE || (s1 && (cond != DDBST_SK_BETWEEN || s2));
+      cond == DDBST_SK_NONE || (s1 && (!is_pair(cond) || s2));
   /* order: a condition whose value no item may hold is refused */
   if (cond != DDBST_SK_NONE && order_checked(k)) {
     char ck[1024];
     int bad = misplaced(W->d, ck, key_text(k, W->d, v1, n1, ck));
-    if (cond == DDBST_SK_BETWEEN)
+    if (is_pair(cond))
       bad |= misplaced(W->d, ck, key_text(k, W->d, v2, n2, ck));
     if (bad)
       CHECK(rc < 0);
@@ -750,8 +763,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char buf[1024];
         text x = order_text(k, W->d, &items[i], buf);
         CHECK(!(lower_holds(cond, x, t1, p1) &&
-                upper_holds(cond, x, cond == DDBST_SK_BETWEEN ? t2 : t1,
-                            cond == DDBST_SK_BETWEEN ? p2 : p1) &&
+                upper_holds(cond, x, is_pair(cond) ? t2 : t1,
+                            is_pair(cond) ? p2 : p1) &&
                 (cond != DDBST_SK_BEGINS || starts(x, t1))));
       }
   } else if (stated) {
@@ -776,8 +789,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         want = want && starts(x, t1);
       else if (cond != DDBST_SK_NONE)
         want = want && lower_holds(cond, x, t1, p1) &&
-               upper_holds(cond, x, cond == DDBST_SK_BETWEEN ? t2 : t1,
-                           cond == DDBST_SK_BETWEEN ? p2 : p1);
+               upper_holds(cond, x, is_pair(cond) ? t2 : t1,
+                           is_pair(cond) ? p2 : p1);
       if (got != want) {
         fprintf(stderr,
                 "fuzz_engine: kind %d %s, condition %d (%.*s%s, %.*s%s): "

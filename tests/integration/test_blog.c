@@ -160,6 +160,14 @@ static void published_in_category_ranges(void **state) {
       {DDBST_SK_LTE, "2026-02-01T00:00:00Z", NULL, "second hello-world"},
       {DDBST_SK_BEGINS, "2026-02-01", NULL, "late second"},
       {DDBST_SK_BETWEEN, "2026-01", "2026-01-31", "hello-world"},
+      /* pairs of bounds, each end by its own rule */
+      {DDBST_SK_GT_LT, "2026-01", "2026-02-02", "late second"},
+      {DDBST_SK_GT_LT, "2026-01", "2026-02-01T00:00:00Z", ""},
+      {DDBST_SK_GT_LTE, "2026-01-10T09:00:00Z", "2026-02-01", "late second"},
+      {DDBST_SK_GT_LTE, "2025", "2026-02-01T00:00:00Z", "second hello-world"},
+      {DDBST_SK_GTE_LT, "2026-01-10T09:00:00Z", "2026-02-01T23:59:59Z",
+       "second hello-world"},
+      {DDBST_SK_GTE_LT, "2026-01-10", "2026-02", "hello-world"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ITEST_VALUES(f, "Blog", "category=news");
@@ -231,6 +239,11 @@ static void last_facet_after_a_prefix(void **state) {
       {DDBST_SK_LTE, p, NULL, "k3 k2 k1"},
       {DDBST_SK_LT, "01HX0000000000000000000010", NULL, "k3 k2 k1"},
       {DDBST_SK_BETWEEN, B2, "01HX0000000000000000000010", "k10 k3 k2"},
+      {DDBST_SK_GT_LT, B1, B3, "k2"},
+      {DDBST_SK_GT_LT, p, "01HX0000000000000000000011", "k10"},
+      {DDBST_SK_GT_LTE, B2, p, "k3"},
+      {DDBST_SK_GTE_LT, B2, "01HX0000000000000000000010", "k3 k2"},
+      {DDBST_SK_GTE_LT, "01HX", p, ""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ITEST_VALUES(f, "Blog", AT);

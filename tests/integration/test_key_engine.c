@@ -76,6 +76,9 @@ static int holds(int cond, const char *x, const char *v, const char *v2) {
   case DDBST_SK_LT: return strcmp(x, v) < 0;
   case DDBST_SK_BEGINS: return starts(x, v);
   case DDBST_SK_BETWEEN: return strcmp(x, v) >= 0 && strcmp(x, v2) <= 0;
+  case DDBST_SK_GT_LT: return strcmp(x, v) > 0 && strcmp(x, v2) < 0;
+  case DDBST_SK_GT_LTE: return strcmp(x, v) > 0 && strcmp(x, v2) <= 0;
+  case DDBST_SK_GTE_LT: return strcmp(x, v) >= 0 && strcmp(x, v2) < 0;
   default: return 1;
   }
 }
@@ -146,6 +149,11 @@ static const row rows[] = {
     {"between b Z", DDBST_SK_BETWEEN, "b", "Z"},
     {"lte ZZ", DDBST_SK_LTE, "ZZ", NULL},
     {"gte \xc3\x89", DDBST_SK_GTE, "\xc3\x89", NULL},
+    {"gt Ab lt B", DDBST_SK_GT_LT, "Ab", "B"},
+    {"gt a lte abd", DDBST_SK_GT_LTE, "a", "abd"},
+    {"gte AB lt bob", DDBST_SK_GTE_LT, "AB", "bob"},
+    {"gt a lt b2", DDBST_SK_GT_LT, "a", "b2"},
+    {"gte aa lte ZZ", DDBST_SK_GTE_LTE, "aa", "ZZ"},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 

@@ -5,7 +5,8 @@
  * "ordered". Random strings of every byte from 0x01 to 0x2F (space, '!',
  * '"', '#' itself, ...), the escape byte '$', letters and multi-byte UTF-8
  * are written, and every gt/gte/lt/lte/between/begins on random and stored
- * values, ascending and descending, paged with sealed cursors, returns
+ * values, and every pair of a lower and an upper bound, ascending and
+ * descending, paged with sealed cursors, returns
  * exactly what the oracle computes from the values' own order. Shelf's
  * plain aisle (no escaping) refuses such values instead: never a silently
  * wrong range. */
@@ -123,6 +124,9 @@ static int holds(int cond, const char *x, const char *v, const char *v2) {
   case DDBST_SK_LT: return strcmp(x, v) < 0;
   case DDBST_SK_BEGINS: return strncmp(x, v, strlen(v)) == 0;
   case DDBST_SK_BETWEEN: return strcmp(x, v) >= 0 && strcmp(x, v2) <= 0;
+  case DDBST_SK_GT_LT: return strcmp(x, v) > 0 && strcmp(x, v2) < 0;
+  case DDBST_SK_GT_LTE: return strcmp(x, v) > 0 && strcmp(x, v2) <= 0;
+  case DDBST_SK_GTE_LT: return strcmp(x, v) >= 0 && strcmp(x, v2) < 0;
   default: return 1;
   }
 }
@@ -212,11 +216,17 @@ static void condition_value(char (*vals)[MAXV], int n, char *out) {
   out[len] = '\0';
 }
 
-static const int conditions[] = {DDBST_SK_GT,  DDBST_SK_GTE, DDBST_SK_LT,
-                                 DDBST_SK_LTE, DDBST_SK_BEGINS,
-                                 DDBST_SK_BETWEEN};
-static const char *const condition_names[] = {"gt",  "gte",    "lt",
-                                              "lte", "begins", "between"};
+static const int conditions[] = {
+    DDBST_SK_GT,      DDBST_SK_GTE,   DDBST_SK_LT,     DDBST_SK_LTE,
+    DDBST_SK_BEGINS,  DDBST_SK_BETWEEN, DDBST_SK_GT_LT, DDBST_SK_GT_LTE,
+    DDBST_SK_GTE_LT};
+static const char *const condition_names[] = {
+    "gt", "gte", "lt", "lte", "begins", "between", "gt-lt", "gt-lte", "gte-lt"};
+
+static int pair(int cond) {
+  return cond == DDBST_SK_BETWEEN || cond == DDBST_SK_GT_LT ||
+         cond == DDBST_SK_GT_LTE || cond == DDBST_SK_GTE_LT;
+}
 
 /* Every condition on `values` values of the entity, against the oracle. */
 static void random_ranges(const char *entity, const char *pattern,
@@ -229,7 +239,7 @@ static void random_ranges(const char *entity, const char *pattern,
       char v[MAXV], v2[MAXV] = "";
       condition_value(vals, n, v);
       int cond = conditions[c];
-      if (cond == DDBST_SK_BETWEEN) {
+      if (pair(cond)) {
         condition_value(vals, n, v2);
         char lv[MAXV], lv2[MAXV];
         lower(v, lv);
@@ -242,8 +252,8 @@ static void random_ranges(const char *entity, const char *pattern,
         }
       }
       ITEST_VALUES(f, entity, "shop=s1");
-      ddbst_query q = itest_condition(f, cond, attr, v,
-                                      cond == DDBST_SK_BETWEEN ? v2 : NULL);
+      ddbst_query q =
+          itest_condition(f, cond, attr, v, pair(cond) ? v2 : NULL);
       size_t nwant = oracle(vals, n, low, cond, v, v2, times, desc, want);
       /* a range that can hold nothing is refused, never sent */
       int op = ddbst_query_request(f->item, ddbst_model_pattern(f->model,

@@ -384,6 +384,36 @@ static void query(void **state) {
                 "\"2026-01\",\"2026-02\"]}}}",
                 "{\"operation\":\"Query\"");
   assert_non_null(strstr(answer, "BETWEEN"));
+  /* a pair of bounds: a lower and an upper member, in either order */
+  expect("{\"op\":\"query\",\"pattern\":\"listEvents\",\"values\":{"
+         "\"projectId\":\"p\"},\"condition\":{\"ts\":{\"lt\":\"2026-05\","
+         "\"gt\":\"2026-03\"}}}",
+         "{\"operation\":\"Query\",\"target\":\"DynamoDB_20120810.Query\","
+         "\"body\":{\"TableName\":\"saas-api-dev\",\"KeyConditionExpression\":"
+         "\"#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2\",\"ExpressionAttributeNames\":"
+         "{\"#n0\":\"PK\",\"#n1\":\"SK\"},\"ExpressionAttributeValues\":{"
+         "\":v0\":{\"S\":\"PROJECT#p\"},\":v1\":{\"S\":\"EVENT#2026-04\"},"
+         "\":v2\":{\"S\":\"EVENT#2026-05\"}},\"Limit\":100}}");
+  expect("{\"op\":\"query\",\"pattern\":\"listEvents\",\"values\":{"
+         "\"projectId\":\"p\"},\"condition\":{\"ts\":{\"gte\":\"2026-03\","
+         "\"lte\":\"2026-04\"}}}",
+         "{\"operation\":\"Query\",\"target\":\"DynamoDB_20120810.Query\","
+         "\"body\":{\"TableName\":\"saas-api-dev\",\"KeyConditionExpression\":"
+         "\"#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2\",\"ExpressionAttributeNames\":"
+         "{\"#n0\":\"PK\",\"#n1\":\"SK\"},\"ExpressionAttributeValues\":{"
+         "\":v0\":{\"S\":\"PROJECT#p\"},\":v1\":{\"S\":\"EVENT#2026-03\"},"
+         "\":v2\":{\"S\":\"EVENT#2026-05\"}},\"Limit\":100}}");
+  expect_error("{\"op\":\"query\",\"pattern\":\"listEvents\",\"values\":{"
+               "\"projectId\":\"p\"},\"condition\":{\"ts\":{\"gt\":\"2026\","
+               "\"gte\":\"2027\"}}}",
+               DDBST_EINVAL, "EINVAL", "condition.ts",
+               "two bounds are a lower one (gt or gte) and an upper one (lt "
+               "or lte), not gt and gte");
+  expect_error("{\"op\":\"query\",\"pattern\":\"listEvents\",\"values\":{"
+               "\"projectId\":\"p\"},\"condition\":{\"ts\":{\"gt\":\"2026\","
+               "\"lt\":[\"2027\"]}}}",
+               DDBST_EINVAL, "EINVAL", "condition.ts",
+               "expected a value as a string");
   expect_error("{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{"
                "\"orgId\":\"1\"},\"condition\":{\"createdAt\":{\"near\":"
                "\"2026\"}}}",

@@ -432,6 +432,19 @@ static void native_key_conditions(void **state) {
   assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_EVALUE);
   assert_string_equal(err.path, "Score.pts");
   assert_int_equal(ddbst_buf_len(b), 0);
+  /* a pair with an open end: no key condition says it */
+  q.condition = DDBST_SK_GT_LT;
+  q.value = "1";
+  q.value_len = 1;
+  q.value2 = "9";
+  q.value2_len = 1;
+  assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "pts is a sort attribute of multi-attribute index "
+                      "Board: a pair of bounds is BETWEEN there (gte and "
+                      "lte); an open end (gt, lt) has no key condition");
+  assert_int_equal(ddbst_buf_len(b), 0);
+  q.condition = DDBST_SK_GT;
   /* a condition on an attribute that is no sort attribute */
   q.attribute = ddbst_model_attribute(m, 0, "p");
   assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_EINVAL);

@@ -184,6 +184,71 @@ static void string_facet_ends_key(void **state) {
   assert_int_equal(end - start, 1024);
 }
 
+/* Every pair of bounds (gt or gte with lt or lte), each end by its single
+ * condition's rule on complete and partial values; a pair that selects
+ * nothing is refused. */
+static void pairs_of_bounds(void **state) {
+  (void)state;
+  static const row rows[] = {
+      /* partial gt: after all of March; partial lt: before May */
+      {"listEvents", "projectId", "p", DDBST_SK_GT_LT, "ts", "2026-03",
+       "2026-05", BETWEEN, EV("EVENT#2026-04", "EVENT#2026-05")},
+      /* complete gt past its terminator, partial lte through April */
+      {"listEvents", "projectId", "p", DDBST_SK_GT_LTE, "ts",
+       "2026-03-14T09:00:00Z", "2026-04", BETWEEN,
+       EV("EVENT#2026-03-14T09:00:00Z$", "EVENT#2026-05")},
+      /* complete lte: items whose ts is the bound included */
+      {"listEvents", "projectId", "p", DDBST_SK_GT_LTE, "ts", "2026-03",
+       "2026-04-01T00:00:00Z", BETWEEN,
+       EV("EVENT#2026-04", "EVENT#2026-04-01T00:00:00Z$")},
+      {"listEvents", "projectId", "p", DDBST_SK_GTE_LT, "ts", "2026-01-01",
+       "2026-02-01T00:00:00Z", BETWEEN,
+       EV("EVENT#2026-01-01", "EVENT#2026-02-01T00:00:00Z")},
+      {"listEvents", "projectId", "p", DDBST_SK_GTE_LTE, "ts", "2026-01-01",
+       "2026-02-01", BETWEEN, EV("EVENT#2026-01-01", "EVENT#2026-02-02")},
+      /* the facet is the whole key: gt's exclusive bound just above v */
+      {"projectsByStatus", "status", "active", DDBST_SK_GT_LT, "createdAt",
+       "2026-01-01T00:00:00Z", "2026-02", BETWEEN,
+       GV2("2026-01-01T00:00:00Z\\u0001", "2026-02")},
+      {"projectsByStatus", "status", "active", DDBST_SK_GTE_LT, "createdAt",
+       "2026-01", "2026-01-02", BETWEEN, GV2("2026-01", "2026-01-02")},
+      {"projectsByStatus", "status", "active", DDBST_SK_GT_LTE, "createdAt",
+       "2026-01", "2026-02", BETWEEN, GV2("2026-02", "2026-03")},
+      /* a string facet ending the key: lt's bound the largest key below */
+      {"listUsers", "orgId", "1", DDBST_SK_GT_LTE, "userId", "12", "20",
+       BETWEEN, UV("USER#12\\u0001", "USER#20")},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) check_row(&rows[i]);
+
+  /* empty pairs: refused, nothing written */
+  static const row empty[] = {
+      {"listEvents", "projectId", "p", DDBST_SK_GT_LT, "ts", "2026-03",
+       "2026-04", NULL, NULL},
+      {"listEvents", "projectId", "p", DDBST_SK_GT_LTE, "ts", "2026-03",
+       "2026-03-31T23:59:59Z", NULL, NULL},
+      {"projectsByStatus", "status", "active", DDBST_SK_GTE_LT, "createdAt",
+       "2026-01", "2026-01", NULL, NULL},
+      {"listUsers", "orgId", "1", DDBST_SK_GT_LT, "userId", "12", "12", NULL,
+       NULL},
+  };
+  for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+    ddbst_error err;
+    if (build(&empty[i], &err))
+      fail_msg("%s %s %s: built %s", empty[i].pattern, empty[i].v1,
+               empty[i].v2, ddbst_buf_data(out));
+    assert_int_equal(err.code, DDBST_ERANGE);
+    assert_int_equal(ddbst_buf_len(out), 0);
+  }
+  /* the upper bound's value is checked like the lower one's */
+  row bad = {"listEvents", "projectId", "p", DDBST_SK_GT_LT, "ts", "2026-03",
+             "March", NULL, NULL};
+  ddbst_error err;
+  assert_null(build(&bad, &err));
+  assert_int_equal(err.code, DDBST_EVALUE);
+  assert_string_equal(err.path, "facet ts");
+  assert_int_equal(ddbst_buf_len(out), 0);
+}
+
 static void leading_facets_and_refusals(void **state) {
   (void)state;
   ddbst_error err;
@@ -445,6 +510,7 @@ int main(void) {
       cmocka_unit_test(facet_followed_by_delimiter),
       cmocka_unit_test(facet_is_whole_key),
       cmocka_unit_test(string_facet_ends_key),
+      cmocka_unit_test(pairs_of_bounds),
       cmocka_unit_test(leading_facets_and_refusals),
       cmocka_unit_test(index_query),
       cmocka_unit_test(collection),

@@ -361,7 +361,9 @@ class Ddbst:
               consistent: bool = False, project: Sequence[str] | None = None,
               now: int | None = None) -> Request:
         """condition: {"ts": {"between": ["2026-01-01", "2026-02-01"]}}, or
-        begins, gt, gte, lt, lte; cursor: a page's "cursor"."""
+        begins, gt, gte, lt, lte, or a lower and an upper bound
+        {"ts": {"gt": "2026-01", "lt": "2026-03"}}; cursor: a page's
+        "cursor"."""
         return cast(Request, self.call(build_request(
             "query", pattern=pattern, values=values, condition=condition,
             limit=limit, cursor=cursor, consistent=consistent,
