@@ -554,12 +554,16 @@ DDBST_API int ddbst_item_bind(ddbst_item *item, const char *param,
 #define DDBST_OP_TRANSACT_WRITE_ITEMS 8
 #define DDBST_OP_TRANSACT_GET_ITEMS 9
 #define DDBST_OP_CREATE_TABLE 10
+#define DDBST_OP_DESCRIBE_TABLE 11
+#define DDBST_OP_DELETE_TABLE 12
+#define DDBST_OP_UPDATE_TABLE 13
 
 /* "GetItem", "Query", ... (static), or NULL for an unknown code. */
 DDBST_API const char *ddbst_operation_name(int op);
 
 /* Flags of the builders. */
-#define DDBST_CONSISTENT_READ 0x1u /* get, query: strongly consistent */
+#define DDBST_CONSISTENT_READ 0x1u /* get, query: strongly consistent (a
+                                      query of the table or a local index) */
 #define DDBST_CREATE 0x2u          /* put: only if no such item exists */
 #define DDBST_UPSERT 0x4u          /* update: also when the item is missing */
 #define DDBST_IF_EXISTS 0x8u       /* delete: fail when the item is missing */
@@ -627,6 +631,39 @@ DDBST_API int ddbst_delete_request(ddbst_item *item, uint32_t flags,
  * on-demand billing, the stream view type. */
 DDBST_API int ddbst_create_table_request(const ddbst_model *model,
                                          ddbst_buf *out, ddbst_error *err);
+
+/* DescribeTable and DeleteTable of the model's table ({"TableName":...}).
+ * Return DDBST_OP_DESCRIBE_TABLE / DDBST_OP_DELETE_TABLE, or DDBST_EINVAL
+ * (a NULL argument), DDBST_ENOMEM, appending nothing. Thread-safe: the
+ * model is only read. */
+DDBST_API int ddbst_describe_table_request(const ddbst_model *model,
+                                           ddbst_buf *out, ddbst_error *err);
+DDBST_API int ddbst_delete_table_request(const ddbst_model *model,
+                                         ddbst_buf *out, ddbst_error *err);
+
+/* UpdateTable adding the model's global secondary index `index` to the
+ * live table: the index's AttributeDefinitions and a Create of its key
+ * schema and projection (on-demand, as CreateTable makes tables). DynamoDB
+ * backfills it from the items already there; a multi-attribute index needs
+ * no key strings written first. Wait for its IndexStatus to be ACTIVE
+ * (DescribeTable) before querying it. Returns DDBST_OP_UPDATE_TABLE, or
+ * appends nothing and returns DDBST_ENOTFOUND (no such index in the
+ * model), DDBST_EINVAL (a NULL argument; a local index, which only
+ * CreateTable makes), DDBST_ENOMEM. */
+DDBST_API int ddbst_update_table_add_index_request(const ddbst_model *model,
+                                                   const char *index,
+                                                   ddbst_buf *out,
+                                                   ddbst_error *err);
+
+/* UpdateTable deleting global secondary index `index` from the live table.
+ * The model given is the one without it: DDBST_EINVAL when the model still
+ * declares it (its writes would keep its keys) or `index` is no index name
+ * (3 to 255 of A-Z a-z 0-9 _ - .). Returns DDBST_OP_UPDATE_TABLE; nothing
+ * appended on error. */
+DDBST_API int ddbst_update_table_remove_index_request(const ddbst_model *model,
+                                                      const char *index,
+                                                      ddbst_buf *out,
+                                                      ddbst_error *err);
 
 /* ---- transactions ---- */
 
@@ -745,7 +782,7 @@ typedef struct ddbst_cursor_keys ddbst_cursor_keys;
 /* A query's options. Zero-initialise, set `size` to sizeof(ddbst_query). */
 typedef struct ddbst_query {
   uint32_t size;
-  uint32_t flags;      /* DDBST_CONSISTENT_READ (table patterns only) */
+  uint32_t flags;      /* DDBST_CONSISTENT_READ (table and local-index patterns) */
   int32_t condition;   /* DDBST_SK_* */
   int32_t attribute;   /* the facet's attribute index in the values' entity */
   const char *value;   /* the bound, as text typed by the attribute */
@@ -783,8 +820,8 @@ typedef struct ddbst_query {
  * matches USER#123). `q` may be NULL for the whole key space. Errors:
  * DDBST_EMISSING (a partition facet, or a facet before the condition's),
  * DDBST_EVALUE (a bad bound), DDBST_ERANGE (an empty range), DDBST_EINVAL
- * (a get pattern, a condition on a collection, a consistent read of an
- * index). */
+ * (a get pattern, a condition on a collection, a consistent read of a
+ * global index). */
 DDBST_API int ddbst_query_request(ddbst_item *values, int pattern,
                                   const ddbst_query *q, ddbst_buf *out,
                                   ddbst_error *err);

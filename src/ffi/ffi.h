@@ -123,6 +123,7 @@ int ddbst__ffi_build_txn(call *c, const ddbst__jnode *req, ddbst_txn **out);
 int ddbst__ffi_op_check(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_patterns(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_create_table(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_table(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_cloudformation(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_lint(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_doc(call *c, const ddbst__jnode *req);

@@ -43,6 +43,39 @@ int ddbst__ffi_op_create_table(call *c, const ddbst__jnode *req) {
   return c->w.rc;
 }
 
+/* {"op":"describeTable"}, {"op":"deleteTable"}, and {"op":"updateTable",
+ * "addIndex": name} or {"op":"updateTable","removeIndex": name}. */
+int ddbst__ffi_op_table(call *c, const ddbst__jnode *req) {
+  static const char *const plain[] = {"op", NULL};
+  static const char *const upd[] = {"op", "addIndex", "removeIndex", NULL};
+  const char *name = NULL;
+  if (ddbst__ffi_get_string(c, req, "op", 1, &name, NULL)) return c->err.code;
+  int op;
+  if (!strcmp(name, "updateTable")) {
+    if (ddbst__ffi_only(c, req, "updateTable", upd)) return c->err.code;
+    const char *add = NULL, *rem = NULL;
+    if (ddbst__ffi_get_string(c, req, "addIndex", 0, &add, NULL) ||
+        ddbst__ffi_get_string(c, req, "removeIndex", 0, &rem, NULL))
+      return c->err.code;
+    if (!add == !rem)
+      return ddbst__ffi_fail(c, DDBST_EINVAL, "",
+                             "updateTable takes addIndex or removeIndex, one "
+                             "of them");
+    op = add ? ddbst_update_table_add_index_request(c->m, add, &c->tmp, &c->err)
+             : ddbst_update_table_remove_index_request(c->m, rem, &c->tmp,
+                                                       &c->err);
+  } else {
+    if (ddbst__ffi_only(c, req, name, plain)) return c->err.code;
+    op = !strcmp(name, "describeTable")
+             ? ddbst_describe_table_request(c->m, &c->tmp, &c->err)
+             : ddbst_delete_table_request(c->m, &c->tmp, &c->err);
+  }
+  if (op < 0) return op;
+  ddbst__ffi_open_request(c, op);
+  ddbst__jw_close(&c->w, '}');
+  return c->w.rc;
+}
+
 int ddbst__ffi_op_cloudformation(call *c, const ddbst__jnode *req) {
   static const char *const f[] = {"op", "streamFilters", NULL};
   if (ddbst__ffi_only(c, req, "cloudformation", f)) return c->err.code;

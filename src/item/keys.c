@@ -367,7 +367,8 @@ static inline int add_key(ddbst_item *it, const char *name,
 static inline int add_index_simple(ddbst_item *it, const ddbst__ekey *k) {
   const ddbst_model *m = it->m;
   const ddbst__index *ix = &m->indexes[k->index];
-  if (ix->local || ix->native) return 0; /* add_key's way, or no keys */
+  /* keys shared with the table: add_key's way, or none */
+  if (ix->pk_shared || ix->sk_shared || ix->native) return 0;
   if (k->nwhen || !k->pk.simple || (ix->sk_attr && !k->sk.simple)) return 0;
   ddbst_buf *kt = &it->keytext;
   char *pk = kt->data + kt->len;
@@ -414,8 +415,11 @@ int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
                  room, err);
   for (int i = 0; !rc && i < e->nindexes; i++) {
     const ddbst__ekey *k = &e->indexes[i];
-    /* a native index's keys are the item's own attributes */
-    if (m->indexes[k->index].native) continue;
+    /* a native index's keys are the item's own attributes; an inverted
+     * index's, the table's */
+    if (!ddbst__index_own_pk(&m->indexes[k->index]) &&
+        !ddbst__index_own_sk(&m->indexes[k->index]))
+      continue;
     if (add_index_simple(it, k)) continue;
     int in = ddbst__index_applies(it, k, err);
     if (in < 0) {
@@ -428,7 +432,7 @@ int ddbst_item_build_keys(ddbst_item *it, ddbst_error *err) {
     if (ddbst__index_own_pk(ix))
       rc = add_key(it, ix->pk_attr, &ix->pk_jname, &k->pk, DDBST__PK_MAX,
                    room, err);
-    if (!rc && ix->sk_attr)
+    if (!rc && ddbst__index_own_sk(ix))
       rc = add_key(it, ix->sk_attr, &ix->sk_jname, &k->sk, DDBST__SK_MAX,
                    room, err);
   }
@@ -512,7 +516,9 @@ static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
   o = put_run(it, o, &e->key.jrun);
   for (int i = 0; o && i < e->nindexes; i++) {
     const ddbst__ekey *k = &e->indexes[i];
-    if (m->indexes[k->index].native) continue; /* no keys of its own */
+    if (!ddbst__index_own_pk(&m->indexes[k->index]) &&
+        !ddbst__index_own_sk(&m->indexes[k->index]))
+      continue; /* no keys of its own */
     char *at = o;
     int in = 1;
     for (int c = 0; in && c < k->nwhen; c++)

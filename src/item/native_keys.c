@@ -18,10 +18,17 @@ int ddbst__native_partition(ddbst_item *it, const ddbst__ekey *k,
                          "gives every partition attribute",
                          e->attrs[a].name);
     }
-    /* length-prefixed, so that no two partitions have one text */
+    /* length-prefixed, so that no two partitions have one text (digits by
+     * hand: snprintf would cost more than the rest of the query) */
     char head[24];
-    int hn = snprintf(head, sizeof head, "%u:", (unsigned)it->vals[a].len);
-    if (ddbst__buf_append(&it->keytext, head, (size_t)hn) ||
+    size_t hn = sizeof head;
+    head[--hn] = ':';
+    uint32_t vl = it->vals[a].len;
+    do {
+      head[--hn] = (char)('0' + vl % 10);
+      vl /= 10;
+    } while (vl);
+    if (ddbst__buf_append(&it->keytext, head + hn, sizeof head - hn) ||
         ddbst__buf_append(&it->keytext, it->text.data + it->vals[a].off,
                           it->vals[a].len))
       return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");

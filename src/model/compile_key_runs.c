@@ -78,10 +78,11 @@ int ddbst__compile_key_runs(ddbst_model *m) {
     for (int i = 0; !rc && i < en->nindexes; i++) {
       ddbst__ekey *k = &en->indexes[i];
       const ddbst__index *ix = &m->indexes[k->index];
-      if (ix->native) continue; /* writes no keys */
+      /* no keys of its own: native, or both the table's */
+      if (!ddbst__index_own_pk(ix) && !ddbst__index_own_sk(ix)) continue;
       rc = make_jrun(m, &tmp, k,
                      ddbst__index_own_pk(ix) ? &ix->pk_jname : NULL,
-                     ix->sk_attr ? &ix->sk_jname : NULL, &k->jrun);
+                     ddbst__index_own_sk(ix) ? &ix->sk_jname : NULL, &k->jrun);
       en->keys_simple &= k->jrun.head != NULL;
     }
   }

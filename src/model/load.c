@@ -64,6 +64,7 @@ static void load_local_keys(ddbst__loader *L, const ddbst__jnode *n,
         "table's, '%s')",
         ix->name, m->pk_attr);
   ix->pk_attr = m->pk_attr;
+  ix->pk_shared = 1;
   ix->sk_attr = key_attr(L, n, "sortKey", 0);
   if (!ix->sk_attr && !ddbst__jobj_get(n, "sortKey") &&
       !ddbst__load_misspelt(L, n, "sortKey"))
@@ -79,6 +80,29 @@ static void load_local_keys(ddbst__loader *L, const ddbst__jnode *n,
                        "(table.sortKey)");
 }
 
+/* Which of a global index's keys are the table's own attributes: an
+ * inverted index (partitionKey the table's sortKey, sortKey its
+ * partitionKey), or one on the table's partition key. Such a key is
+ * written once, as the table's. */
+static int table_key_of(const ddbst_model *m, const char *attr) {
+  if (!attr) return 0;
+  if (m->pk_attr && !strcmp(attr, m->pk_attr)) return 1;
+  if (m->sk_attr && !strcmp(attr, m->sk_attr)) return 2;
+  return 0;
+}
+
+static void shared_keys(ddbst__loader *L, const ddbst__jnode *n,
+                        ddbst__index *ix) {
+  ix->pk_shared = table_key_of(L->m, ix->pk_attr);
+  ix->sk_shared = table_key_of(L->m, ix->sk_attr);
+  if (ix->pk_shared == 1 && (ix->sk_shared == 2 || (!ix->sk_attr && !L->m->sk_attr)))
+    ddbst__load_report(L, n,
+                       "%s is keyed as the table is (%s%s%s): it would hold "
+                       "the table again; key it on another attribute",
+                       ix->name, ix->pk_attr, ix->sk_attr ? ", " : "",
+                       ix->sk_attr ? ix->sk_attr : "");
+}
+
 static void load_index(ddbst__loader *L, const ddbst__jnode *n,
                        ddbst__index *ix) {
   static const char *const fields[] = {"partitionKey", "sortKey", "projection",
@@ -92,6 +116,7 @@ static void load_index(ddbst__loader *L, const ddbst__jnode *n,
   } else {
     ix->pk_attr = key_attr(L, n, "partitionKey", 1);
     ix->sk_attr = key_attr(L, n, "sortKey", 0);
+    shared_keys(L, n, ix);
   }
   ix->projection = DDBST__PROJ_ALL;
   const ddbst__jnode *p = ddbst__jobj_get(n, "projection");
@@ -305,8 +330,8 @@ static void load_table(ddbst__loader *L, const ddbst__jnode *t,
                                                    : NULL;
     snprintf(roles[n++], sizeof roles[0], "%s's partition key",
              m->indexes[i].name);
-    names[n] = ddbst__index_written(&m->indexes[i]) ? m->indexes[i].sk_attr
-                                                    : NULL;
+    names[n] = ddbst__index_own_sk(&m->indexes[i]) ? m->indexes[i].sk_attr
+                                                   : NULL;
     snprintf(roles[n++], sizeof roles[0], "%s's sort key", m->indexes[i].name);
   }
   names[n] = m->entity_attr;

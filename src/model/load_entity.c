@@ -269,6 +269,60 @@ static void load_local_key(ddbst__loader *L, const ddbst__entity *e,
   }
 }
 
+/* The table's key.pk (`which` 1) or key.sk (2) of entity `e`, compiled
+ * again as a key of an index that shares that attribute; its errors were
+ * reported at key already. */
+static void table_template(ddbst__loader *L, const ddbst__entity *e,
+                           const ddbst__jnode *key, int which,
+                           ddbst__template *t) {
+  const ddbst__jnode *src =
+      key && key->type == DDBST__J_OBJECT
+          ? ddbst__jobj_get(key, which == 1 ? "pk" : "sk")
+          : NULL;
+  if (!src || src->type != DDBST__J_STRING || e->attrs_unread) return;
+  char why[200];
+  if (ddbst__template_compile(&L->m->arena, src->text, e->attrs, e->nattrs,
+                              L->m->delim, L->m->delim_len, t, why,
+                              sizeof why) == DDBST_ENOMEM)
+    L->nomem = 1;
+}
+
+/* An entity's keys in a global index that shares the table's key
+ * attributes (ddbst__index.pk_shared, sk_shared): a shared key is the
+ * entity's own key.pk or key.sk, and is not given again; an own key is
+ * given as for any index. */
+static void load_shared_key(ddbst__loader *L, const ddbst__entity *e,
+                            const ddbst__jnode *n, const ddbst__jnode *key,
+                            const ddbst__index *ix, const char *where,
+                            ddbst__ekey *k) {
+  static const char *const fields[2] = {"pk", "sk"};
+  const int shared[2] = {ix->pk_shared, ix->sk_shared};
+  ddbst__template *ts[2] = {&k->pk, &k->sk};
+  for (int i = 0; i < 2; i++) {
+    const ddbst__jnode *t = ddbst__jobj_get(n, fields[i]);
+    if (shared[i]) {
+      if (t)
+        ddbst__load_report_field(
+            L, fields[i], t,
+            "%s's %s key is the table's %s: it is the entity's key.%s, "
+            "written once; leave '%s' out",
+            ix->name, i ? "sort" : "partition",
+            shared[i] == 1 ? L->m->pk_attr : L->m->sk_attr,
+            shared[i] == 1 ? "pk" : "sk", fields[i]);
+      table_template(L, e, key, shared[i], ts[i]);
+    } else if (i == 1 && !ix->sk_attr) {
+      if (t) ddbst__load_report_field(L, "sk", t, "%s has no sort key", where);
+    } else if (!t) {
+      if (!ddbst__load_misspelt(L, n, fields[i]))
+        ddbst__load_report(L, n, "'%s' is required", fields[i]);
+    } else {
+      size_t old = ddbst__load_push(L, fields[i]);
+      compile(L, e, t, ts[i]);
+      ddbst__load_pop(L, old);
+    }
+  }
+}
+
 static void load_when(ddbst__loader *L, const ddbst__entity *e,
                       const ddbst__jnode *w, ddbst__ekey *k) {
   if (e->attrs_unread) return;
@@ -528,6 +582,8 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
             ddbst__load_native_member(L, e, x, k);
           else if (m->indexes[ix].local)
             load_local_key(L, e, x, key, where, k);
+          else if (m->indexes[ix].pk_shared || m->indexes[ix].sk_shared)
+            load_shared_key(L, e, x, key, &m->indexes[ix], where, k);
           else
             load_key_pair(L, e, x, m->indexes[ix].sk_attr != NULL, where, k);
           const ddbst__jnode *w = ddbst__jobj_get(x, "when");
@@ -538,6 +594,16 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
     }
     ddbst__load_pop(L, old);
   }
+  /* an index keyed on the table's keys alone holds every item: each
+   * entity says so, so that what its patterns may read is known */
+  for (int i = 0; !e->attrs_unread && i < m->nindexes; i++)
+    if (ddbst__index_all_shared(&m->indexes[i]) && !ddbst__entity_key(e, i))
+      ddbst__load_report(L, n,
+                         "every %s item is in %s, which is keyed on the "
+                         "table's own keys: declare \"%s\": {} under %s's "
+                         "indexes",
+                         e->name, m->indexes[i].name, m->indexes[i].name,
+                         e->name);
   for (int i = 0; i < e->nindexes; i++)
     e->indexes[i].has_own_facets =
         has_own(e, &e->indexes[i].pk) || has_own(e, &e->indexes[i].sk);

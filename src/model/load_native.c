@@ -176,7 +176,7 @@ void ddbst__check_native_types(ddbst__loader *L) {
       const ddbst__entity *en = &m->entities[e];
       const ddbst__ekey *k = ddbst__entity_key(en, i);
       if (!k) continue;
-      for (int a = 0; a < ix->npk + ix->nsk; a++) {
+      for (int a = 0; a < ix->npk + ix->nsk && a < 8; a++) {
         const ddbst__template *t = a < ix->npk ? &k->pk : &k->sk;
         int s = a < ix->npk ? a : a - ix->npk;
         if (s >= t->nsegs) continue;
@@ -203,7 +203,7 @@ void ddbst__check_native_types(ddbst__loader *L) {
       }
     }
     /* an index no entity is in keys strings */
-    for (int a = 0; a < ix->npk + ix->nsk; a++)
+    for (int a = 0; a < ix->npk + ix->nsk && a < 8; a++)
       if (!ix->types[a]) ix->types[a] = 'S';
   }
 }

@@ -43,7 +43,9 @@ void ddbst__check_ambiguous_keys(ddbst__loader *L) {
         ddbst__load_pop(L, old);
       }
       /* unique guards live in the table, keyed by their template twice */
-      for (int j = 0; ix < 0 && j < m->nentities; j++)
+      /* ... and so in an index keyed on the table's keys alone */
+      int guards = ix < 0 || ddbst__index_all_shared(&m->indexes[ix]);
+      for (int j = 0; guards && j < m->nentities; j++)
         for (int u = 0; u < m->entities[j].nuniques; u++) {
           const ddbst__unique *g = &m->entities[j].uniques[u];
           ddbst__ekey gk;
@@ -132,7 +134,8 @@ void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p) {
          ddbst__template_may_start_with(&o->sk, q, qn, m->delim, m->delim_len)))
       intruder = m->entities[e].name;
   }
-  for (int e = 0; p->index < 0 && e < m->nentities && !intruder; e++)
+  int guards = p->index < 0 || ddbst__index_all_shared(&m->indexes[p->index]);
+  for (int e = 0; guards && e < m->nentities && !intruder; e++)
     for (int u = 0; u < m->entities[e].nuniques && !intruder; u++) {
       const ddbst__template *g = &m->entities[e].uniques[u].tmpl;
       if (ddbst__templates_may_share(&k->pk, g, m->delim, m->delim_len) &&

@@ -219,6 +219,12 @@ typedef struct ddbst__index {
    * AttributeValue types ('S', 'N', 'B') of pk_attrs then sk_attrs, found
    * from the entities that are in the index. */
   int native;
+  /* A key of the index that is one of the table's own (an inverted index
+   * keyed on the table's sort key, a GSI on the table's partition key, a
+   * local index's partition key): 0 own, 1 the table's partition key, 2 its
+   * sort key. Written once, as the table's; the ekey's template for it is
+   * the entity's own key.pk or key.sk. */
+  int pk_shared, sk_shared;
   const char *pk_attrs[4], *sk_attrs[4];
   int npk, nsk;
   char types[8];
@@ -231,7 +237,18 @@ enum { DDBST__MAX_GSI = 20, DDBST__MAX_LSI = 5,
 /* Whether index `ix` writes a partition key attribute of its own (a
  * global index), or shares the table's (a local one). */
 static inline int ddbst__index_own_pk(const ddbst__index *ix) {
-  return !ix->local && !ix->native;
+  return !ix->local && !ix->native && !ix->pk_shared;
+}
+
+/* Whether every key of index `ix` is the table's own: then every item of
+ * the table, unique guards too, is in it. */
+static inline int ddbst__index_all_shared(const ddbst__index *ix) {
+  return ix->pk_shared && !ix->local && (ix->sk_shared || !ix->sk_attr);
+}
+
+/* Whether index `ix` writes a sort key attribute of its own. */
+static inline int ddbst__index_own_sk(const ddbst__index *ix) {
+  return ix->sk_attr && !ix->native && !ix->sk_shared;
 }
 
 /* Whether index `ix` has key attributes ddbst writes (a template-keyed

@@ -25,6 +25,12 @@ const char *ddbst_operation_name(int op) {
     return "TransactGetItems";
   case DDBST_OP_CREATE_TABLE:
     return "CreateTable";
+  case DDBST_OP_DESCRIBE_TABLE:
+    return "DescribeTable";
+  case DDBST_OP_DELETE_TABLE:
+    return "DeleteTable";
+  case DDBST_OP_UPDATE_TABLE:
+    return "UpdateTable";
   default:
     return NULL;
   }

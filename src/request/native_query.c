@@ -45,9 +45,11 @@ static int bound(ddbst_item *it, int attr, int how, const char *v, size_t n,
   int prefix = how == B_PREFIX;
   const ddbst__attr *a = &ddbst__entity_of(it)->attrs[attr];
   char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "%s.%s", ddbst__entity_of(it)->name, a->name);
+#define BOUND_PATH \
+  (snprintf(path, sizeof path, "%s.%s", ddbst__entity_of(it)->name, a->name), \
+   path)
   if (!v || n == 0)
-    return ddbst__fail(err, DDBST_EVALUE, path,
+    return ddbst__fail(err, DDBST_EVALUE, BOUND_PATH,
                        "%s: the condition needs a value", a->name);
   uint32_t off = (uint32_t)it->keytext.len;
   if (prefix) {
@@ -62,8 +64,10 @@ static int bound(ddbst_item *it, int attr, int how, const char *v, size_t n,
     int rc = ddbst__value_canon(a, v, n, &it->keytext, why, sizeof why);
     if (rc == DDBST_ENOMEM)
       return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-    if (rc) return ddbst__fail(err, DDBST_EVALUE, path, "%s: %s", a->name, why);
+    if (rc)
+      return ddbst__fail(err, DDBST_EVALUE, BOUND_PATH, "%s: %s", a->name, why);
   }
+#undef BOUND_PATH
   ddbst__vref r = {DDBST__REF_KEY_AV, attr, off,
                    (uint32_t)(it->keytext.len - off), NULL};
   return ddbst__expr_value(it, r, out);
@@ -154,6 +158,17 @@ int ddbst__native_key_condition(ddbst_item *it, const ddbst__pattern *p,
                cond == DDBST_SK_GT || cond == DDBST_SK_LTE ? B_UPTO : B_FROM,
                q->value, q->value_len, out, err);
     if (rc) return rc;
+  } else if (cond == DDBST_SK_GT_LT || cond == DDBST_SK_GT_LTE ||
+             cond == DDBST_SK_GTE_LT) {
+    /* DynamoDB takes one condition per key attribute: a pair is BETWEEN,
+     * whose ends are both inclusive, and a value's successor has no text
+     * for every type */
+    snprintf(path, sizeof path, "%s.%s", e->name, a->name);
+    return ddbst__fail(err, DDBST_EINVAL, path,
+                       "%s is a sort attribute of multi-attribute index %s: "
+                       "a pair of bounds is BETWEEN there (gte and lte); an "
+                       "open end (gt, lt) has no key condition",
+                       a->name, ix->name);
   } else {
     return ddbst__fail(err, DDBST_EINVAL, "condition",
                        "unknown sort-key condition %d", cond);

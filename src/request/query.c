@@ -242,11 +242,10 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
   if (!rc) {
     /* a page's items must still say what they are and where the page ends:
      * the table's keys, the index's keys and the entity type */
+    const ddbst__index *qix = p->index >= 0 ? &m->indexes[p->index] : NULL;
     const char *keys[5 + 8] = {m->pk_attr, m->sk_attr,
-                               p->index >= 0 && !native && pk_attr != m->pk_attr
-                                   ? pk_attr
-                                   : NULL,
-                               p->index >= 0 && !native ? sk_attr : NULL,
+                               qix && ddbst__index_own_pk(qix) ? pk_attr : NULL,
+                               qix && ddbst__index_own_sk(qix) ? sk_attr : NULL,
                                m->entity_attr};
     /* a native index's key attributes, as the entity names them, unless
      * the caller projects them already */

@@ -534,15 +534,17 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
     actions[i] = act;
     if (act == IDX_WRITE) {
       const ddbst__index *ix = &m->indexes[k->index];
-      size_t before = it->keytext.len, names = ix->sk_jname.raw_len;
+      size_t before = it->keytext.len, names = 0;
       if (ddbst__index_own_pk(ix)) { /* a local index's is the table's */
         rc = set_key(it, ix->pk_attr, &k->pk, DDBST__PK_MAX, out, &set,
                      &first, err);
         names += ix->pk_jname.raw_len;
       }
-      if (!rc && ix->sk_attr)
+      if (!rc && ddbst__index_own_sk(ix)) { /* an inverted one's is not */
         rc = set_key(it, ix->sk_attr, &k->sk, DDBST__SK_MAX, out, &set,
                      &first, err);
+        names += ix->sk_jname.raw_len;
+      }
       if (rc) return rc;
       bytes += names + (it->keytext.len - before);
     }
@@ -588,9 +590,10 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
      * partition key */
     if (ddbst__index_own_pk(ix)) {
       rc = rc ? rc : ddbst__expr_name(it, ix->pk_attr, out);
-      if (!rc && ix->sk_attr) rc = ddbst__buf_puts(out, ", ");
+      if (!rc && ddbst__index_own_sk(ix)) rc = ddbst__buf_puts(out, ", ");
     }
-    if (!rc && ix->sk_attr) rc = ddbst__expr_name(it, ix->sk_attr, out);
+    if (!rc && ddbst__index_own_sk(ix))
+      rc = ddbst__expr_name(it, ix->sk_attr, out);
   }
   /* ADD: number deltas and set elements */
   for (int a = 0; !rc && a < e->nattrs; a++) {

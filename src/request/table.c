@@ -22,12 +22,18 @@ void ddbst__table_key_schema(ddbst__jw *w, const char *pk, const char *sk) {
 }
 
 void ddbst__table_attribute_definitions(ddbst__jw *w, const ddbst_model *m) {
+  ddbst__table_attribute_definitions_of(w, m, -1);
+}
+
+void ddbst__table_attribute_definitions_of(ddbst__jw *w, const ddbst_model *m,
+                                           int only) {
   /* as the loader allows: a native index names up to 8 */
   const char *seen[2 + 8 * DDBST__MAX_INDEXES];
   int nseen = 0;
   ddbst__jw_key(w, "AttributeDefinitions");
   ddbst__jw_open(w, '[');
   for (int i = -1; i < m->nindexes; i++) {
+    if (only >= 0 && i != only) continue;
     const ddbst__index *ix = i < 0 ? NULL : &m->indexes[i];
     const char *names[8] = {i < 0 ? m->pk_attr : ix->pk_attr,
                             i < 0 ? m->sk_attr : ix->sk_attr};
@@ -92,9 +98,13 @@ static void secondary_indexes(ddbst__jw *w, const ddbst_model *m, int local) {
   if (!any) return;
   ddbst__jw_key(w, local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes");
   ddbst__jw_open(w, '[');
-  for (int i = 0; i < m->nindexes; i++) {
-    const ddbst__index *ix = &m->indexes[i];
-    if (ix->local != local) continue;
+  for (int i = 0; i < m->nindexes; i++)
+    if (m->indexes[i].local == local) ddbst__table_index(w, &m->indexes[i]);
+  ddbst__jw_close(w, ']');
+}
+
+void ddbst__table_index(ddbst__jw *w, const ddbst__index *ix) {
+  {
     ddbst__jw_open(w, '{');
     ddbst__jw_pair(w, "IndexName", ix->name);
     if (ix->native)
@@ -114,7 +124,6 @@ static void secondary_indexes(ddbst__jw *w, const ddbst_model *m, int local) {
     ddbst__jw_close(w, '}');
     ddbst__jw_close(w, '}');
   }
-  ddbst__jw_close(w, ']');
 }
 
 void ddbst__table_global_secondary_indexes(ddbst__jw *w,

@@ -15,6 +15,14 @@
  * duplicates. */
 void ddbst__table_attribute_definitions(ddbst__jw *w, const ddbst_model *m);
 
+/* The same for index `only` alone (UpdateTable's Create), or all (-1). */
+void ddbst__table_attribute_definitions_of(ddbst__jw *w, const ddbst_model *m,
+                                           int only);
+
+/* One index's {"IndexName","KeySchema","Projection"}: CreateTable's
+ * element and UpdateTable's Create alike. */
+void ddbst__table_index(ddbst__jw *w, const ddbst__index *ix);
+
 /* "KeySchema":[...]: the partition key (HASH), then the sort key (RANGE)
  * when there is one. */
 void ddbst__table_key_schema(ddbst__jw *w, const char *pk, const char *sk);

@@ -122,7 +122,9 @@ static void collect_columns(const ddbst_model *m, key_columns *c) {
     const char *attrs[2] = {ddbst__index_own_pk(&m->indexes[i])
                                 ? m->indexes[i].pk_attr
                                 : NULL,
-                            m->indexes[i].sk_attr};
+                            ddbst__index_own_sk(&m->indexes[i])
+                                ? m->indexes[i].sk_attr
+                                : NULL};
     for (int k = 0; k < 2; k++) {
       if (!attrs[k]) continue;
       int seen = 0;
@@ -155,7 +157,7 @@ static void entity_row(md *w, const key_columns *cols, int entity) {
       const ddbst__ekey *k = &e->indexes[i];
       const ddbst__index *ix = &m->indexes[k->index];
       int is_pk = ddbst__index_own_pk(ix) && strcmp(ix->pk_attr, attr) == 0;
-      int is_sk = ix->sk_attr && strcmp(ix->sk_attr, attr) == 0;
+      int is_sk = ddbst__index_own_sk(ix) && strcmp(ix->sk_attr, attr) == 0;
       if (!is_pk && !is_sk) continue;
       put_template_code(w, e, is_pk ? &k->pk : &k->sk);
       if ((is_pk || ix->local) && k->nwhen) {

@@ -324,6 +324,38 @@ static int op_query_filtered(bench_ctx *c) {
   return ddbst_query_request(c->item, c->list_projects, &q, c->out, NULL);
 }
 
+/* put_project's twin on a model whose indexes are keyed on the entity's
+ * own attributes (examples/games): nothing synthetic to build. */
+static int op_put_score(bench_ctx *c) {
+  ddbst_item_reset(c->score, 1);
+  BENCH_SET(c->score, c->s_player, "p-0042");
+  BENCH_SET(c->score, c->s_game, "g-7");
+  BENCH_SET(c->score, c->s_region, "eu");
+  BENCH_SET(c->score, c->s_points, "12500");
+  BENCH_SET(c->score, c->s_played, BENCH_CREATED);
+  BENCH_SET(c->score, c->s_mode, "solo");
+  ddbst_buf_reset(c->out);
+  return ddbst_put_request(c->score, 0, BENCH_NOW, c->out, NULL);
+}
+
+/* query_first_page's twin: a game and region's leaderboard from a score
+ * up, on the multi-attribute Leaderboard index. */
+static int op_query_leaderboard(bench_ctx *c) {
+  ddbst_item_reset(c->score, 1);
+  BENCH_SET(c->score, c->s_game, "g-7");
+  BENCH_SET(c->score, c->s_region, "eu");
+  ddbst_query q;
+  memset(&q, 0, sizeof q);
+  q.size = sizeof q;
+  q.limit = 25;
+  q.condition = DDBST_SK_GTE;
+  q.attribute = c->s_points;
+  q.value = "1000";
+  q.value_len = 4;
+  ddbst_buf_reset(c->out);
+  return ddbst_query_request(c->score, c->top_scores, &q, c->out, NULL);
+}
+
 /* The five values of put_project set by index, and the same by name: what
  * the name form costs (a scan of the entity's attributes per value). */
 static int op_set_by_index(bench_ctx *c) {
@@ -479,6 +511,21 @@ int main(int argc, char **argv) {
   c.item = ddbst_item_new(c.model, c.project);
   c.out = ddbst_buf_new(&bench_allocator);
   if (!c.item || !c.out) bench_fail("setup", DDBST_ENOMEM, NULL);
+  rc = ddbst_model_load_file(DDBST_SOURCE_DIR "/examples/games/model.json", &o,
+                             &c.games, &err);
+  if (rc < 0) bench_fail("examples/games", rc, &err);
+  if (ddbst_model_entity(c.games, "Score") != 1)
+    bench_fail("the games model", DDBST_ENOTFOUND, NULL);
+  c.s_player = ddbst_model_attribute(c.games, 1, "playerId");
+  c.s_game = ddbst_model_attribute(c.games, 1, "gameId");
+  c.s_region = ddbst_model_attribute(c.games, 1, "region");
+  c.s_points = ddbst_model_attribute(c.games, 1, "score");
+  c.s_played = ddbst_model_attribute(c.games, 1, "playedAt");
+  c.s_mode = ddbst_model_attribute(c.games, 1, "mode");
+  c.top_scores = ddbst_model_pattern(c.games, "topScores");
+  c.score = ddbst_item_new(c.games, 1);
+  if (!c.score || c.s_mode < 0 || c.top_scores < 0)
+    bench_fail("the games model", DDBST_ENOTFOUND, NULL);
 
   if (!opt.tsv && !opt.show)
     printf("%-22s %12s %10s %10s %10s   %s\n", "operation", "ns/op", "MB/s",
@@ -502,6 +549,11 @@ int main(int argc, char **argv) {
             op_update_conditional, 10000, 0);
   bench_run(&c, "query_filtered", "query_first_page with a filter of two tests",
             op_query_filtered, 10000, 0);
+  bench_run(&c, "put_score", "PutItem of a Score in two multi-attribute GSIs",
+            op_put_score, 10000, 0);
+  bench_run(&c, "query_leaderboard",
+            "Query a multi-attribute GSI: 2 partition attrs, score >= N",
+            op_query_leaderboard, 10000, 0);
   bench_run(&c, "set_by_index", "the 5 values of put_project, by index",
             op_set_by_index, 10000, 0);
   bench_run(&c, "set_by_name", "the same 5 values by name (ddbst_item_set_by_name)",
@@ -512,6 +564,8 @@ int main(int argc, char **argv) {
             op_model_load, 100, 0);
 
   ddbst_item_free(c.item);
+  ddbst_item_free(c.score);
+  ddbst_model_free(c.games);
   ddbst_buf_free(c.out);
   ddbst_expr_free(c.event_condition);
   ddbst_expr_free(c.event_actions);

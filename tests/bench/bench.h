@@ -48,6 +48,10 @@ typedef struct bench_ctx {
   ddbst_expr *event_condition, *event_actions, *project_filter;
   ddbst_item *item;
   ddbst_buf *out;
+  /* examples/games: Score in two multi-attribute (native) indexes */
+  ddbst_model *games;
+  ddbst_item *score;
+  int s_player, s_game, s_region, s_points, s_played, s_mode, top_scores;
   const char *model_json;
   size_t model_len;
   /* A Query response of Projects of about 1 MiB with a LastEvaluatedKey,

@@ -527,6 +527,30 @@ static void create_table_and_review(void **state) {
                 "{\"operation\":\"CreateTable\",\"target\":"
                 "\"DynamoDB_20120810.CreateTable\",\"body\":{\"TableName\":"
                 "\"saas-api-dev\",\"AttributeDefinitions\":");
+  /* the other table requests */
+  expect("{\"op\":\"describeTable\"}",
+         "{\"operation\":\"DescribeTable\",\"target\":"
+         "\"DynamoDB_20120810.DescribeTable\",\"body\":{\"TableName\":"
+         "\"saas-api-dev\"}}");
+  expect("{\"op\":\"deleteTable\"}",
+         "{\"operation\":\"DeleteTable\",\"target\":"
+         "\"DynamoDB_20120810.DeleteTable\",\"body\":{\"TableName\":"
+         "\"saas-api-dev\"}}");
+  expect("{\"op\":\"updateTable\",\"addIndex\":\"GSI1\"}",
+         "{\"operation\":\"UpdateTable\",\"target\":"
+         "\"DynamoDB_20120810.UpdateTable\",\"body\":{\"TableName\":"
+         "\"saas-api-dev\",\"AttributeDefinitions\":[{\"AttributeName\":"
+         "\"GSI1PK\",\"AttributeType\":\"S\"}],\"GlobalSecondaryIndexUpdates"
+         "\":[{\"Create\":{\"IndexName\":\"GSI1\",\"KeySchema\":[{"
+         "\"AttributeName\":\"GSI1PK\",\"KeyType\":\"HASH\"}],\"Projection"
+         "\":{\"ProjectionType\":\"KEYS_ONLY\"}}}]}}");
+  expect("{\"op\":\"updateTable\",\"removeIndex\":\"GSI9\"}",
+         "{\"operation\":\"UpdateTable\",\"target\":"
+         "\"DynamoDB_20120810.UpdateTable\",\"body\":{\"TableName\":"
+         "\"saas-api-dev\",\"GlobalSecondaryIndexUpdates\":[{\"Delete\":{"
+         "\"IndexName\":\"GSI9\"}}]}}");
+  expect_error("{\"op\":\"updateTable\"}", DDBST_EINVAL, "EINVAL", "",
+               "updateTable takes addIndex or removeIndex, one of them");
   expect("{\"op\":\"check\"}",
          "{\"ok\":true,\"table\":\"saas-api-dev\",\"entities\":4,"
          "\"patterns\":7}");

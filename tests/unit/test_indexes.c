@@ -432,6 +432,19 @@ static void native_key_conditions(void **state) {
   assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_EVALUE);
   assert_string_equal(err.path, "Score.pts");
   assert_int_equal(ddbst_buf_len(b), 0);
+  /* a pair with an open end: no key condition says it */
+  q.condition = DDBST_SK_GT_LT;
+  q.value = "1";
+  q.value_len = 1;
+  q.value2 = "9";
+  q.value2_len = 1;
+  assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "pts is a sort attribute of multi-attribute index "
+                      "Board: a pair of bounds is BETWEEN there (gte and "
+                      "lte); an open end (gt, lt) has no key condition");
+  assert_int_equal(ddbst_buf_len(b), 0);
+  q.condition = DDBST_SK_GT;
   /* a condition on an attribute that is no sort attribute */
   q.attribute = ddbst_model_attribute(m, 0, "p");
   assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_EINVAL);
@@ -439,6 +452,125 @@ static void native_key_conditions(void **state) {
                       "the condition's attribute is not a sort attribute of "
                       "index Board ({pts}, {at})");
   assert_int_equal(ddbst_buf_len(b), 0);
+  ddbst_item_free(it);
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
+/* ---- table requests ---- */
+
+static void table_requests(void **state) {
+  (void)state;
+  ddbst_model *m = native_model();
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  assert_int_equal(ddbst_describe_table_request(m, b, &err),
+                   DDBST_OP_DESCRIBE_TABLE);
+  assert_string_equal(ddbst_buf_data(b), "{\"TableName\":\"app\"}");
+  assert_string_equal(ddbst_operation_name(DDBST_OP_DESCRIBE_TABLE),
+                      "DescribeTable");
+  ddbst_buf_reset(b);
+  assert_int_equal(ddbst_delete_table_request(m, b, &err),
+                   DDBST_OP_DELETE_TABLE);
+  assert_string_equal(ddbst_buf_data(b), "{\"TableName\":\"app\"}");
+  assert_string_equal(ddbst_operation_name(DDBST_OP_DELETE_TABLE),
+                      "DeleteTable");
+  ddbst_buf_reset(b);
+  assert_int_equal(ddbst_update_table_add_index_request(m, "Board", b, &err),
+                   DDBST_OP_UPDATE_TABLE);
+  assert_string_equal(
+      ddbst_buf_data(b),
+      "{\"TableName\":\"app\",\"AttributeDefinitions\":["
+      "{\"AttributeName\":\"g\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"r\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"pts\",\"AttributeType\":\"N\"},"
+      "{\"AttributeName\":\"at\",\"AttributeType\":\"S\"}],"
+      "\"GlobalSecondaryIndexUpdates\":[{\"Create\":{\"IndexName\":\"Board\","
+      "\"KeySchema\":[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"r\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"pts\",\"KeyType\":\"RANGE\"},"
+      "{\"AttributeName\":\"at\",\"KeyType\":\"RANGE\"}],"
+      "\"Projection\":{\"ProjectionType\":\"ALL\"}}}]}");
+  assert_string_equal(ddbst_operation_name(DDBST_OP_UPDATE_TABLE),
+                      "UpdateTable");
+  ddbst_buf_reset(b);
+  assert_int_equal(ddbst_update_table_add_index_request(m, "Nope", b, &err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(err.message, "the model declares no index named Nope");
+  assert_int_equal(ddbst_update_table_remove_index_request(m, "Board", b, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "the model still declares Board: remove it from the "
+                      "model first, so that no write keeps its keys");
+  assert_int_equal(ddbst_update_table_remove_index_request(m, "x y", b, &err),
+                   DDBST_EINVAL);
+  assert_int_equal(ddbst_buf_len(b), 0);
+  assert_int_equal(ddbst_update_table_remove_index_request(m, "OldGSI", b, &err),
+                   DDBST_OP_UPDATE_TABLE);
+  assert_string_equal(ddbst_buf_data(b),
+                      "{\"TableName\":\"app\",\"GlobalSecondaryIndexUpdates\":"
+                      "[{\"Delete\":{\"IndexName\":\"OldGSI\"}}]}");
+  ddbst_model_free(m);
+  /* a local index is the table's from its creation */
+  m = good();
+  ddbst_buf_reset(b);
+  assert_int_equal(ddbst_update_table_add_index_request(m, "LSI1", b, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "LSI1 is a local secondary index: DynamoDB creates those "
+                      "with the table only (a new table, CreateTable)");
+  assert_int_equal(ddbst_update_table_add_index_request(m, "GSI1", b, &err),
+                   DDBST_OP_UPDATE_TABLE);
+  assert_string_equal(
+      ddbst_buf_data(b),
+      "{\"TableName\":\"app\",\"AttributeDefinitions\":["
+      "{\"AttributeName\":\"G1PK\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"G1SK\",\"AttributeType\":\"S\"}],"
+      "\"GlobalSecondaryIndexUpdates\":[{\"Create\":{\"IndexName\":\"GSI1\","
+      "\"KeySchema\":[{\"AttributeName\":\"G1PK\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"G1SK\",\"KeyType\":\"RANGE\"}],"
+      "\"Projection\":{\"ProjectionType\":\"ALL\"}}}]}");
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
+/* ---- inverted indexes ---- */
+
+static void inverted_index_holds_every_entity(void **state) {
+  (void)state;
+  /* keyed on the table's keys alone: every entity declares it */
+  refused("{'ddbst': 1, 'table': {'name': 'app', 'partitionKey': 'PK', "
+          "'sortKey': 'SK', 'indexes': {'INV': {'partitionKey': 'SK', "
+          "'sortKey': 'PK'}}}, 'entities': {'M': {'attributes': {'o': "
+          "'string', 'u': 'string'}, 'key': {'pk': 'O#{o}', 'sk': 'U#{u}'}, "
+          "'indexes': {'INV': {}}}, 'U': {'attributes': {'u': 'string'}, "
+          "'key': {'pk': 'U#{u}', 'sk': 'U#{u}'}}}}",
+          "entities.U",
+          "every U item is in INV, which is keyed on the table's own keys: "
+          "declare \"INV\": {} under U's indexes");
+  /* a sort key of its own: a sparse index like any other */
+  ddbst_model *m;
+  ddbst_error err;
+  assert_int_equal(
+      load_q("{'ddbst': 1, 'table': {'name': 'app', 'partitionKey': 'PK', "
+             "'sortKey': 'SK', 'indexes': {'BYS': {'partitionKey': 'SK', "
+             "'sortKey': 'G1SK'}}}, 'entities': {'M': {'attributes': {'o': "
+             "'string', 'u': 'string', 'at': 'timestamp'}, 'key': {'pk': "
+             "'O#{o}', 'sk': 'U#{u}'}, 'indexes': {'BYS': {'sk': '{at}'}}}, "
+             "'U': {'attributes': {'u': 'string'}, 'key': {'pk': 'U#{u}', "
+             "'sk': 'U#{u}'}}}}",
+             &m, &err),
+      0);
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_item *it = ddbst_item_new(m, 0);
+  set(it, "o", "o1");
+  set(it, "u", "u1");
+  set(it, "at", "2026-01-02T03:04:05Z");
+  assert_int_equal(ddbst_item_keys_json(it, b, &err), 0);
+  /* SK once; the index's own sort key */
+  assert_string_equal(ddbst_buf_data(b),
+                      "{\"PK\":\"O#o1\",\"SK\":\"U#u1\",\"G1SK\":\"2026-01-"
+                      "02T03:04:05Z\"}");
   ddbst_item_free(it);
   ddbst_buf_free(b);
   ddbst_model_free(m);
@@ -454,6 +586,8 @@ int main(void) {
       cmocka_unit_test(native_keys_refused_as_dynamodb_refuses),
       cmocka_unit_test(native_keys_write_nothing_and_declare_types),
       cmocka_unit_test(native_key_conditions),
+      cmocka_unit_test(table_requests),
+      cmocka_unit_test(inverted_index_holds_every_entity),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

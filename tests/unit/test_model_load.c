@@ -494,10 +494,28 @@ static void key_attribute_names_have_one_role(void **state) {
   EXPECT_MODEL_ERROR(edit(BASE, "'sortKey':'SK',", "'sortKey':'PK',"), "table",
                      "'PK' is both the table's partition key and the table's "
                      "sort key");
+  /* An index keyed on the table's sort key (an inverted index) shares it:
+   * it holds every item, so every entity declares it, and its entities
+   * give no template for it, as it is written once. */
   EXPECT_MODEL_ERROR(
-      edit(BASE, "'partitionKey':'GSI2PK'", "'partitionKey':'SK'"), "table",
-      "'SK' is both the table's sort key and GSI2's "
-      "partition key");
+      edit(BASE, "'partitionKey':'GSI2PK'", "'partitionKey':'SK'"),
+      "entities.Org",
+      "every Org item is in GSI2, which is keyed on the table's own keys: "
+      "declare \"GSI2\": {} under Org's indexes");
+  EXPECT_MODEL_ERROR(
+      edit(edit(BASE, "'partitionKey':'GSI2PK'", "'partitionKey':'SK'"),
+           "'key':{'pk':'ORG#{orgId}','sk':'ORG'}}",
+           "'key':{'pk':'ORG#{orgId}','sk':'ORG'},'indexes':{'GSI2':{}}}"),
+      "entities.User.indexes.GSI2.pk",
+      "GSI2's partition key is the table's SK: it is the entity's key.sk, "
+      "written once; leave 'pk' out");
+  /* keyed as the table is: refused */
+  EXPECT_MODEL_ERROR(
+      edit(BASE, "'partitionKey':'GSI1PK','sortKey':'GSI1SK'",
+           "'partitionKey':'PK','sortKey':'SK'"),
+      "table.indexes.GSI1",
+      "GSI1 is keyed as the table is (PK, SK): it would hold the table again; "
+      "key it on another attribute");
   EXPECT_MODEL_ERROR(
       edit(BASE, "'entityAttribute':'_type'", "'entityAttribute':'GSI1SK'"),
       "table",
