@@ -295,8 +295,9 @@ DDBST_API int ddbst_item_entity(const ddbst_item *item);
  * or number as decimal text; a boolean as true/false; a timestamp as ISO-8601
  * with any offset and fraction (stored as UTC at the attribute's precision); a
  * ULID in either case (stored upper-case); an enum as one of its values;
- * binary as standard base64; a list, map or set as JSON text. Values must be
- * valid UTF-8 without NUL bytes. DDBST_EVALUE names the attribute on refusal;
+ * binary as standard base64; a list, map or set as JSON text (a set holds
+ * each element once, numbers by value: [1, 1.0] is refused; a map each name
+ * once). Values must be valid UTF-8 without NUL bytes. DDBST_EVALUE names the attribute on refusal;
  * the item keeps its previous value then. */
 DDBST_API int ddbst_item_set(ddbst_item *item, int attribute, const char *text,
                              size_t len, ddbst_error *err);
@@ -618,7 +619,11 @@ DDBST_API int ddbst_put_request(ddbst_item *item, uint32_t flags,
  * membership condition that stops holding, removes them. Primary-key facets
  * cannot change (DDBST_EVALUE). The version attribute is checked (with an
  * expected version) and incremented; updatedAt is set to `now_unix_us`
- * unless given. Conditional on the item existing unless DDBST_UPSERT. */
+ * unless given. Conditional on the item existing unless DDBST_UPSERT. An
+ * upsert may create the item, so it needs every required attribute
+ * (DDBST_EMISSING). DDBST_ERANGE when the key and the values the update
+ * writes already pass DynamoDB's 400 KB per item (what the item held before
+ * only DynamoDB counts). */
 DDBST_API int ddbst_update_request(ddbst_item *item, uint32_t flags,
                                    int64_t now_unix_us, ddbst_buf *out,
                                    ddbst_error *err);
@@ -676,7 +681,9 @@ DDBST_API int ddbst_update_table_remove_index_request(const ddbst_model *model,
  * attribute → the update (conditional on the previous value, see
  * ddbst_item_set_previous), the old guard's Delete and the new guard's Put.
  * Those builders then return DDBST_OP_TRANSACT_WRITE_ITEMS. A plain put of
- * such an entity is refused (DDBST_EINVAL): it could not keep guards true. */
+ * such an entity is refused (DDBST_EINVAL): it could not keep guards true.
+ * A guard item holds its key, the entity attribute ("User.email") and its
+ * holder's primary key ("holderKey"). */
 
 /* Several items' operations in one TransactWriteItems (or, with gets only,
  * TransactGetItems): at most 100 operations, unique guards included, never

@@ -39,6 +39,15 @@ ddbst__fk_why ddbst__facet_key_coded(const ddbst_model *m, const ddbst__attr *a,
                                      const char **why) {
   if (n == 0)
     return DDBST__FK_EMPTY;
+  char normal[DDBST__NORM_MAX];
+  if (a->normalize) {
+    /* the form the key holds; the item keeps the value as written */
+    long k = ddbst__normalize(a->normalize, v, n, normal);
+    if (k < 0) return DDBST__FK_LONG;
+    if (k == 0) return DDBST__FK_EMPTY; /* nothing but ignorables */
+    v = normal;
+    n = (size_t)k;
+  }
   if (a->type == DDBST__T_INTEGER) {
     /* a prefix of "12" is no bound on 12's key form "012" */
     if (partial)

@@ -26,13 +26,17 @@ typedef enum {
   DDBST__FK_BELOW,   /* the key text of a facet a range reads before the
                         delimiter (ddbst__attr.range_checked) would sort
                         below it: ddbst__facet_order_break says where */
-  DDBST__FK_NOMEM
+  DDBST__FK_NOMEM,
+  DDBST__FK_LONG /* its normal form is longer than any key may be */
 } ddbst__fk_why;
 
 /* The key form of `v`, the canonical text of attribute `a` (what
  * ddbst__value_canon makes), or with `partial` a proper prefix of one (a
  * sort-key bound such as "2026-03"): an integer at its width, negatives as
- * ten's complements where sortable; then ASCII lower-casing where the
+ * ten's complements where sortable; text in the attribute's Unicode normal
+ * form ("normalize": NFC or NFKC_Casefold, by utf8proc; a prefix's form is
+ * a prefix of its completions' unless it ends where a combining mark would
+ * join it); then ASCII lower-casing where the
  * template says (`lower`); then the attribute's escaping (ddbst__attr.escape:
  * %XX of '%' and the delimiter's bytes, or the ordered E XX of every byte up
  * to the delimiter's first and of E). Each step maps a prefix of a value to
@@ -123,6 +127,8 @@ static inline unsigned char ddbst__facet_escape_byte(const ddbst_model *m,
 }
 
 static inline size_t ddbst__facet_key_room(const ddbst__attr *a, size_t n) {
+  /* normalised text is at most DDBST__NORM_MAX bytes (or refused) */
+  if (a->normalize && n < DDBST__NORM_MAX) n = DDBST__NORM_MAX;
   return a->escape ? 3 * n : n > DDBST__INT_MAX_TEXT ? n : DDBST__INT_MAX_TEXT;
 }
 
@@ -130,7 +136,8 @@ static inline ddbst__fk_why
 ddbst__facet_key_at(const ddbst_model *m, const ddbst__attr *a, int lower,
                     int partial, const char *v, size_t n, unsigned scan,
                     char *dst, size_t *len, const char **why) {
-  if (a->type == DDBST__T_INTEGER || a->escape || a->range_checked || n == 0)
+  if (a->type == DDBST__T_INTEGER || a->escape || a->range_checked ||
+      a->normalize || n == 0)
     return ddbst__facet_key_coded(m, a, lower, partial, v, n, dst, len, why);
   /* lower-casing cannot make the delimiter: it holds no letter
    * (model/model_load.c, load_delimiter) */

@@ -157,9 +157,22 @@ DDBST__NOINLINE static int render_general(const ddbst_item *it,
       if (why != DDBST__FK_OK) {
         char path[DDBST_ERROR_PATH_MAX];
         const ddbst__entity *e = ddbst__entity_of(it);
-        rc = ddbst__fail(err, DDBST_EVALUE, facet_path(path, sizeof path, a),
-                         "%s.%s does not fit its key width", e->name,
-                         a->name);
+        rc = why == DDBST__FK_EMPTY
+                 ? ddbst__fail(err, DDBST_EVALUE,
+                               facet_path(path, sizeof path, a),
+                               "%s.%s is empty once normalised; a key facet "
+                               "needs a value",
+                               e->name, a->name)
+             : why == DDBST__FK_LONG
+                 ? ddbst__fail(err, DDBST_ERANGE,
+                               facet_path(path, sizeof path, a),
+                               "%s.%s is longer than a key may be once "
+                               "normalised",
+                               e->name, a->name)
+                 : ddbst__fail(err, DDBST_EVALUE,
+                               facet_path(path, sizeof path, a),
+                               "%s.%s does not fit its key width", e->name,
+                               a->name);
         goto refused;
       }
     }

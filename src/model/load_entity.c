@@ -56,7 +56,7 @@ static void load_attribute(ddbst__loader *L, const char *name,
                            const ddbst__jnode *n, ddbst__attr *a) {
   static const char *const fields[] = {
       "type",  "required", "default", "precision",   "width",
-      "negative", "values", "escape", "description", NULL};
+      "negative", "values", "escape", "description", "normalize", NULL};
   a->name = ddbst__load_dup(L, name);
   a->precision = DDBST__PREC_S;
   if (!ddbst__is_identifier(name))
@@ -135,6 +135,17 @@ static void load_attribute(ddbst__loader *L, const char *name,
                                "expected true (%%-escapes), false or "
                                "\"ordered\" (escapes that keep the values' "
                                "order)");
+  }
+  if (type_takes(L, n, "normalize", a, a->type == DDBST__T_STRING)) {
+    const ddbst__jnode *x = ddbst__jobj_get(n, "normalize");
+    if (x->type == DDBST__J_STRING && strcmp(x->text, "NFC") == 0)
+      a->normalize = DDBST__NORM_NFC;
+    else if (x->type == DDBST__J_STRING &&
+             strcmp(x->text, "NFKC_Casefold") == 0)
+      a->normalize = DDBST__NORM_NFKC_CASEFOLD;
+    else
+      ddbst__load_report_field(L, "normalize", x,
+                               "expected \"NFC\" or \"NFKC_Casefold\"");
   }
   if (a->type == DDBST__T_ENUM) {
     const ddbst__jnode *vs = ddbst__jobj_get(n, "values");

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "base/forksafe.h"
+#include "base/normalize.h"
 #include "base/internal.h"
 #include "model/types.h"
 
@@ -52,6 +53,8 @@ typedef struct ddbst__attr {
   int sortable_negative;
   int required;
   int escape;   /* DDBST__ESCAPE_*: a reversible escaping in keys */
+  int normalize; /* DDBST__NORM_* (base/normalize.h): the Unicode form its
+                    key text and unique guards take; the value is kept */
   /* A range may read its key text before the delimiter
    * (compile_ranges.c): the facet renderer refuses text that would sort
    * below it (ddbst__facet_order_break). */

@@ -118,7 +118,7 @@ int ddbst__template_compile(ddbst__arena *ar, const char *src,
       segs[ns].len = 0;
       segs[ns].attr = a;
       segs[ns].lower = lower;
-      segs[ns].as_is = !lower && !attrs[a].escape &&
+      segs[ns].as_is = !lower && !attrs[a].escape && !attrs[a].normalize &&
                        attrs[a].type != DDBST__T_INTEGER;
       all_as_is &= segs[ns].as_is;
       ns++;

@@ -129,7 +129,8 @@ static int key_map(const ddbst_model *m, const char *g, size_t n,
 }
 
 int ddbst__guard_item(const ddbst_model *m, const ddbst__unique *u,
-                      const char *g, size_t n, ddbst_buf *out) {
+                      const char *g, size_t n, const ddbst__holder *holder,
+                      ddbst_buf *out) {
   int rc = key_map(m, g, n, out);
   if (!rc && m->entity_attr) {
     /* the guard says whose it is: "User.email" */
@@ -137,7 +138,36 @@ int ddbst__guard_item(const ddbst_model *m, const ddbst__unique *u,
     rc = rc ? rc : ddbst__buf_append(out, m->entity_jname.p, m->entity_jname.n);
     rc = rc ? rc : ddbst__buf_append(out, u->owner.p, u->owner.n);
   }
+  /* and which item holds it: a guard whose holder is gone is an orphan */
+  if (!rc) rc = ddbst__buf_puts(out, ",\"holderKey\":{\"M\":{");
+  rc = rc ? rc : ddbst__buf_append(out, m->pk_jname.p, m->pk_jname.n);
+  rc = rc ? rc : ddbst__write_s(out, holder->pk, holder->pk_len);
+  if (!rc && m->sk_attr) {
+    rc = ddbst__buf_putc(out, ',');
+    rc = rc ? rc : ddbst__buf_append(out, m->sk_jname.p, m->sk_jname.n);
+    rc = rc ? rc : ddbst__write_s(out, holder->sk, holder->sk_len);
+  }
+  rc = rc ? rc : ddbst__buf_puts(out, "}}");
   return rc ? rc : ddbst__buf_putc(out, '}');
+}
+
+/* The holder's primary key, rendered after the guard's and copied out:
+ * the key text grows while the entry is written. */
+static int holder_key(ddbst_item *it, char *pk, char *sk, ddbst__holder *h,
+                      ddbst_error *err) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  uint32_t po, pl, so = 0, sl = 0;
+  int rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, &po,
+                              &pl, err);
+  if (!rc && m->sk_attr)
+    rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, &so,
+                            &sl, err);
+  if (rc) return rc;
+  memcpy(pk, it->keytext.data + po, pl);
+  if (sl) memcpy(sk, it->keytext.data + so, sl);
+  *h = (ddbst__holder){pk, sk, pl, sl};
+  return 0;
 }
 
 /* {"Put":{...guard item...}} conditional on no such guard, or
@@ -159,8 +189,11 @@ int ddbst__guard_entry(ddbst_item *it, const ddbst__unique *u, int put, int old,
   rc = ddbst__buf_puts(out, put ? "{\"Put\":" : "{\"Delete\":");
   rc = rc ? rc : ddbst__begin(out, m);
   rc = rc ? rc : ddbst__buf_puts(out, put ? ",\"Item\":" : ",\"Key\":");
+  char hpk[DDBST__PK_MAX], hsk[DDBST__SK_MAX];
+  ddbst__holder holder;
+  if (put && !rc) rc = holder_key(it, hpk, hsk, &holder, err);
   if (put)
-    rc = rc ? rc : ddbst__guard_item(m, u, g, len, out);
+    rc = rc ? rc : ddbst__guard_item(m, u, g, len, &holder, out);
   else
     rc = rc ? rc : key_map(m, g, len, out);
   if (!rc && !put) rc = ddbst__buf_putc(out, '}');

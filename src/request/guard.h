@@ -24,12 +24,21 @@ int ddbst__unique_removed(const ddbst_item *it, const ddbst__unique *u);
 int ddbst__guard_key(ddbst_item *it, const ddbst__unique *u, int old,
                      uint32_t *off, uint32_t *len, ddbst_error *err);
 
-/* The guard item of key `g` (n bytes) of unique `u`, as an AttributeValue
- * map: {"PK":{"S":g},"SK":{"S":g},"_type":{"S":"User.email"}} (the
- * entity attribute when the model has one). What a create writes; the
- * design view shows it. */
+/* The guard item of key `g` (n bytes) of unique `u`, held by the item
+ * whose primary key is `holder` (its partition key's text, then its sort
+ * key's when the table has one), as an AttributeValue map:
+ * {"PK":{"S":g},"SK":{"S":g},"_type":{"S":"User.email"},
+ *  "holderKey":{"M":{"PK":{"S":"ORG#1"},"SK":{"S":"USER#2"}}}}
+ * (the entity attribute when the model has one): whose guard it is, and
+ * the key to GetItem its holder with. What a create writes; the design
+ * view shows it. */
+typedef struct ddbst__holder {
+  const char *pk, *sk;
+  size_t pk_len, sk_len;
+} ddbst__holder;
 int ddbst__guard_item(const ddbst_model *m, const ddbst__unique *u,
-                      const char *g, size_t n, ddbst_buf *out);
+                      const char *g, size_t n, const ddbst__holder *holder,
+                      ddbst_buf *out);
 
 /* {"Put":{...guard item...}} conditional on no such guard (`put`), or
  * {"Delete":{...}} of the guard; `ident` (may be NULL) sees its key. */

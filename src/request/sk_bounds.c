@@ -374,6 +374,10 @@ static int condition_value(sk_ctx *c, const ddbst__seg *seg,
     /* no item can hold it: its keys are refused the same way */
     return ddbst__facet_order_refused(m, a, a->name, cv, cn,
                                       fpath(path, sizeof path, a), err);
+  case DDBST__FK_LONG:
+    return ddbst__fail(err, DDBST_ERANGE, fpath(path, sizeof path, a),
+                       "%s is longer than a key may be once normalised",
+                       a->name);
   default: /* an integer its width cannot hold (never partial) */
     return ddbst__fail(err, DDBST_EVALUE, fpath(path, sizeof path, a), "%s: %s",
                        a->name, why ? why : "no key form");

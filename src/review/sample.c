@@ -481,6 +481,11 @@ static int try_item(maker *k, ddbst_item *it, const ddbst_item *parent,
   size_t pkl = it->keys[0].len;
   const char *sk = m->sk_attr ? it->keytext.data + it->keys[1].off : "";
   size_t skl = m->sk_attr ? it->keys[1].len : 0;
+  /* copied: the guards' keys are rendered after them, into the same text */
+  char hpk[DDBST__PK_MAX], hsk[DDBST__SK_MAX];
+  memcpy(hpk, pk, pkl);
+  if (skl) memcpy(hsk, sk, skl);
+  ddbst__holder holder = {hpk, hsk, pkl, skl};
   if (key_taken(s, pk, pkl, sk, skl)) return 1;
   int row = s->nrows;
   rc = add_row(s, entity, -1, -1, it, buf, err);
@@ -496,7 +501,7 @@ static int try_item(maker *k, ddbst_item *it, const ddbst_item *parent,
       return 1;
     }
     ddbst_buf_reset(buf);
-    rc = ddbst__guard_item(m, &e->uniques[u], g, len, buf);
+    rc = ddbst__guard_item(m, &e->uniques[u], g, len, &holder, buf);
     if (rc) rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
     if (!rc) rc = add_row(s, entity, u, row, NULL, buf, err);
   }

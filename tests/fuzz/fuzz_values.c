@@ -4,7 +4,8 @@
  * whatever was stored builds keys and put/update bodies or is refused with a
  * message; never a crash, never an over-read; and the keys object is the
  * one the key list gives. A list, map or set value that is not JSON text
- * (fuzz_text.h) is refused. */
+ * (fuzz_text.h) is refused, and a string set stored holds no element twice
+ * (compared here pairwise, apart from the library's hashing). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -13,6 +14,25 @@
 #include "fuzz_models.h"
 #include "fuzz_text.h"
 #include "base/internal.h" /* ddbst__json_string: the reference keys object */
+
+#include <yajl/yajl_tree.h>
+
+/* The stored {"SS":[...]} holds each element once. */
+static void set_is_a_set(const ddbst_item *it, int a) {
+  const char *v;
+  size_t n;
+  if (ddbst_item_get(it, a, &v, &n) != 1) __builtin_trap();
+  yajl_val root = yajl_tree_parse(v, NULL, 0);
+  const char *at[] = {"SS", NULL};
+  yajl_val ss = root ? yajl_tree_get(root, at, yajl_t_array) : NULL;
+  if (!ss) __builtin_trap();
+  for (size_t i = 0; i < ss->u.array.len; i++)
+    for (size_t j = i + 1; j < ss->u.array.len; j++)
+      if (!strcmp(YAJL_GET_STRING(ss->u.array.values[i]),
+                  YAJL_GET_STRING(ss->u.array.values[j])))
+        __builtin_trap();
+  yajl_tree_free(root);
+}
 
 /* ddbst_item_keys_json writes the object straight from the values when it
  * can (keys.c): it must be the object the key list gives, through the
@@ -65,6 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         (!strcmp(type, "list") || !strcmp(type, "map") ||
          !strcmp(type, "string_set") || !strcmp(type, "number_set")))
       __builtin_trap();
+    if (!rc && !strcmp(type, "string_set")) set_is_a_set(it, a);
     p += n + 1;
   }
   keys_json_agrees(it, b, ref);

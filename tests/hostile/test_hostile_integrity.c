@@ -93,6 +93,17 @@ static const entry_case ENTRY[] = {
      "values.orgId", "contains a NUL byte"},
     {"orgId given twice", ORG_KEYS "{\"orgId\":\"t1\",\"orgId\":\"t2\"}}",
      DDBST_ESYNTAX, "values.orgId", "orgId given twice"},
+    {"an email NFKC folds into the delimiter",
+     "{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"orgId\":\"o1\","
+     "\"userId\":\"u1\",\"email\":\"a\xef\xbc\x83" "b@x.com\"}}",
+     DDBST_EVALUE, "facet email",
+     "User.email contains the key delimiter '#', which would forge another "
+     "key"},
+    {"an email of nothing but default ignorables",
+     "{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"orgId\":\"o1\","
+     "\"userId\":\"u1\",\"email\":\"\\u00ad\\u200b\"}}",
+     DDBST_EVALUE, "facet email",
+     "User.email is empty once normalised; a key facet needs a value"},
     {"a list value with a lone surrogate",
      "{\"op\":\"keys\",\"entity\":\"Event\",\"values\":{\"projectId\":\"p\","
      "\"ts\":\"2026-03-14T09:00:00Z\",\"payload\":{\"a\":[\"ok\",\"\\ud800\"]}}}",
@@ -126,6 +137,21 @@ static void json_entry(void **state) {
     int rc = answer_error(answer, path, message);
     check(c->name, rc, path, message, c->code, c->path, c->phrase);
     ddbst_json_free(answer);
+  }
+  /* café typed in NFD keys as café in NFC, and in fullwidth capitals too */
+  static const char *const cafe[] = {"cafe\\u0301@example.com",
+                                     "\\uff23\\uff21\\uff26\\u00c9@example.com"};
+  for (int i = 0; i < 2; i++) {
+    char req[512];
+    snprintf(req, sizeof req,
+             "{\"op\":\"keys\",\"entity\":\"User\",\"values\":{\"orgId\":"
+             "\"o1\",\"userId\":\"u1\",\"email\":\"%s\"}}",
+             cafe[i]);
+    char *keys = ddbst_json_call(entry, req, strlen(req), NULL);
+    if (!print_mode)
+      assert_non_null(
+          strstr(keys, "\"GSI1PK\":\"EMAIL#caf\xc3\xa9@example.com\""));
+    ddbst_json_free(keys);
   }
   /* a pair in order is one character: U+1F600, exactly */
   const char *ok = ORG_KEYS "{\"orgId\":\"\\ud83d\\ude00\"}}";

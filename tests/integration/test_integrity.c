@@ -6,7 +6,9 @@
  *    refused by DynamoDB;
  *  - a set with an element twice (numbers by their value: 1 and 1.0, 10 and
  *    1e1, 0 and -0.0) is refused by ddbst, and sent by hand, by DynamoDB;
- *    distinct spellings of distinct numbers are stored as written. */
+ *    distinct spellings of distinct numbers are stored as written;
+ *  - the SaaS example's email guard holds the address's NFKC_Casefold form:
+ *    café in NFC, in NFD and in fullwidth capitals is one guard. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,12 +149,68 @@ static void sets_with_an_element_twice(void **state) {
   assert_int_equal(ns->u.array.len, 5);
 }
 
+/* The SaaS example's email guard ("normalize": "NFKC_Casefold"): café in
+ * NFC, then in NFD (e and U+0301) in another organisation, then in
+ * fullwidth capitals. One guard; the second and third creates are
+ * cancelled and leave nothing; the lookup by email finds the first user
+ * whichever way the address is typed; the user keeps it as typed. */
+#define CAFE_NFC "caf\xc3\xa9@example.com"
+#define CAFE_NFD "cafe\xcc\x81@example.com"
+#define CAFE_WIDE "\xef\xbc\xa3\xef\xbc\xa1\xef\xbc\xa6\xc3\x89@Example.com"
+
+static void saas_email_forms_collide(void **state) {
+  itest_fixture *f = *state;
+  ITEST_CREATE(f, "User", "orgId=o1", "userId=u1", "email=" CAFE_NFC,
+               "name=Ann");
+  static const char *const others[] = {"email=" CAFE_NFD, "email=" CAFE_WIDE};
+  for (int i = 0; i < 2; i++) {
+    ddbst_item *it = ITEST_VALUES(f, "User", "orgId=o2", "userId=u2",
+                                  others[i], "name=Bo");
+    itest_condition_failed(f, ddbst_put_request(it, DDBST_CREATE, ITEST_NOW_US,
+                                                itest_body(f), &f->err));
+  }
+  /* exactly the first user and its one guard, which names whose it is */
+  yajl_val all = itest_scan_table(f);
+  assert_int_equal(all->u.array.len, 2);
+  /* a Scan's order is the table's hash order: each found by its type */
+  int g = !strcmp(itest_s(all->u.array.values[0], "_type"), "User.email") ? 0
+                                                                          : 1;
+  yajl_val guard = all->u.array.values[g], user = all->u.array.values[1 - g];
+  itest_expect_s(guard, "_type", "User.email");
+  itest_expect_s(guard, "PK", "EMAIL#" CAFE_NFC);
+  itest_expect_s(user, "_type", "User");
+  itest_expect_s(user, "email", CAFE_NFC);
+  itest_expect_s(user, "GSI1PK", "EMAIL#" CAFE_NFC);
+  /* found by any of its forms */
+  static const char *const typed[] = {"email=" CAFE_NFC, "email=" CAFE_NFD,
+                                      "email=" CAFE_WIDE};
+  for (int i = 0; i < 3; i++) {
+    ITEST_VALUES(f, "User", typed[i]);
+    itest_expect(f, itest_query(f, "userByEmail", NULL), "SK", "USER#u1",
+                 "userByEmail, the address typed another way");
+  }
+  /* a user whose address was typed in NFD keeps it so */
+  ITEST_CREATE(f, "User", "orgId=o3", "userId=u3",
+               "email=jos" "e\xcc\x81" "@example.com", "name=Jo");
+  ITEST_VALUES(f, "User", "orgId=o3", "userId=u3");
+  yajl_val jo = itest_get(f);
+  assert_non_null(jo);
+  itest_expect_s(jo, "email", "jos" "e\xcc\x81" "@example.com");
+  itest_expect_s(jo, "GSI1PK", "EMAIL#jos\xc3\xa9@example.com");
+}
+
 int main(void) {
   if (itest_should_skip("test_integrity")) return ITEST_SKIP;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(an_update_at_the_limit),
       cmocka_unit_test(sets_with_an_element_twice),
   };
-  return cmocka_run_group_tests_name("integrity", tests, open_table,
-                                     drop_table);
+  const struct CMUnitTest saas[] = {
+      cmocka_unit_test_setup_teardown(saas_email_forms_collide,
+                                      itest_setup_saas, itest_teardown),
+  };
+  int failed = cmocka_run_group_tests_name("integrity", tests, open_table,
+                                           drop_table);
+  return failed + cmocka_run_group_tests_name("integrity (saas)", saas, NULL,
+                                              NULL);
 }

@@ -130,16 +130,33 @@ static yajl_val get_key(itest_fixture *f, const char *pk, const char *sk) {
 }
 
 /* The guard of email `lower` exists and is exactly a guard: its key (the
- * same text as PK and SK) and whose it is. */
-static void expect_guard(itest_fixture *f, const char *lower) {
-  char key[256];
+ * same text as PK and SK), whose it is, and the key of the user that holds
+ * it (organisation `org`, user `user`), which a GetItem finds. */
+static void expect_guard(itest_fixture *f, const char *lower, const char *org,
+                         const char *user) {
+  char key[256], hpk[64], hsk[64];
   snprintf(key, sizeof key, "EMAIL#%s", lower);
+  snprintf(hpk, sizeof hpk, "ORG#%s", org);
+  snprintf(hsk, sizeof hsk, "USER#%s", user);
   yajl_val guard = get_key(f, key, key);
   if (!guard) fail_msg("the guard %s is missing", key);
-  itest_expect_attributes(f, guard, "PK SK _type");
+  itest_expect_attributes(f, guard, "PK SK _type holderKey");
   itest_expect_s(guard, "PK", key);
   itest_expect_s(guard, "SK", key);
   itest_expect_s(guard, "_type", "User.email");
+  const char *pk_at[] = {"holderKey", "M", "PK", "S", NULL};
+  const char *sk_at[] = {"holderKey", "M", "SK", "S", NULL};
+  const char *p = YAJL_GET_STRING(yajl_tree_get(guard, pk_at, yajl_t_string));
+  const char *s = YAJL_GET_STRING(yajl_tree_get(guard, sk_at, yajl_t_string));
+  if (!p || !s || strcmp(p, hpk) || strcmp(s, hsk))
+    fail_msg("the guard %s names another holder than %s %s", key, hpk, hsk);
+  /* and the holder is there, holding this email */
+  yajl_val holder = get_key(f, hpk, hsk);
+  if (!holder) fail_msg("the holder %s %s of guard %s is missing", hpk, hsk, key);
+  const char *held = itest_s(holder, "GSI1PK");
+  if (!held || strcmp(held, key))
+    fail_msg("the holder %s %s has %s, not %s", hpk, hsk, held ? held : "-",
+             key);
 }
 
 static void expect_no_guard(itest_fixture *f, const char *lower) {
@@ -337,7 +354,7 @@ static void unique_create_writes_the_guard(void **state) {
 
   expect_user(f, "o1", "a", "Ann@Example.com", "ann@example.com", "Ann",
               "admin");
-  expect_guard(f, "ann@example.com");
+  expect_guard(f, "ann@example.com", "o1", "a");
   expect_table(f, A_ITEM " " GUARD("ann@example.com"), "after creating A");
   /* the guard is in no index: GSI1 holds the user only */
   itest_expect(f, itest_scan_index(f, "GSI1"), "SK", "USER#a", "GSI1");
@@ -361,7 +378,7 @@ static void unique_duplicate_is_refused(void **state) {
   expect_no_user(f, "o2", "b");
   expect_user(f, "o1", "a", "Ann@Example.com", "ann@example.com", "Ann",
               "admin");
-  expect_guard(f, "ann@example.com");
+  expect_guard(f, "ann@example.com", "o1", "a");
   expect_table(f, A_ITEM " " GUARD("ann@example.com"),
                "after the refused duplicate");
 }
@@ -385,7 +402,7 @@ static void unique_update_moves_the_guard(void **state) {
   expect_user(f, "o1", "a", "bob@example.com", "bob@example.com", "Ann",
               "admin");
   expect_no_guard(f, "ann@example.com");
-  expect_guard(f, "bob@example.com");
+  expect_guard(f, "bob@example.com", "o1", "a");
   expect_table(f, A_ITEM " " GUARD("bob@example.com"), "after the update");
   expect_by_email(f, "bob@example.com", "USER#a");
   expect_by_email(f, "BOB@Example.COM", "USER#a");
@@ -404,8 +421,8 @@ static void unique_old_value_is_free(void **state) {
                "role=member", "name=Cy");
   expect_user(f, "o2", "b", "ann@example.com", "ann@example.com", "Bea",
               "member");
-  expect_guard(f, "ann@example.com");
-  expect_guard(f, "cy@example.com");
+  expect_guard(f, "ann@example.com", "o2", "b");
+  expect_guard(f, "cy@example.com", "o1", "c");
   expect_table(f,
                A_ITEM " " GUARD("bob@example.com") " " B_ITEM " " GUARD(
                    "ann@example.com") " " C_ITEM " " GUARD("cy@example.com"),
@@ -430,8 +447,8 @@ static void unique_wrong_previous_is_refused(void **state) {
 
   expect_user(f, "o1", "a", "bob@example.com", "bob@example.com", "Ann",
               "admin");
-  expect_guard(f, "ann@example.com"); /* B's, untouched */
-  expect_guard(f, "bob@example.com");
+  expect_guard(f, "ann@example.com", "o2", "b"); /* B's, untouched */
+  expect_guard(f, "bob@example.com", "o1", "a");
   expect_no_guard(f, "dee@example.com");
   expect_table(f,
                A_ITEM " " GUARD("bob@example.com") " " B_ITEM " " GUARD(
@@ -479,9 +496,9 @@ static void unique_delete_with_wrong_email_is_refused(void **state) {
 
   expect_user(f, "o2", "b", "ann@example.com", "ann@example.com", "Bea",
               "member");
-  expect_guard(f, "ann@example.com");
+  expect_guard(f, "ann@example.com", "o2", "b");
   expect_user(f, "o1", "c", "Cy@example.com", "cy@example.com", "Cy", "member");
-  expect_guard(f, "cy@example.com");
+  expect_guard(f, "cy@example.com", "o1", "c");
   expect_table(f,
                B_ITEM " " GUARD("ann@example.com") " " C_ITEM " " GUARD(
                    "cy@example.com"),
@@ -501,7 +518,7 @@ static void unique_case_only_change_keeps_the_guard(void **state) {
   itest_ok(f, op);
   expect_user(f, "o1", "c", "CY@EXAMPLE.COM", "cy@example.com", "Cy",
               "member");
-  expect_guard(f, "cy@example.com");
+  expect_guard(f, "cy@example.com", "o1", "c");
   expect_table(f,
                B_ITEM " " GUARD("ann@example.com") " " C_ITEM " " GUARD(
                    "cy@example.com"),
@@ -957,7 +974,7 @@ static void expect_onboarded(itest_fixture *f) {
   expect_o1(f, itest_get(f));
   expect_user(f, "o1", "u1", "Ann@Example.com", "ann@example.com", "Ann",
               "admin");
-  expect_guard(f, "ann@example.com");
+  expect_guard(f, "ann@example.com", "o1", "u1");
   ITEST_VALUES(f, "Project", "orgId=o0", "projectId=template",
                "createdAt=2026-01-01T00:00:00Z");
   expect_template(f, itest_get(f));

@@ -41,9 +41,11 @@ static void assert_json(const char *body) {
   yajl_tree_free(v);
 }
 
+/* every guard here is user 2's of organisation 1, and says so */
 #define GUARD_PUT(g)                                                           \
   "{\"Put\":{\"TableName\":\"saas-api-dev\",\"Item\":{\"PK\":{\"S\":\"" g     \
-  "\"},\"SK\":{\"S\":\"" g "\"},\"_type\":{\"S\":\"User.email\"}},"            \
+  "\"},\"SK\":{\"S\":\"" g "\"},\"_type\":{\"S\":\"User.email\"},"             \
+  "\"holderKey\":{\"M\":{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"USER#2\"}}}},"    \
   "\"ConditionExpression\":\"attribute_not_exists(#n0)\","                     \
   "\"ExpressionAttributeNames\":{\"#n0\":\"PK\"}}}"
 #define GUARD_DELETE(g)                                                        \
