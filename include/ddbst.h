@@ -725,7 +725,7 @@ typedef struct ddbst_query {
   size_t value2_len;
   uint32_t limit;      /* 0: the pattern's default; capped at its maximum */
   uint32_t reserved;
-  /* Start after this cursor (from ddbst_page_cursor for the same pattern,
+  /* Start after this cursor (from ddbst_page_next_cursor for the same pattern,
    * partition and order; docs/cursor.md): opened with `cursor_keys` and
    * checked, else DDBST_ECURSOR (path "cursor") with a precise message.
    * `cursor_keys` NULL accepts unsealed cursors only, and only when the
@@ -1070,17 +1070,37 @@ DDBST_API int ddbst_cursor_keys_add_hex(ddbst_cursor_keys *keys,
 DDBST_API void ddbst_cursor_keys_set_max_age(ddbst_cursor_keys *keys,
                                              int64_t seconds);
 
-/* The cursor of the page's next page, for the query that read it (`values`
- * and `pattern` as given to ddbst_query_request), appended to `out` as
- * base64url text. `keys` NULL makes an unsealed cursor (development only:
- * it reveals the keys and can be altered), which only a model declaring
+/* Parses `json`, DynamoDB's answer to the Query that `values` and `pattern`
+ * made (as given to ddbst_query_request), and remembers that query — its
+ * pattern (and so its index and order) and the partition key it read,
+ * rendered from `values` now — so that ddbst_page_next_cursor needs the
+ * page alone. `values` is only read: it may be reset and reused (for the
+ * page's items, say) right after the call. Returns the number of items, or
+ * ddbst_page_parse's errors, and DDBST_EINVAL (a pattern that is no query
+ * of the values' entity; values of another model), DDBST_EMISSING (a
+ * partition facet unset, as ddbst_query_request refuses it); on error the
+ * page is empty. ddbst_page_parse forgets the query. */
+DDBST_API int ddbst_page_parse_query(ddbst_page *page, const ddbst_item *values,
+                                     int pattern, const char *json, size_t len,
+                                     ddbst_error *err);
+
+/* The cursor of the next page, as base64url text, into `out` (replacing
+ * its contents): returns 1 when there is a next page and `out` holds its
+ * cursor, 0 when this page is the last (`out` is then empty: no cursor is
+ * not an error). `keys` NULL makes an unsealed cursor (development only: it
+ * reveals the keys and can be altered), which only a model declaring
  * "cursors": "unsealed" allows (else DDBST_EINVAL, path "cursor_keys").
- * Returns 0, or DDBST_ENOTFOUND when there is no next page. */
-DDBST_API int ddbst_page_cursor(const ddbst_page *page,
-                                const ddbst_cursor_keys *keys,
-                                ddbst_item *values, int pattern,
-                                int64_t now_unix_us, ddbst_buf *out,
-                                ddbst_error *err);
+ * `now_unix_us` is the issue time a keyring with a maximum age writes
+ * (DDBST_NOW: the clock). DDBST_EINVAL (path "page") for a page not parsed
+ * with ddbst_page_parse_query or whose last parse failed; DDBST_EVALUE for
+ * a LastEvaluatedKey that is not the query's (another partition, keys of no
+ * entity of the pattern: path "LastEvaluatedKey..."); DDBST_ERANGE,
+ * DDBST_ENOMEM. On error `out` is empty. Does not change the page; a warm
+ * buffer is not allocated into. */
+DDBST_API int ddbst_page_next_cursor(const ddbst_page *page,
+                                     const ddbst_cursor_keys *keys,
+                                     int64_t now_unix_us, ddbst_buf *out,
+                                     ddbst_error *err);
 
 /* ---- infrastructure and review ---- */
 

@@ -177,6 +177,15 @@ static int parse_answer(app *a, int op, const char *doing) {
   return n < 0 ? ddbst_failed(doing, n, &a->err) : n;
 }
 
+/* The answer to the Query the values in a->item made for `pattern`: the
+ * page remembers the query, and seals its own next cursor. */
+static int parse_query_answer(app *a, int pattern, const char *doing) {
+  int n = ddbst_page_parse_query(a->page, a->item, pattern,
+                                 dynamo_http_answer(a->http),
+                                 dynamo_http_answer_len(a->http), &a->err);
+  return n < 0 ? ddbst_failed(doing, n, &a->err) : n;
+}
+
 /* Prints the items of a->page, one a line, after `first` (then indented). */
 static int print_items(app *a, const char *first) {
   int n = ddbst_page_count(a->page);
@@ -439,17 +448,17 @@ static int query_pages(app *a, const char *pattern_name, ddbst_query q) {
     q.cursor_keys = a->keys;
     ddbst_buf_reset(a->body);
     int op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
-    if (send_ok(a, op, pattern_name) || parse_answer(a, op, pattern_name) < 0)
+    if (send_ok(a, op, pattern_name) ||
+        parse_query_answer(a, pattern, pattern_name) < 0)
       return -1;
     char label[32];
     snprintf(label, sizeof label, "   page %d  ", n);
     if (print_items(a, label)) return -1;
 
-    ddbst_buf_reset(a->cursor);
-    int rc = ddbst_page_cursor(a->page, a->keys, a->item, pattern, 0,
-                               a->cursor, &a->err);
-    if (rc == DDBST_ENOTFOUND) return 0; /* the last page */
+    int rc = ddbst_page_next_cursor(a->page, a->keys, DDBST_NOW, a->cursor,
+                                    &a->err);
     if (rc < 0) return ddbst_failed("the next page's cursor", rc, &a->err);
+    if (rc == 0) return 0; /* the last page */
     if (n == 100) return failed(pattern_name, "more than 100 pages");
     /* its head is the key id and this process's nonce prefix: show the
      * tail, which differs from cursor to cursor */
@@ -469,12 +478,12 @@ static int cursor_of_another_tenant(app *a) {
   ddbst_buf_reset(a->body);
   if (VALUES(a, "User", "orgId=acme")) return -1;
   int op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
-  if (send_ok(a, op, "listUsers") || parse_answer(a, op, "listUsers") < 0)
+  if (send_ok(a, op, "listUsers") ||
+      parse_query_answer(a, pattern, "listUsers") < 0)
     return -1;
-  ddbst_buf_reset(a->cursor);
-  int rc = ddbst_page_cursor(a->page, a->keys, a->item, pattern, 0, a->cursor,
-                             &a->err);
-  if (rc) return ddbst_failed("listUsers cursor", rc, &a->err);
+  int rc = ddbst_page_next_cursor(a->page, a->keys, DDBST_NOW, a->cursor,
+                                  &a->err);
+  if (rc != 1) return ddbst_failed("listUsers cursor", rc, &a->err);
 
   if (VALUES(a, "User", "orgId=globex")) return -1;
   q.cursor = ddbst_buf_data(a->cursor);

@@ -103,7 +103,10 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
   int rc = pg ? 0 : ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   if (!rc && pattern >= 0)
     rc = ddbst__ffi_pattern_values(c, req, pattern, &values);
-  int n = rc ? rc : ddbst_page_parse(pg, op, body, len, &c->err);
+  int n = rc ? rc
+         : values && op == DDBST_OP_QUERY
+             ? ddbst_page_parse_query(pg, values, pattern, body, len, &c->err)
+             : ddbst_page_parse(pg, op, body, len, &c->err);
   ddbst__jw *w = &c->w;
   if (n < 0) {
     rc = n; /* DDBST_EDYNAMODB: the answer says what DynamoDB said too */
@@ -119,13 +122,12 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
     ddbst__jw_int(w, n);
     ddbst__jw_key(w, "hasMore");
     ddbst__jw_bool(w, ddbst_page_has_more(pg));
-    if (!w->rc && ddbst_page_has_more(pg) && values) {
-      ddbst_buf_reset(&c->tmp);
-      int bad = ddbst_page_cursor(pg, c->keys, values, pattern,
-                                  given ? now : ddbst_now_unix_us(), &c->tmp,
-                                  &c->err);
-      if (bad) ddbst__ffi_keys_path(c);
-      ddbst__jw_status(w, bad);
+    if (!w->rc && ddbst_page_has_more(pg) && values &&
+        op == DDBST_OP_QUERY) {
+      int bad = ddbst_page_next_cursor(pg, c->keys, given ? now : DDBST_NOW,
+                                       &c->tmp, &c->err);
+      if (bad < 0) ddbst__ffi_keys_path(c);
+      ddbst__jw_status(w, bad < 0 ? bad : 0);
       ddbst__jw_key(w, "cursor");
       ddbst__jw_strn(w, c->tmp.data, c->tmp.len);
     }

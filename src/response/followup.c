@@ -57,15 +57,52 @@ int ddbst_page_followup_request(const ddbst_page *pg, ddbst_buf *out,
   return is_get ? DDBST_OP_BATCH_GET_ITEM : DDBST_OP_BATCH_WRITE_ITEM;
 }
 
-int ddbst_page_cursor(const ddbst_page *pg, const ddbst_cursor_keys *keys,
-                      ddbst_item *values, int pattern, int64_t now_us,
-                      ddbst_buf *out, ddbst_error *err) {
-  if (!pg || !values || !out)
+int ddbst_page_parse_query(ddbst_page *pg, const ddbst_item *values,
+                           int pattern, const char *json, size_t len,
+                           ddbst_error *err) {
+  if (!pg || !values)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "page or values is NULL");
+  ddbst__page_clear(pg, 0);
+  pg->kind = DDBST__ANSWER_QUERY;
+  pg->failed = 1;
+  if (values->m != pg->m)
     return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "page, values or buffer is NULL");
-  if (!pg->has_more)
-    return ddbst__fail(err, DDBST_ENOTFOUND, "LastEvaluatedKey",
-                       "the page is the last one: there is no cursor");
+                       "the values are an item of another model");
+  /* the partition, rendered now from a copy of the values: the caller may
+   * reuse them (for the page's items, say) before asking for the cursor */
+  ddbst_item *sc = pg->scratch;
+  int rc = ddbst_item_reset(sc, values->entity);
+  for (int a = 0; !rc && a < values->nattrs; a++) {
+    size_t n;
+    const char *t = ddbst__item_text(values, a, &n);
+    if (t && ddbst__item_store(sc, a, t, n))
+      rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  }
+  ddbst_buf_reset(&pg->q_part);
+  if (!rc) rc = ddbst__cursor_partition(sc, pattern, &pg->q_part, err);
+  if (rc) return rc;
+  int count = ddbst__page_parse(pg, DDBST__ANSWER_QUERY, json,
+                                ddbst__len(json, len), err);
+  if (count >= 0) {
+    pg->q_pattern = pattern;
+    pg->q_entity = values->entity;
+  }
+  return count;
+}
+
+int ddbst_page_next_cursor(const ddbst_page *pg, const ddbst_cursor_keys *keys,
+                           int64_t now_us, ddbst_buf *out, ddbst_error *err) {
+  if (!pg || !out)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "page or buffer is NULL");
+  ddbst_buf_reset(out);
+  if (pg->failed)
+    return ddbst__fail(err, DDBST_EINVAL, "page",
+                       "the page holds no answer: its last parse failed");
+  if (pg->q_pattern < 0)
+    return ddbst__fail(err, DDBST_EINVAL, "page",
+                       "the page does not know its query: parse the answer "
+                       "with ddbst_page_parse_query");
+  if (!pg->has_more) return 0;
   enum { MAX_KEYS = 8 };
   const char *names[MAX_KEYS], *vals[MAX_KEYS];
   size_t lens[MAX_KEYS];
@@ -81,6 +118,13 @@ int ddbst_page_cursor(const ddbst_page *pg, const ddbst_cursor_keys *keys,
     vals[k] = pg->text.data + r->val;
     lens[k] = r->val_len;
   }
-  return ddbst__cursor_seal(keys, values, pattern, names, vals, lens,
-                            (int)pi->count, now_us, out, err);
+  int rc = ddbst__cursor_seal_part(keys, pg->m, pg->q_entity, pg->q_pattern,
+                                   pg->q_part.data, pg->q_part.len, names,
+                                   vals, lens, (int)pi->count,
+                                   ddbst__now(now_us), out, err);
+  if (rc) {
+    ddbst_buf_reset(out);
+    return rc;
+  }
+  return 1;
 }

@@ -26,6 +26,8 @@ int ddbst__page_init(ddbst_page *pg, const ddbst_model *m) {
   ddbst__strset_init(&pg->others);
   ddbst__buf_init(&pg->text, &m->alloc);
   ddbst__buf_init(&pg->plain, &m->alloc);
+  ddbst__buf_init(&pg->q_part, &m->alloc);
+  pg->q_pattern = -1;
   const ddbst_allocator *a = &m->alloc;
   size_t most = 3 + 2 * (size_t)m->nindexes;
   for (int e = 0; e < m->nentities; e++) most += (size_t)m->entities[e].nattrs;
@@ -76,6 +78,7 @@ void ddbst__page_release(ddbst_page *pg) {
   const ddbst_allocator *a = &pg->m->alloc;
   ddbst__buf_release(&pg->text);
   ddbst__buf_release(&pg->plain);
+  ddbst__buf_release(&pg->q_part);
   ddbst__free(a, pg->attrs);
   ddbst__free(a, pg->items);
   ddbst__free(a, pg->groups);
@@ -102,6 +105,7 @@ void ddbst__page_clear(ddbst_page *pg, int keep_error) {
   pg->nattrs = pg->nitems = pg->ngroups = pg->nspans = pg->nrecords = 0;
   pg->count = 0;
   pg->has_more = 0;
+  pg->q_pattern = -1;
   memset(&pg->lek, 0, sizeof pg->lek);
   if (!keep_error) {
     ddbst_buf_reset(&pg->text);
