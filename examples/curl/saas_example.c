@@ -249,7 +249,6 @@ static int ensure_table(app *a) {
     if (status < 0 || ddbst_page_error_kind(a->page) !=
                           DDBST_DDB_RESOURCE_NOT_FOUND)
       return post_failed(a, "DescribeTable", status);
-    ddbst_buf_reset(a->body);
     int op = ddbst_create_table_request(a->model, a->body, &a->err);
     status = send_body(a, op, "CreateTable");
     if (status == 200) {
@@ -294,7 +293,6 @@ static void delete_table(app *a) {
 /* Creates the item in a->item: a conditional PutItem, or for a User (whose
  * email is unique) a TransactWriteItems with the email's guard item. */
 static int create(app *a, const char *what) {
-  ddbst_buf_reset(a->body);
   int op = ddbst_put_request(a->item, DDBST_CREATE, ddbst_now_unix_us(),
                              a->body, &a->err);
   if (send_ok(a, op, what)) return -1;
@@ -307,13 +305,11 @@ static int create(app *a, const char *what) {
 static int write_batch(app *a, ddbst_batch *batch, const char *what) {
   int n = ddbst_batch_request_count(batch);
   for (int i = 0; i < n; i++) {
-    ddbst_buf_reset(a->body);
     int op = ddbst_batch_request(batch, i, 0, a->body, &a->err);
     for (int attempt = 0; op > 0; attempt++) {
       if (attempt == 10) return failed(what, "items still unprocessed");
       if (attempt) sleep_ms(50L << attempt);
       if (send_ok(a, op, what) || parse_answer(a, op, what) < 0) return -1;
-      ddbst_buf_reset(a->body);
       op = ddbst_page_followup_request(a->page, a->body, &a->err);
     }
     if (op < 0) return ddbst_failed(what, op, &a->err);
@@ -423,7 +419,6 @@ static ddbst_query query_options(uint32_t limit) {
 /* GetItem of the item whose key facets `key` holds, printed after
  * `first`. */
 static int get(app *a, ddbst_item *key, const char *doing, const char *first) {
-  ddbst_buf_reset(a->body);
   int op = ddbst_get_request(key, 0, a->body, &a->err);
   if (send_ok(a, op, doing) || parse_answer(a, op, doing) < 0) return -1;
   if (ddbst_page_count(a->page) == 0) {
@@ -439,14 +434,12 @@ static int get(app *a, ddbst_item *key, const char *doing, const char *first) {
 static int query_pages(app *a, const char *pattern_name, ddbst_query q) {
   int pattern = ddbst_model_pattern(a->model, pattern_name);
   if (pattern < 0) return failed(pattern_name, "no such access pattern");
-  ddbst_buf_reset(a->cursor);
   for (int n = 1;; n++) {
     if (n > 1) {
       q.cursor = ddbst_buf_data(a->cursor);
       q.cursor_len = ddbst_buf_len(a->cursor);
     }
     q.cursor_keys = a->keys;
-    ddbst_buf_reset(a->body);
     int op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
     if (send_ok(a, op, pattern_name) ||
         parse_query_answer(a, pattern, pattern_name) < 0)
@@ -475,7 +468,6 @@ static int cursor_of_another_tenant(app *a) {
   int pattern = ddbst_model_pattern(a->model, "listUsers");
   ddbst_query q = query_options(2);
   q.cursor_keys = a->keys;
-  ddbst_buf_reset(a->body);
   if (VALUES(a, "User", "orgId=acme")) return -1;
   int op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
   if (send_ok(a, op, "listUsers") ||
@@ -488,7 +480,6 @@ static int cursor_of_another_tenant(app *a) {
   if (VALUES(a, "User", "orgId=globex")) return -1;
   q.cursor = ddbst_buf_data(a->cursor);
   q.cursor_len = ddbst_buf_len(a->cursor);
-  ddbst_buf_reset(a->body);
   op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
   if (op >= 0)
     return failed("listUsers", "acme's cursor was accepted for globex");
@@ -519,7 +510,6 @@ static int read_patterns(app *a) {
   printf("\n== 4. userByEmail email=ANN@Acme.Example\n");
   int pattern = ddbst_model_pattern(a->model, "userByEmail");
   ddbst_query q = query_options(0);
-  ddbst_buf_reset(a->body);
   if (VALUES(a, "User", "email=ANN@Acme.Example")) return -1;
   int op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
   if (send_ok(a, op, "userByEmail") || parse_answer(a, op, "userByEmail") < 0)
@@ -576,7 +566,6 @@ static int duplicate_email(app *a) {
   }
   long status = 0;
   if (!rc) {
-    ddbst_buf_reset(a->body);
     int op = ddbst_txn_request(txn, NULL, a->body, &a->err);
     status = send_body(a, op, "create u6");
     if (status < 0) rc = -1;
@@ -587,7 +576,6 @@ static int duplicate_email(app *a) {
     printf("   %s: HTTP %ld %s\n", ddbst_operation_name(
                                         DDBST_OP_TRANSACT_WRITE_ITEMS),
            status, ddbst_page_error_type(a->page));
-    ddbst_buf_reset(a->text);
     int kind = ddbst_txn_explain(txn, a->page, a->text, &a->err);
     if (kind < 0) {
       rc = ddbst_failed("ddbst_txn_explain", kind, &a->err);

@@ -116,7 +116,7 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
     ddbst__jw_open(w, '[');
     for (int i = 0; i < n; i++)
       if (ddbst__jw_value(w))
-        ddbst__jw_status(w, ddbst_page_item_json(pg, i, w->b, &c->err));
+        ddbst__jw_status(w, ddbst_page_item_json_append(pg, i, w->b, &c->err));
     ddbst__jw_close(w, ']');
     ddbst__jw_key(w, "count");
     ddbst__jw_int(w, n);
@@ -292,13 +292,14 @@ int ddbst__ffi_op_stream(call *c, const ddbst__jnode *req) {
     ddbst__jw_open(w, '[');
     for (int i = 0; i < n; i++)
       if (ddbst__jw_value(w))
-        ddbst__jw_status(w, ddbst_stream_record_json(s, i, w->b, &c->err));
+        ddbst__jw_status(w, ddbst_stream_record_json_append(s, i, w->b, &c->err));
     ddbst__jw_close(w, ']');
     if (failed && failed->type == DDBST__J_ARRAY) {
       ddbst__jw_key(w, "failures");
       if (ddbst__jw_value(w))
-        ddbst__jw_status(
-            w, ddbst_stream_failures_json(s, idx, nf, w->b, &c->err));
+        ddbst__jw_status(w, ddbst__ffi_append(
+                                c, ddbst_stream_failures_json(s, idx, nf, &c->tmp,
+                                                              &c->err)));
     }
     ddbst__jw_close(w, '}');
     n = w->rc;

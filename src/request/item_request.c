@@ -38,6 +38,7 @@ static int check_args(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
 
 int ddbst_get_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
                       ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   int rc = check_args(it, out, err);
   if (rc)
     return rc;
@@ -48,6 +49,7 @@ int ddbst_get_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
 
 int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
                       ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   int rc = check_args(it, out, err);
   if (rc)
     return rc;
@@ -61,6 +63,7 @@ int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
 
 int ddbst_delete_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
                          ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   int rc = check_args(it, out, err);
   if (rc)
     return rc;
@@ -73,6 +76,7 @@ int ddbst_delete_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
 
 int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
                          ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   int rc = check_args(it, out, err);
   if (rc)
     return rc;

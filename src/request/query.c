@@ -100,6 +100,7 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
 
 int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                         ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!it || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
   const ddbst_model *m = it->m;

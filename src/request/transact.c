@@ -322,6 +322,7 @@ int ddbst_txn_get(ddbst_txn *t, ddbst_item *it, ddbst_error *err) {
 
 int ddbst_txn_request(const ddbst_txn *t, const char *client_token,
                       ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!t || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "transaction or buffer is NULL");
   if (t->count == 0)

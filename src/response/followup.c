@@ -12,6 +12,7 @@ int ddbst_page_has_more(const ddbst_page *pg) {
 
 int ddbst_page_followup_request(const ddbst_page *pg, ddbst_buf *out,
                                 ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!pg || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "page or buffer is NULL");
   int is_get = pg->kind == DDBST__ANSWER_BATCH_GET;

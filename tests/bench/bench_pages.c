@@ -64,7 +64,7 @@ static int op_parse_json(bench_ctx *c) {
   int n = ddbst_page_parse(P.page, DDBST_OP_QUERY, c->page, c->page_len, NULL);
   ddbst_buf_reset(P.json);
   for (int i = 0; i < n; i++) {
-    int rc = ddbst_page_item_json(P.page, i, P.json, NULL);
+    int rc = ddbst_page_item_json_append(P.page, i, P.json, NULL);
     if (rc < 0) return rc;
   }
   return n;
