@@ -939,7 +939,9 @@ DDBST_API int ddbst_page_reason(const ddbst_page *page, int i,
                                   ConditionCheck found no item: "User does not
                                   exist" */
 #define DDBST_FAIL_CONDITION 5 /* another condition: the item is gone or its
-                                  unique values are not the ones given */
+                                  unique values are not the ones given; or the
+                                  caller's own condition (ddbst_item_condition)
+                                  does not hold, or the item is gone */
 #define DDBST_FAIL_CONFLICT 6  /* another transaction was at the item: retry */
 #define DDBST_FAIL_THROTTLED 7 /* retry with backoff */
 #define DDBST_FAIL_OTHER 8     /* validation, size limits, anything else */

@@ -39,6 +39,7 @@ static unsigned item_conds(const ddbst_item *it, ddbst__write w,
                            uint32_t flags) {
   const ddbst__entity *e = ddbst__entity_of(it);
   unsigned c = it->has_expected_version ? DDBST__TXC_VERSION : 0;
+  if (it->cond) c |= DDBST__TXC_USER;
   if (w == DDBST__W_PUT && (flags & DDBST_CREATE)) c |= DDBST__TXC_NOT_EXISTS;
   if (w == DDBST__W_UPDATE) {
     if (!(flags & DDBST_UPSERT)) c |= DDBST__TXC_EXISTS;

@@ -26,6 +26,7 @@ typedef enum {
 #define DDBST__TXC_VERSION 4u    /* version = the expected one */
 #define DDBST__TXC_UNIQUE 8u     /* unique attributes hold the values given
                                     (delete) or the previous ones (update) */
+#define DDBST__TXC_USER 16u      /* the caller's own (ddbst_item_condition) */
 
 typedef struct ddbst__txn_op {
   uint8_t kind;   /* ddbst__txop_kind */

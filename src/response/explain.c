@@ -94,6 +94,12 @@ static int why_failed(const ddbst_model *m, const ddbst__txn_op *op,
              what, op->kind == DDBST__TXOP_UPDATE ? "previous values" : "values");
     return DDBST_FAIL_CONDITION;
   }
+  if ((c & DDBST__TXC_EXISTS) && (c & DDBST__TXC_USER)) {
+    /* one ConditionExpression: DynamoDB does not say which half failed */
+    snprintf(out, cap, "%s: its condition does not hold, or it does not exist",
+             what);
+    return DDBST_FAIL_CONDITION;
+  }
   if (c & DDBST__TXC_EXISTS) {
     snprintf(out, cap, "%s does not exist", what);
     return DDBST_FAIL_MISSING;
