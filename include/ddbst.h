@@ -64,9 +64,9 @@ extern "C" {
 /* ---- version ------------------------------------------------------------ */
 
 #define DDBST_VERSION_MAJOR 0
-#define DDBST_VERSION_MINOR 1
+#define DDBST_VERSION_MINOR 2
 #define DDBST_VERSION_PATCH 0
-#define DDBST_VERSION_STRING "0.1.0"
+#define DDBST_VERSION_STRING "0.2.0"
 /* The model-file format this library reads ("ddbst": 1). */
 #define DDBST_MODEL_FORMAT 1
 
@@ -761,6 +761,10 @@ typedef struct ddbst_query {
   const ddbst_expr *filter;
   const char *filter_text;
   size_t filter_text_len;
+  /* The condition's facet by name ("createdAt"), instead of `attribute`
+   * (which is then ignored): DDBST_ENOTFOUND at "Entity.name" for a name
+   * the values' entity lacks. */
+  const char *attribute_name;
 } ddbst_query;
 
 /* Query for access pattern `pattern` (ddbst_model_pattern). `values` is an

@@ -6,6 +6,7 @@
 
 #include "cursor/cursor.h"
 #include "model/facet.h"
+#include "item/item_named.h"
 #include "item/keys.h"
 #include "request/cond.h"
 #include "request/sk_bounds.h"
@@ -128,6 +129,13 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     qd.value2_len = ddbst__len(qd.value2, qd.value2_len);
     qd.cursor_len = ddbst__len(qd.cursor, qd.cursor_len);
     qd.filter_text_len = ddbst__len(qd.filter_text, qd.filter_text_len);
+    qo = &qd;
+  }
+  if (qo->attribute_name) { /* the facet by name */
+    int a = ddbst__item_attribute_named(it, NULL, qo->attribute_name, err);
+    if (a < 0) return a;
+    if (qo != &qd) memcpy(&qd, q, sizeof qd);
+    qd.attribute = a;
     qo = &qd;
   }
   char path[DDBST_ERROR_PATH_MAX];

@@ -182,6 +182,23 @@ static void nul_terminated(void **state) {
                    DDBST_OP_QUERY);
   assert_string_equal(ddbst_buf_data(f->out), ddbst_buf_data(b));
   ddbst_buf_free(b);
+  /* the condition's facet by name, the same request */
+  q.attribute = 0;
+  q.attribute_name = "createdAt";
+  ddbst_buf *by_name = ddbst_buf_new(NULL);
+  assert_int_equal(ddbst_query_request(p, ddbst_model_pattern(f->m,
+                                                             "listProjects"),
+                                       &q, by_name, &f->err),
+                   DDBST_OP_QUERY);
+  assert_string_equal(ddbst_buf_data(by_name), ddbst_buf_data(f->out));
+  q.attribute_name = "createdAT";
+  assert_int_equal(ddbst_query_request(p, ddbst_model_pattern(f->m,
+                                                             "listProjects"),
+                                       &q, by_name, &f->err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(f->err.path, "Project.createdAT");
+  assert_int_equal(ddbst_buf_len(by_name), 0);
+  ddbst_buf_free(by_name);
   /* a model file and a page */
   ddbst_model *m = NULL;
   assert_int_equal(ddbst_model_load("{", DDBST_NUL_TERMINATED, NULL, &m,
