@@ -64,9 +64,9 @@ extern "C" {
 /* ---- version ------------------------------------------------------------ */
 
 #define DDBST_VERSION_MAJOR 0
-#define DDBST_VERSION_MINOR 1
+#define DDBST_VERSION_MINOR 2
 #define DDBST_VERSION_PATCH 0
-#define DDBST_VERSION_STRING "0.1.0"
+#define DDBST_VERSION_STRING "0.2.0"
 /* The model-file format this library reads ("ddbst": 1). */
 #define DDBST_MODEL_FORMAT 1
 
@@ -148,7 +148,18 @@ typedef struct ddbst_allocator {
 
 /* A growable output buffer: JSON documents and key lists are written into it.
  * Reuse one across calls: its memory is kept, so steady-state use does not
- * allocate. Output is always NUL-terminated. */
+ * allocate. Output is always NUL-terminated.
+ *
+ * Replace or append: every function that writes its output into a
+ * ddbst_buf `out` REPLACES what the buffer held — on success it holds
+ * exactly that one output (one request body, one document), on failure it
+ * is empty — so one buffer reused for request after request needs no
+ * ddbst_buf_reset. Only the functions whose names end in _append add to
+ * what is there instead (and leave it as it was on failure): the
+ * ddbst_buf_append* functions below, and ddbst_item_keys_json_append,
+ * ddbst_page_item_json_append and ddbst_stream_record_json_append, for a
+ * response that holds several. (ddbst_item_append is no buffer function:
+ * it marks a list append in an update.) */
 typedef struct ddbst_buf ddbst_buf;
 
 /* A new empty buffer, or NULL when allocation fails. Free with ddbst_buf_free. */
@@ -268,7 +279,7 @@ DDBST_API int ddbst_model_pattern_entity(const ddbst_model *model, int pattern,
 DDBST_API int ddbst_model_pattern_is_query(const ddbst_model *model,
                                            int pattern);
 
-/* Writes a JSON description of every access pattern into `out` (appending):
+/* Writes a JSON description of every access pattern into `out` (replacing):
  * operation, entities, index, key templates, sort-key range facet, order and
  * limits. For reviews, docs and the CLI. */
 DDBST_API int ddbst_model_patterns_json(const ddbst_model *model,
@@ -390,13 +401,16 @@ DDBST_API int ddbst_item_build_keys(ddbst_item *item, ddbst_error *err);
 DDBST_API int ddbst_item_key(const ddbst_item *item, int i, const char **name,
                              const char **value, size_t *value_len);
 
-/* Appends the keys ddbst_item_build_keys would build to `out` as one JSON
- * object, with the same errors (on error `out` is as it was):
+/* The keys ddbst_item_build_keys would build, into `out` (replacing) as one
+ * JSON object, with the same errors (on error `out` is empty):
  * {"PK":"ORG#123","SK":"USER#9","GSI1PK":"EMAIL#ann@example.com","_type":"User"}
  * It does not change the item's key list: ddbst_item_key reads what
  * ddbst_item_build_keys last built. */
 DDBST_API int ddbst_item_keys_json(ddbst_item *item, ddbst_buf *out,
                                    ddbst_error *err);
+/* The same, appended to what `out` holds (on error `out` is as it was). */
+DDBST_API int ddbst_item_keys_json_append(ddbst_item *item, ddbst_buf *out,
+                                          ddbst_error *err);
 
 /* The reverse: which entity a key belongs to, and its facet values. `index` is
  * NULL for the table's own key or the name of a secondary index; `sk` may be
@@ -589,9 +603,11 @@ DDBST_API const char *ddbst_operation_name(int op);
  * and none of them (ddbst_page_query_count). */
 #define DDBST_QUERY_COUNT 0x1000u
 
-/* Every builder below appends one complete request body to `out` and returns
- * its DDBST_OP_* code, or appends nothing and returns a negative DDBST_E*
- * code with `err` naming what was wrong. Attribute names in expressions go
+/* Every builder below REPLACES the contents of `out` with one complete
+ * request body and returns its DDBST_OP_* code, or leaves `out` empty and
+ * returns a negative DDBST_E* code with `err` naming what was wrong: one
+ * buffer reused for every request needs no reset, and two bodies can never
+ * run together. Attribute names in expressions go
  * through ExpressionAttributeNames and values through
  * ExpressionAttributeValues, numbered in order of use: the same call gives
  * the same bytes. With a warm item and buffer they do not allocate. The item
@@ -798,7 +814,7 @@ typedef struct ddbst_query {
   size_t value2_len;
   uint32_t limit;      /* 0: the pattern's default; capped at its maximum */
   uint32_t reserved;
-  /* Start after this cursor (from ddbst_page_cursor for the same pattern,
+  /* Start after this cursor (from ddbst_page_next_cursor for the same pattern,
    * partition and order; docs/cursor.md): opened with `cursor_keys` and
    * checked, else DDBST_ECURSOR (path "cursor") with a precise message.
    * `cursor_keys` NULL accepts unsealed cursors only, and only when the
@@ -818,6 +834,10 @@ typedef struct ddbst_query {
   const ddbst_expr *filter;
   const char *filter_text;
   size_t filter_text_len;
+  /* The condition's facet by name ("createdAt"), instead of `attribute`
+   * (which is then ignored): DDBST_ENOTFOUND at "Entity.name" for a name
+   * the values' entity lacks. */
+  const char *attribute_name;
 } ddbst_query;
 
 /* Query for access pattern `pattern` (ddbst_model_pattern). `values` is an
@@ -929,7 +949,8 @@ DDBST_API int ddbst_page_item_entity(const ddbst_page *page, int i);
 DDBST_API int ddbst_page_item(const ddbst_page *page, int i, ddbst_item *item,
                               ddbst_error *err);
 
-/* Item `i` as plain JSON, appended to `out`:
+/* Item `i` as plain JSON, into `out` (replacing; _append: after what `out`
+ * holds, to write several into one array):
  * {"entity":"Project","item":{"orgId":"123","createdAt":"2026-...Z",...}}
  * with the entity's attributes in declaration order (recovered facets
  * included), numbers as their exact decimal text (never through a double),
@@ -940,11 +961,13 @@ DDBST_API int ddbst_page_item(const ddbst_page *page, int i, ddbst_item *item,
  * (ddbst_page_item is the one that checks them against the model). */
 DDBST_API int ddbst_page_item_json(const ddbst_page *page, int i,
                                    ddbst_buf *out, ddbst_error *err);
+DDBST_API int ddbst_page_item_json_append(const ddbst_page *page, int i,
+                                          ddbst_buf *out, ddbst_error *err);
 
 /* 1 when the Query answer had a LastEvaluatedKey (there is a next page). */
 DDBST_API int ddbst_page_has_more(const ddbst_page *page);
 
-/* The follow-up request of a batch answer, appended to `out`: a BatchGetItem
+/* The follow-up request of a batch answer, into `out` (replacing): a BatchGetItem
  * of its UnprocessedKeys (with the ConsistentRead, ProjectionExpression and
  * ExpressionAttributeNames DynamoDB handed back) or a BatchWriteItem of its
  * UnprocessedItems, re-written by ddbst's own writer in the form the batch
@@ -1026,14 +1049,16 @@ DDBST_API int ddbst_page_error_item(const ddbst_page *page, int reason,
                                   ConditionCheck found no item: "User does not
                                   exist" */
 #define DDBST_FAIL_CONDITION 5 /* another condition: the item is gone or its
-                                  unique values are not the ones given */
+                                  unique values are not the ones given; or the
+                                  caller's own condition (ddbst_item_condition)
+                                  does not hold, or the item is gone */
 #define DDBST_FAIL_CONFLICT 6  /* another transaction was at the item: retry */
 #define DDBST_FAIL_THROTTLED 7 /* retry with backoff */
 #define DDBST_FAIL_OTHER 8     /* validation, size limits, anything else */
 
 /* Explains `page`, the error DynamoDB answered to `txn`'s request (parsed
- * with ddbst_page_parse_error), one line per failed operation appended to
- * `out`:
+ * with ddbst_page_parse_error), one line per failed operation, into `out`
+ * (replacing):
  *   TransactItems[1]: unique constraint User.email: another User already
  *   has this email (EMAIL#ann@x.com)
  * A ConditionalCheckFailedException answers a one-operation transaction; any
@@ -1129,7 +1154,8 @@ DDBST_API int ddbst_stream_by_ttl(const ddbst_stream *stream, int i);
 DDBST_API int ddbst_stream_image(const ddbst_stream *stream, int i, int image,
                                  ddbst_item *item, ddbst_error *err);
 
-/* Record `i` as plain JSON, appended to `out`:
+/* Record `i` as plain JSON, into `out` (replacing; _append: after what
+ * `out` holds):
  * {"eventName":"MODIFY","sequenceNumber":"...","eventID":"...",
  *  "entity":"User","keys":{"orgId":"1","userId":"3"},"new":{...},"old":{...}}
  * with images as ddbst_page_item_json writes items ("new" and "old" only
@@ -1139,8 +1165,11 @@ DDBST_API int ddbst_stream_image(const ddbst_stream *stream, int i, int image,
  * key attributes included. */
 DDBST_API int ddbst_stream_record_json(const ddbst_stream *stream, int i,
                                        ddbst_buf *out, ddbst_error *err);
+DDBST_API int ddbst_stream_record_json_append(const ddbst_stream *stream,
+                                              int i, ddbst_buf *out,
+                                              ddbst_error *err);
 
-/* The answer of a Lambda with ReportBatchItemFailures, appended to `out`:
+/* The answer of a Lambda with ReportBatchItemFailures, into `out` (replacing):
  * {"batchItemFailures":[{"itemIdentifier":"<SequenceNumber>"},...]} for the
  * records whose indices are in `failed` (`nfailed` of them, any order,
  * repeats ignored), in stream order; no failures gives
@@ -1182,25 +1211,45 @@ DDBST_API int ddbst_cursor_keys_add_hex(ddbst_cursor_keys *keys,
 DDBST_API void ddbst_cursor_keys_set_max_age(ddbst_cursor_keys *keys,
                                              int64_t seconds);
 
-/* The cursor of the page's next page, for the query that read it (`values`
- * and `pattern` as given to ddbst_query_request), appended to `out` as
- * base64url text. `keys` NULL makes an unsealed cursor (development only:
- * it reveals the keys and can be altered), which only a model declaring
+/* Parses `json`, DynamoDB's answer to the Query that `values` and `pattern`
+ * made (as given to ddbst_query_request), and remembers that query — its
+ * pattern (and so its index and order) and the partition key it read,
+ * rendered from `values` now — so that ddbst_page_next_cursor needs the
+ * page alone. `values` is only read: it may be reset and reused (for the
+ * page's items, say) right after the call. Returns the number of items, or
+ * ddbst_page_parse's errors, and DDBST_EINVAL (a pattern that is no query
+ * of the values' entity; values of another model), DDBST_EMISSING (a
+ * partition facet unset, as ddbst_query_request refuses it); on error the
+ * page is empty. ddbst_page_parse forgets the query. */
+DDBST_API int ddbst_page_parse_query(ddbst_page *page, const ddbst_item *values,
+                                     int pattern, const char *json, size_t len,
+                                     ddbst_error *err);
+
+/* The cursor of the next page, as base64url text, into `out` (replacing
+ * its contents): returns 1 when there is a next page and `out` holds its
+ * cursor, 0 when this page is the last (`out` is then empty: no cursor is
+ * not an error). `keys` NULL makes an unsealed cursor (development only: it
+ * reveals the keys and can be altered), which only a model declaring
  * "cursors": "unsealed" allows (else DDBST_EINVAL, path "cursor_keys").
- * Returns 0, or DDBST_ENOTFOUND when there is no next page. */
-DDBST_API int ddbst_page_cursor(const ddbst_page *page,
-                                const ddbst_cursor_keys *keys,
-                                ddbst_item *values, int pattern,
-                                int64_t now_unix_us, ddbst_buf *out,
-                                ddbst_error *err);
+ * `now_unix_us` is the issue time a keyring with a maximum age writes
+ * (DDBST_NOW: the clock). DDBST_EINVAL (path "page") for a page not parsed
+ * with ddbst_page_parse_query or whose last parse failed; DDBST_EVALUE for
+ * a LastEvaluatedKey that is not the query's (another partition, keys of no
+ * entity of the pattern: path "LastEvaluatedKey..."); DDBST_ERANGE,
+ * DDBST_ENOMEM. On error `out` is empty. Does not change the page; a warm
+ * buffer is not allocated into. */
+DDBST_API int ddbst_page_next_cursor(const ddbst_page *page,
+                                     const ddbst_cursor_keys *keys,
+                                     int64_t now_unix_us, ddbst_buf *out,
+                                     ddbst_error *err);
 
 /* ---- infrastructure and review ---- */
 
 /* The model as a deployable table and as a design review. These read the
  * model only: like every model function they may run on many threads at
- * once. Output is appended to `out`; on failure nothing is appended. */
+ * once. Output replaces the contents of `out`; on failure it is empty. */
 
-/* A CloudFormation template (JSON) for the model's table, appended to `out`:
+/* A CloudFormation template (JSON) for the model's table, into `out`:
  *  - Resources.AppTable, the AWS::DynamoDB::Table: the table name in force,
  *    AttributeDefinitions of exactly the key attributes (all "S"), the key
  *    schema, every GSI with its projection, PAY_PER_REQUEST, the stream when
@@ -1249,7 +1298,7 @@ DDBST_API int ddbst_model_lint(const ddbst_model *model,
 /* "error", "warning" or "note" (static), or NULL for an unknown severity. */
 DDBST_API const char *ddbst_lint_severity_name(int32_t severity);
 
-/* Markdown for a design review, appended to `out`: the entity and key table
+/* Markdown for a design review, into `out`: the entity and key table
  * (Entity | PK | SK | each index's keys | other attributes), the indexes, the
  * access-pattern table (# | pattern | operation | index | key condition |
  * order | limit) and a Mermaid diagram of which entities share which
@@ -1257,7 +1306,7 @@ DDBST_API const char *ddbst_lint_severity_name(int32_t severity);
 DDBST_API int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
                               ddbst_error *err);
 
-/* The design view of the model as JSON, appended to `out`: what the page
+/* The design view of the model as JSON, into `out`: what the page
  * `ddbst view` writes draws (docs/view.md). Sample items made from the
  * model deterministically from `seed` (the same seed, the same bytes) —
  * values by type and attribute name, partitions shared the way the keys
@@ -1274,12 +1323,11 @@ DDBST_API int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
  *      "body":{...}},"keyCondition":"PK = \"ORG#acme\" AND ...",
  *      "reads":[4,5,6],...}],"findings":[...]}
  * DDBST_EINVAL, DDBST_ENOMEM, or the error a sample item of the model could
- * not be made with; on error nothing is appended. Reads the model only. */
+ * not be made with; on error `out` is empty. Reads the model only. */
 DDBST_API int ddbst_model_view_json(const ddbst_model *model, uint64_t seed,
                                     ddbst_buf *out, ddbst_error *err);
 
-/* The view's sample items for `seed` as DynamoDB takes them, appended to
- * `out`: BatchWriteItem bodies of at most 25 PutRequests, each on a line of
+/* The view's sample items for `seed` as DynamoDB takes them, into `out`: BatchWriteItem bodies of at most 25 PutRequests, each on a line of
  * its own, to load the very items ddbst_model_view_json shows into a table
  * (DynamoDB Local, a review stage). Errors as ddbst_model_view_json's. */
 DDBST_API int ddbst_model_view_data(const ddbst_model *model, uint64_t seed,

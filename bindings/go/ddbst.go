@@ -90,7 +90,7 @@ type Reason struct {
 // ErrClosed is returned by calls on a closed session.
 var ErrClosed = errors.New("ddbst: the session is closed")
 
-// Version is the library's version ("0.1.0").
+// Version is the library's version ("0.2.0").
 func Version() string { return C.GoString(C.ddbst_version()) }
 
 // Open loads the model and the cursor keys.

@@ -177,6 +177,15 @@ static int parse_answer(app *a, int op, const char *doing) {
   return n < 0 ? ddbst_failed(doing, n, &a->err) : n;
 }
 
+/* The answer to the Query the values in a->item made for `pattern`: the
+ * page remembers the query, and seals its own next cursor. */
+static int parse_query_answer(app *a, int pattern, const char *doing) {
+  int n = ddbst_page_parse_query(a->page, a->item, pattern,
+                                 dynamo_http_answer(a->http),
+                                 dynamo_http_answer_len(a->http), &a->err);
+  return n < 0 ? ddbst_failed(doing, n, &a->err) : n;
+}
+
 /* Prints the items of a->page, one a line, after `first` (then indented). */
 static int print_items(app *a, const char *first) {
   int n = ddbst_page_count(a->page);
@@ -240,7 +249,6 @@ static int ensure_table(app *a) {
     if (status < 0 || ddbst_page_error_kind(a->page) !=
                           DDBST_DDB_RESOURCE_NOT_FOUND)
       return post_failed(a, "DescribeTable", status);
-    ddbst_buf_reset(a->body);
     int op = ddbst_create_table_request(a->model, a->body, &a->err);
     status = send_body(a, op, "CreateTable");
     if (status == 200) {
@@ -285,7 +293,6 @@ static void delete_table(app *a) {
 /* Creates the item in a->item: a conditional PutItem, or for a User (whose
  * email is unique) a TransactWriteItems with the email's guard item. */
 static int create(app *a, const char *what) {
-  ddbst_buf_reset(a->body);
   int op = ddbst_put_request(a->item, DDBST_CREATE, ddbst_now_unix_us(),
                              a->body, &a->err);
   if (send_ok(a, op, what)) return -1;
@@ -298,13 +305,11 @@ static int create(app *a, const char *what) {
 static int write_batch(app *a, ddbst_batch *batch, const char *what) {
   int n = ddbst_batch_request_count(batch);
   for (int i = 0; i < n; i++) {
-    ddbst_buf_reset(a->body);
     int op = ddbst_batch_request(batch, i, 0, a->body, &a->err);
     for (int attempt = 0; op > 0; attempt++) {
       if (attempt == 10) return failed(what, "items still unprocessed");
       if (attempt) sleep_ms(50L << attempt);
       if (send_ok(a, op, what) || parse_answer(a, op, what) < 0) return -1;
-      ddbst_buf_reset(a->body);
       op = ddbst_page_followup_request(a->page, a->body, &a->err);
     }
     if (op < 0) return ddbst_failed(what, op, &a->err);
@@ -414,7 +419,6 @@ static ddbst_query query_options(uint32_t limit) {
 /* GetItem of the item whose key facets `key` holds, printed after
  * `first`. */
 static int get(app *a, ddbst_item *key, const char *doing, const char *first) {
-  ddbst_buf_reset(a->body);
   int op = ddbst_get_request(key, 0, a->body, &a->err);
   if (send_ok(a, op, doing) || parse_answer(a, op, doing) < 0) return -1;
   if (ddbst_page_count(a->page) == 0) {
@@ -430,26 +434,24 @@ static int get(app *a, ddbst_item *key, const char *doing, const char *first) {
 static int query_pages(app *a, const char *pattern_name, ddbst_query q) {
   int pattern = ddbst_model_pattern(a->model, pattern_name);
   if (pattern < 0) return failed(pattern_name, "no such access pattern");
-  ddbst_buf_reset(a->cursor);
   for (int n = 1;; n++) {
     if (n > 1) {
       q.cursor = ddbst_buf_data(a->cursor);
       q.cursor_len = ddbst_buf_len(a->cursor);
     }
     q.cursor_keys = a->keys;
-    ddbst_buf_reset(a->body);
     int op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
-    if (send_ok(a, op, pattern_name) || parse_answer(a, op, pattern_name) < 0)
+    if (send_ok(a, op, pattern_name) ||
+        parse_query_answer(a, pattern, pattern_name) < 0)
       return -1;
     char label[32];
     snprintf(label, sizeof label, "   page %d  ", n);
     if (print_items(a, label)) return -1;
 
-    ddbst_buf_reset(a->cursor);
-    int rc = ddbst_page_cursor(a->page, a->keys, a->item, pattern, 0,
-                               a->cursor, &a->err);
-    if (rc == DDBST_ENOTFOUND) return 0; /* the last page */
+    int rc = ddbst_page_next_cursor(a->page, a->keys, DDBST_NOW, a->cursor,
+                                    &a->err);
     if (rc < 0) return ddbst_failed("the next page's cursor", rc, &a->err);
+    if (rc == 0) return 0; /* the last page */
     if (n == 100) return failed(pattern_name, "more than 100 pages");
     /* its head is the key id and this process's nonce prefix: show the
      * tail, which differs from cursor to cursor */
@@ -466,20 +468,18 @@ static int cursor_of_another_tenant(app *a) {
   int pattern = ddbst_model_pattern(a->model, "listUsers");
   ddbst_query q = query_options(2);
   q.cursor_keys = a->keys;
-  ddbst_buf_reset(a->body);
   if (VALUES(a, "User", "orgId=acme")) return -1;
   int op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
-  if (send_ok(a, op, "listUsers") || parse_answer(a, op, "listUsers") < 0)
+  if (send_ok(a, op, "listUsers") ||
+      parse_query_answer(a, pattern, "listUsers") < 0)
     return -1;
-  ddbst_buf_reset(a->cursor);
-  int rc = ddbst_page_cursor(a->page, a->keys, a->item, pattern, 0, a->cursor,
-                             &a->err);
-  if (rc) return ddbst_failed("listUsers cursor", rc, &a->err);
+  int rc = ddbst_page_next_cursor(a->page, a->keys, DDBST_NOW, a->cursor,
+                                  &a->err);
+  if (rc != 1) return ddbst_failed("listUsers cursor", rc, &a->err);
 
   if (VALUES(a, "User", "orgId=globex")) return -1;
   q.cursor = ddbst_buf_data(a->cursor);
   q.cursor_len = ddbst_buf_len(a->cursor);
-  ddbst_buf_reset(a->body);
   op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
   if (op >= 0)
     return failed("listUsers", "acme's cursor was accepted for globex");
@@ -510,7 +510,6 @@ static int read_patterns(app *a) {
   printf("\n== 4. userByEmail email=ANN@Acme.Example\n");
   int pattern = ddbst_model_pattern(a->model, "userByEmail");
   ddbst_query q = query_options(0);
-  ddbst_buf_reset(a->body);
   if (VALUES(a, "User", "email=ANN@Acme.Example")) return -1;
   int op = ddbst_query_request(a->item, pattern, &q, a->body, &a->err);
   if (send_ok(a, op, "userByEmail") || parse_answer(a, op, "userByEmail") < 0)
@@ -567,7 +566,6 @@ static int duplicate_email(app *a) {
   }
   long status = 0;
   if (!rc) {
-    ddbst_buf_reset(a->body);
     int op = ddbst_txn_request(txn, NULL, a->body, &a->err);
     status = send_body(a, op, "create u6");
     if (status < 0) rc = -1;
@@ -578,7 +576,6 @@ static int duplicate_email(app *a) {
     printf("   %s: HTTP %ld %s\n", ddbst_operation_name(
                                         DDBST_OP_TRANSACT_WRITE_ITEMS),
            status, ddbst_page_error_type(a->page));
-    ddbst_buf_reset(a->text);
     int kind = ddbst_txn_explain(txn, a->page, a->text, &a->err);
     if (kind < 0) {
       rc = ddbst_failed("ddbst_txn_explain", kind, &a->err);

@@ -40,6 +40,23 @@ int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *values,
                        const char *const *vals, const size_t *lens, int n,
                        int64_t now_us, ddbst_buf *out, ddbst_error *err);
 
+/* The same with the partition already rendered (`part_text`, what
+ * ddbst__cursor_partition wrote for values of `entity`): what a page that
+ * remembers its query seals with. */
+int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
+                            const ddbst_model *m, int entity, int pattern,
+                            const char *part_text, size_t part_len,
+                            const char *const *names, const char *const *vals,
+                            const size_t *lens, int n, int64_t now_us,
+                            ddbst_buf *out, ddbst_error *err);
+
+/* Appends the partition key `pattern`'s query reads for the values in `it`
+ * (rendered into its key text, as ddbst__cursor_seal does): 0, or
+ * DDBST_EINVAL (no query of the item's entity), DDBST_EMISSING and the
+ * like from rendering, DDBST_ENOMEM. */
+int ddbst__cursor_partition(ddbst_item *it, int pattern, ddbst_buf *out,
+                            ddbst_error *err);
+
 /* Opens `cursor` (`len` bytes) for a query of `pattern` whose partition key
  * value is partition[0..partition_len), and appends the ExclusiveStartKey
  * as a DynamoDB AttributeValue map, {"PK":{"S":"..."},"SK":{"S":"..."}}, in

@@ -25,32 +25,28 @@ static int lek_fail(ddbst_error *err, const char *attr, const char *fmt, ...) {
   return rc;
 }
 
-int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
-                       int pattern, const char *const *names,
-                       const char *const *vals, const size_t *lens, int n,
-                       int64_t now_us, ddbst_buf *out, ddbst_error *err) {
-  if (!it || !out || n < 0 || (n > 0 && (!names || !vals || !lens)))
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "values, buffer or LastEvaluatedKey is NULL");
-  const ddbst_model *m = it->m;
+/* The pattern `pattern` as a query of entity `entity`, or DDBST_EINVAL. */
+static int query_of(const ddbst_model *m, int entity, int pattern,
+                    const ddbst__pattern **out, ddbst_error *err) {
   if (pattern < 0 || pattern >= m->npatterns)
     return ddbst__fail(err, DDBST_EINVAL, "pattern",
                        "pattern index %d is out of range", pattern);
   const ddbst__pattern *p = &m->patterns[pattern];
   int reads = 0;
   for (int i = 0; i < p->nentities; i++)
-    reads |= p->entities[i] == it->entity;
+    reads |= p->entities[i] == entity;
   if (p->op != DDBST__OP_QUERY || !reads)
     return ddbst__fail(err, DDBST_EINVAL, "pattern",
                        "%s is not a query of entity %s", p->name,
-                       ddbst__entity_of(it)->name);
-  int rc = ddbst__cursor_need_keys(m, p, keys, err);
-  if (rc)
-    return rc;
-  if (p->index >= 0 && m->indexes[p->index].native)
-    return ddbst__native_cursor_seal(keys, it, p, names, vals, lens, n, now_us,
-                                     out, err);
+                       m->entities[entity].name);
+  *out = p;
+  return 0;
+}
 
+/* The partition key the query reads, rendered into it->keytext. */
+static int render_part(ddbst_item *it, const ddbst__pattern *p, view *part,
+                       ddbst_error *err) {
+  const ddbst_model *m = it->m;
   shape s;
   ddbst__cursor_shape(m, p, &s);
   const ddbst__template *pt =
@@ -62,10 +58,78 @@ int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
   ddbst_buf_reset(&it->keytext);
   it->nkeys = 0;
   uint32_t po, pl;
-  rc = ddbst__render_into(it, pt, s.name[0], DDBST__PK_MAX, &po, &pl, err);
+  int rc = ddbst__render_into(it, pt, s.name[0], DDBST__PK_MAX, &po, &pl, err);
   if (rc)
     return rc;
-  view part = {it->keytext.data + po, pl};
+  *part = (view){it->keytext.data + po, pl};
+  return 0;
+}
+
+int ddbst__cursor_partition(ddbst_item *it, int pattern, ddbst_buf *out,
+                            ddbst_error *err) {
+  if (!it || !out)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "values or buffer is NULL");
+  const ddbst__pattern *p;
+  int rc = query_of(it->m, it->entity, pattern, &p, err);
+  if (rc)
+    return rc;
+  view part;
+  rc = render_part(it, p, &part, err);
+  if (!rc && ddbst__buf_append(out, part.p, part.n))
+    rc = ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  return rc;
+}
+
+int ddbst__cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
+                       int pattern, const char *const *names,
+                       const char *const *vals, const size_t *lens, int n,
+                       int64_t now_us, ddbst_buf *out, ddbst_error *err) {
+  if (!it || !out || n < 0 || (n > 0 && (!names || !vals || !lens)))
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "values, buffer or LastEvaluatedKey is NULL");
+  const ddbst__pattern *p;
+  int rc = query_of(it->m, it->entity, pattern, &p, err);
+  if (rc)
+    return rc;
+  rc = ddbst__cursor_need_keys(it->m, p, keys, err);
+  if (rc)
+    return rc;
+  if (p->index >= 0 && it->m->indexes[p->index].native)
+    return ddbst__native_cursor_seal(keys, it, p, names, vals, lens, n, now_us,
+                                     out, err);
+  view part;
+  rc = render_part(it, p, &part, err);
+  if (rc)
+    return rc;
+  return ddbst__cursor_seal_part(keys, it->m, it->entity, pattern, part.p,
+                                 part.n, names, vals, lens, n, now_us, out,
+                                 err);
+}
+
+int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
+                            const ddbst_model *m, int entity, int pattern,
+                            const char *part_text, size_t part_len,
+                            const char *const *names, const char *const *vals,
+                            const size_t *lens, int n, int64_t now_us,
+                            ddbst_buf *out, ddbst_error *err) {
+  if (!out || n < 0 || (n > 0 && (!names || !vals || !lens)))
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "buffer or LastEvaluatedKey is NULL");
+  const ddbst__pattern *p;
+  int rc = query_of(m, entity, pattern, &p, err);
+  if (rc)
+    return rc;
+  rc = ddbst__cursor_need_keys(m, p, keys, err);
+  if (rc)
+    return rc;
+  if (p->index >= 0 && m->indexes[p->index].native)
+    return ddbst__fail(err, DDBST_EINVAL, "pattern",
+                       "%s reads a native index: its cursor is sealed from "
+                       "the query's values",
+                       p->name);
+  shape s;
+  ddbst__cursor_shape(m, p, &s);
+  view part = {part_text, part_len};
 
   /* the LastEvaluatedKey: exactly the pattern's key attributes */
   view v[4];

@@ -125,3 +125,10 @@ void ddbst__ffi_open_request(call *c, int op) {
   ddbst__jw_key(w, "body");
   ddbst__jw_json(w, c->tmp.data, c->tmp.len);
 }
+
+int ddbst__ffi_append(call *c, int rc) {
+  if (rc < 0) return rc;
+  if (ddbst__buf_append(c->w.b, c->tmp.data, c->tmp.len))
+    return ddbst__fail(&c->err, DDBST_ENOMEM, "", "out of memory");
+  return 0;
+}

@@ -91,6 +91,10 @@ int ddbst__ffi_pattern_values(call *c, const ddbst__jnode *req, int pattern,
 
 /* ---- answer pieces (answer.c), written through c->w ---- */
 
+/* After a builder `rc` wrote into c->tmp (builders replace their buffer):
+ * c->tmp appended to the answer as it is, or `rc` when it failed. */
+int ddbst__ffi_append(call *c, int rc);
+
 /* {"code":...,"name":...,"path":...,"message":...} */
 void ddbst__ffi_put_error(ddbst__jw *w, const ddbst_error *e);
 /* A request's JSON value back to text (for list, map and set values). */

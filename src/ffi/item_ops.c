@@ -21,7 +21,7 @@ int ddbst__ffi_op_keys(call *c, const ddbst__jnode *req) {
     ddbst__jw_open(w, '{');
     ddbst__jw_key(w, "keys");
     if (ddbst__jw_value(w))
-      ddbst__jw_status(w, ddbst_item_keys_json(it, w->b, &c->err));
+      ddbst__jw_status(w, ddbst_item_keys_json_append(it, w->b, &c->err));
     ddbst__jw_key(w, "item");
     ddbst__ffi_put_values(c, it);
     ddbst__jw_close(w, '}');

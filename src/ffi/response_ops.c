@@ -125,7 +125,9 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
               op == DDBST_OP_DELETE_ITEM;
   int n = rc      ? rc
           : write ? ddbst_page_parse_write(pg, op, entity, body, len, &c->err)
-                  : ddbst_page_parse(pg, op, body, len, &c->err);
+          : values && op == DDBST_OP_QUERY
+              ? ddbst_page_parse_query(pg, values, pattern, body, len, &c->err)
+              : ddbst_page_parse(pg, op, body, len, &c->err);
   ddbst__jw *w = &c->w;
   if (n < 0) {
     rc = n; /* DDBST_EDYNAMODB: the answer says what DynamoDB said too */
@@ -135,7 +137,7 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
     ddbst__jw_open(w, '[');
     for (int i = 0; i < n; i++)
       if (ddbst__jw_value(w))
-        ddbst__jw_status(w, ddbst_page_item_json(pg, i, w->b, &c->err));
+        ddbst__jw_status(w, ddbst_page_item_json_append(pg, i, w->b, &c->err));
     ddbst__jw_close(w, ']');
     ddbst__jw_key(w, "count");
     ddbst__jw_int(w, n);
@@ -154,13 +156,12 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
       ddbst__jw_key(w, "scanned");
       ddbst__jw_int(w, scanned);
     }
-    if (!w->rc && ddbst_page_has_more(pg) && values) {
-      ddbst_buf_reset(&c->tmp);
-      int bad = ddbst_page_cursor(pg, c->keys, values, pattern,
-                                  given ? now : ddbst_now_unix_us(), &c->tmp,
-                                  &c->err);
-      if (bad) ddbst__ffi_keys_path(c);
-      ddbst__jw_status(w, bad);
+    if (!w->rc && ddbst_page_has_more(pg) && values &&
+        op == DDBST_OP_QUERY) {
+      int bad = ddbst_page_next_cursor(pg, c->keys, given ? now : DDBST_NOW,
+                                       &c->tmp, &c->err);
+      if (bad < 0) ddbst__ffi_keys_path(c);
+      ddbst__jw_status(w, bad < 0 ? bad : 0);
       ddbst__jw_key(w, "cursor");
       ddbst__jw_strn(w, c->tmp.data, c->tmp.len);
     }
@@ -325,13 +326,14 @@ int ddbst__ffi_op_stream(call *c, const ddbst__jnode *req) {
     ddbst__jw_open(w, '[');
     for (int i = 0; i < n; i++)
       if (ddbst__jw_value(w))
-        ddbst__jw_status(w, ddbst_stream_record_json(s, i, w->b, &c->err));
+        ddbst__jw_status(w, ddbst_stream_record_json_append(s, i, w->b, &c->err));
     ddbst__jw_close(w, ']');
     if (failed && failed->type == DDBST__J_ARRAY) {
       ddbst__jw_key(w, "failures");
       if (ddbst__jw_value(w))
-        ddbst__jw_status(
-            w, ddbst_stream_failures_json(s, idx, nf, w->b, &c->err));
+        ddbst__jw_status(w, ddbst__ffi_append(
+                                c, ddbst_stream_failures_json(s, idx, nf, &c->tmp,
+                                                              &c->err)));
     }
     ddbst__jw_close(w, '}');
     n = w->rc;

@@ -28,7 +28,8 @@ int ddbst__ffi_op_patterns(call *c, const ddbst__jnode *req) {
   ddbst__jw_open(w, '{');
   ddbst__jw_key(w, "patterns");
   if (ddbst__jw_value(w))
-    ddbst__jw_status(w, ddbst_model_patterns_json(c->m, w->b, &c->err));
+    ddbst__jw_status(w, ddbst__ffi_append(c, ddbst_model_patterns_json(
+                                               c->m, &c->tmp, &c->err)));
   ddbst__jw_close(w, '}');
   return w->rc;
 }
@@ -99,7 +100,8 @@ int ddbst__ffi_op_cloudformation(call *c, const ddbst__jnode *req) {
   ddbst__jw_open(w, '{');
   ddbst__jw_key(w, "template");
   if (ddbst__jw_value(w)) {
-    int rc = ddbst_model_cloudformation(c->m, filters, n, w->b, &c->err);
+    int rc = ddbst__ffi_append(
+        c, ddbst_model_cloudformation(c->m, filters, n, &c->tmp, &c->err));
     if (rc && !strncmp(c->err.path, "stream_filters", 14)) {
       /* the C API's argument is this request's streamFilters */
       char path[DDBST_ERROR_PATH_MAX];

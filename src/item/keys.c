@@ -555,6 +555,12 @@ static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
 }
 
 int ddbst_item_keys_json(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
+  return ddbst_item_keys_json_append(it, out, err);
+}
+
+int ddbst_item_keys_json_append(ddbst_item *it, ddbst_buf *out,
+                                ddbst_error *err) {
   if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "buffer is NULL");
   if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
   int done = keys_json_simple(it, out);

@@ -138,6 +138,7 @@ static void describe_pattern(const ddbst_model *m, const ddbst__pattern *p,
 
 int ddbst_model_patterns_json(const ddbst_model *m, ddbst_buf *out,
                               ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!m || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
   size_t start = out->len;

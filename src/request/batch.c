@@ -220,6 +220,7 @@ int ddbst_batch_request_count(const ddbst_batch *b) {
 
 int ddbst_batch_request(const ddbst_batch *b, int i, uint32_t flags,
                         ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!b || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "batch or buffer is NULL");
   size_t ng = chunks(b->get_spans.n, GET_CHUNK);

@@ -44,6 +44,7 @@ static int check_args(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
 
 int ddbst_get_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
                       ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   int rc = check_args(it, out, err);
   if (rc)
     return rc;
@@ -54,6 +55,7 @@ int ddbst_get_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
 
 int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
                       ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   int rc = check_args(it, out, err);
   if (rc)
     return rc;
@@ -67,6 +69,7 @@ int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
 
 int ddbst_delete_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
                          ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   int rc = check_args(it, out, err);
   if (rc)
     return rc;
@@ -79,6 +82,7 @@ int ddbst_delete_request(ddbst_item *it, uint32_t flags, ddbst_buf *out,
 
 int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
                          ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   int rc = check_args(it, out, err);
   if (rc)
     return rc;

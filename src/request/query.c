@@ -6,6 +6,7 @@
 
 #include "cursor/cursor.h"
 #include "model/facet.h"
+#include "item/item_named.h"
 #include "item/keys.h"
 #include "request/cond.h"
 #include "request/sk_bounds.h"
@@ -101,6 +102,7 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
 
 int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                         ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!it || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
   const ddbst_model *m = it->m;
@@ -128,6 +130,13 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
     qd.value2_len = ddbst__len(qd.value2, qd.value2_len);
     qd.cursor_len = ddbst__len(qd.cursor, qd.cursor_len);
     qd.filter_text_len = ddbst__len(qd.filter_text, qd.filter_text_len);
+    qo = &qd;
+  }
+  if (qo->attribute_name) { /* the facet by name */
+    int a = ddbst__item_attribute_named(it, NULL, qo->attribute_name, err);
+    if (a < 0) return a;
+    if (qo != &qd) memcpy(&qd, q, sizeof qd);
+    qd.attribute = a;
     qo = &qd;
   }
   char path[DDBST_ERROR_PATH_MAX];

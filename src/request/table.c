@@ -174,6 +174,7 @@ void ddbst__table_ttl_specification(ddbst__jw *w, const ddbst_model *m) {
  * UpdateTimeToLive, after the table exists). */
 int ddbst_create_table_request(const ddbst_model *m, ddbst_buf *out,
                                ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!m || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
   size_t start = out->len;

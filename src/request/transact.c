@@ -46,6 +46,7 @@ static unsigned item_conds(const ddbst_item *it, ddbst__write w,
                            uint32_t flags) {
   const ddbst__entity *e = ddbst__entity_of(it);
   unsigned c = it->has_expected_version ? DDBST__TXC_VERSION : 0;
+  if (it->cond) c |= DDBST__TXC_USER;
   if (w == DDBST__W_PUT && (flags & DDBST_CREATE)) c |= DDBST__TXC_NOT_EXISTS;
   if (w == DDBST__W_UPDATE) {
     if (!(flags & DDBST_UPSERT)) c |= DDBST__TXC_EXISTS;
@@ -351,6 +352,7 @@ int ddbst_txn_get(ddbst_txn *t, ddbst_item *it, ddbst_error *err) {
 
 int ddbst_txn_request(const ddbst_txn *t, const char *client_token,
                       ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!t || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "transaction or buffer is NULL");
   if (t->count == 0)

@@ -291,6 +291,7 @@ static int explain(const ddbst_model *m, const ddbst__txn_view *v,
 
 int ddbst_txn_explain(const ddbst_txn *txn, const ddbst_page *pg,
                       ddbst_buf *out, ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!txn) return ddbst__fail(err, DDBST_EINVAL, NULL, "transaction is NULL");
   ddbst__txn_view v;
   ddbst__txn_view_of(txn, &v);
@@ -323,6 +324,7 @@ int ddbst_txn_failure(const ddbst_txn *txn, const ddbst_page *pg, int k,
 int ddbst_item_explain(ddbst_item *item, int op, uint32_t flags,
                        const ddbst_page *pg, ddbst_buf *out,
                        ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!item || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
   if (pg && pg->m != item->m)

@@ -88,6 +88,12 @@ int ddbst__page_json_item(const ddbst_page *pg, uint32_t i, ddbst_buf *out) {
 
 int ddbst_page_item_json(const ddbst_page *pg, int i, ddbst_buf *out,
                          ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
+  return ddbst_page_item_json_append(pg, i, out, err);
+}
+
+int ddbst_page_item_json_append(const ddbst_page *pg, int i, ddbst_buf *out,
+                                ddbst_error *err) {
   int rc = ddbst__page_check_index(pg, i, err);
   if (rc) return rc;
   if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "buffer is NULL");

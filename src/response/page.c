@@ -28,6 +28,8 @@ int ddbst__page_init(ddbst_page *pg, const ddbst_model *m) {
   ddbst__strset_init(&pg->others);
   ddbst__buf_init(&pg->text, &m->alloc);
   ddbst__buf_init(&pg->plain, &m->alloc);
+  ddbst__buf_init(&pg->q_part, &m->alloc);
+  pg->q_pattern = -1;
   const ddbst_allocator *a = &m->alloc;
   size_t most = 3 + 2 * (size_t)m->nindexes;
   for (int e = 0; e < m->nentities; e++) most += (size_t)m->entities[e].nattrs;
@@ -80,6 +82,7 @@ void ddbst__page_release(ddbst_page *pg) {
   const ddbst_allocator *a = &pg->m->alloc;
   ddbst__buf_release(&pg->text);
   ddbst__buf_release(&pg->plain);
+  ddbst__buf_release(&pg->q_part);
   ddbst__free(a, pg->attrs);
   ddbst__free(a, pg->items);
   ddbst__free(a, pg->groups);
@@ -96,6 +99,7 @@ void ddbst__page_release(ddbst_page *pg) {
   ddbst__free(a, pg->present_gen);
   ddbst__strset_release(&pg->others, a);
   ddbst_item_free(pg->scratch);
+  ddbst_item_free(pg->q_values);
   ddbst__json_cache_release(&pg->parser_blocks, a);
   memset(pg, 0, sizeof *pg);
 }
@@ -109,6 +113,7 @@ void ddbst__page_clear(ddbst_page *pg, int keep_error) {
   pg->qcount = pg->qscanned = -1;
   pg->count_only = 0;
   pg->error_item = -1;
+  pg->q_pattern = -1;
   memset(&pg->lek, 0, sizeof pg->lek);
   if (!keep_error) {
     ddbst_buf_reset(&pg->text);

@@ -166,6 +166,12 @@ struct ddbst_page {
   ddbst__strset others; /* names the model does not know: records */
   /* For reading keys back into entities and facets. */
   ddbst_item *scratch;
+  /* The query the page answers, when parsed by ddbst_page_parse_query:
+   * its pattern (-1: none), the entity of its values and the partition key
+   * it read, so that the page seals its own next cursor. */
+  int q_pattern, q_entity;
+  ddbst_buf q_part;
+  ddbst_item *q_values; /* a native index's query: its values (made once) */
   ddbst__json_cache parser_blocks; /* kept between parses */
 };
 

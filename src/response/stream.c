@@ -114,6 +114,12 @@ static void json_image(ddbst__jw *w, const ddbst_page *pg, int32_t it,
 
 int ddbst_stream_record_json(const ddbst_stream *s, int i, ddbst_buf *out,
                              ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
+  return ddbst_stream_record_json_append(s, i, out, err);
+}
+
+int ddbst_stream_record_json_append(const ddbst_stream *s, int i,
+                                    ddbst_buf *out, ddbst_error *err) {
   const ddbst__precord *r = record(s, i);
   if (!r || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL,
@@ -154,6 +160,7 @@ int ddbst_stream_record_json(const ddbst_stream *s, int i, ddbst_buf *out,
 int ddbst_stream_failures_json(const ddbst_stream *s, const int32_t *failed,
                                size_t nfailed, ddbst_buf *out,
                                ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!s || !out || (!failed && nfailed))
     return ddbst__fail(err, DDBST_EINVAL, NULL,
                        "stream, buffer or failed is NULL");

@@ -42,6 +42,7 @@ int ddbst_model_cloudformation(const ddbst_model *model,
                                const char *const *stream_filters,
                                size_t nfilters, ddbst_buf *out,
                                ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!model || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
   size_t start = out->len;

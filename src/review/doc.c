@@ -528,6 +528,7 @@ static void diagram_section(md *w) {
 
 int ddbst_model_doc(const ddbst_model *model, ddbst_buf *out,
                     ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!model || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
   md w;

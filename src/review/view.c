@@ -445,6 +445,7 @@ static void on_finding(void *user, int32_t severity, const char *rule,
 
 int ddbst_model_view_json(const ddbst_model *m, uint64_t seed, ddbst_buf *out,
                           ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!m || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
   viewer v;

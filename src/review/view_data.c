@@ -10,6 +10,7 @@ enum { WRITES_PER_BATCH = 25 };
 
 int ddbst_model_view_data(const ddbst_model *m, uint64_t seed, ddbst_buf *out,
                           ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!m || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
   ddbst__sample s;

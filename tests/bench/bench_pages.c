@@ -39,17 +39,14 @@ static int op_query_cursor(bench_ctx *c) {
 }
 
 static int op_cursor_seal(bench_ctx *c) {
-  ddbst_buf_reset(c->out);
-  return ddbst_page_cursor(P.first_page, P.keys, P.values, c->list_projects,
-                           BENCH_NOW, c->out, NULL);
+  return ddbst_page_next_cursor(P.first_page, P.keys, BENCH_NOW, c->out, NULL);
 }
 
 /* Seal the first page's cursor, then open it in the next page's Query (the
  * only public way to open one: this includes building that Query body). */
 static int op_cursor_seal_open(bench_ctx *c) {
-  ddbst_buf_reset(P.cursor);
-  int rc = ddbst_page_cursor(P.first_page, P.keys, P.values, c->list_projects,
-                             BENCH_NOW, P.cursor, NULL);
+  int rc = ddbst_page_next_cursor(P.first_page, P.keys, BENCH_NOW, P.cursor,
+                                  NULL);
   if (rc < 0) return rc;
   return op_query_cursor(c);
 }
@@ -67,7 +64,7 @@ static int op_parse_json(bench_ctx *c) {
   int n = ddbst_page_parse(P.page, DDBST_OP_QUERY, c->page, c->page_len, NULL);
   ddbst_buf_reset(P.json);
   for (int i = 0; i < n; i++) {
-    int rc = ddbst_page_item_json(P.page, i, P.json, NULL);
+    int rc = ddbst_page_item_json_append(P.page, i, P.json, NULL);
     if (rc < 0) return rc;
   }
   return n;
@@ -97,21 +94,20 @@ void bench_pages(bench_ctx *c) {
   BENCH_SET(P.values, c->p_org, BENCH_ORG);
 
   /* The first page and its cursor, as a service has them after page one. */
-  rc = ddbst_page_parse(P.first_page, DDBST_OP_QUERY, c->small_page,
-                        c->small_page_len, &err);
-  if (rc != 25) bench_fail("ddbst_page_parse (first page)", rc, &err);
+  rc = ddbst_page_parse_query(P.first_page, P.values, c->list_projects,
+                              c->small_page, c->small_page_len, &err);
+  if (rc != 25) bench_fail("ddbst_page_parse_query (first page)", rc, &err);
   if (ddbst_page_has_more(P.first_page) != 1)
     bench_fail("ddbst_page_has_more", DDBST_EINVAL, NULL);
-  rc = ddbst_page_cursor(P.first_page, P.keys, P.values, c->list_projects,
-                         BENCH_NOW, P.cursor, &err);
-  if (rc < 0) bench_fail("ddbst_page_cursor", rc, &err);
+  rc = ddbst_page_next_cursor(P.first_page, P.keys, BENCH_NOW, P.cursor, &err);
+  if (rc != 1) bench_fail("ddbst_page_next_cursor", rc, &err);
   /* The 1 MiB page must parse whole before it is timed. */
   rc = ddbst_page_parse(P.page, DDBST_OP_QUERY, c->page, c->page_len, &err);
   if (rc != c->page_items) bench_fail("ddbst_page_parse (1 MiB)", rc, &err);
 
   bench_run(c, "query_cursor", "Query listProjects, newest first, sealed cursor",
             op_query_cursor, 10000, 0);
-  bench_run(c, "cursor_seal", "ddbst_page_cursor: CBOR, seal, base64url",
+  bench_run(c, "cursor_seal", "ddbst_page_next_cursor: CBOR, seal, base64url",
             op_cursor_seal, 10000, 0);
   bench_run(c, "cursor_seal_open", "seal + open it in the next Query's body",
             op_cursor_seal_open, 5000, 0);

@@ -249,7 +249,7 @@ expect filter-not-projected 2 '' 'ddbst: filter: userByEmail reads index GSI1, w
 
 expect no-verb 2 '' 'usage:' --
 expect unknown-verb 2 '' "unknown verb 'frobnicate'" -- frobnicate
-expect version 0 'ddbst 0.1.0' '' -- --version
+expect version 0 'ddbst 0.2.0' '' -- --version
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

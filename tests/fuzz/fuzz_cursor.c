@@ -6,7 +6,7 @@
  *   2  the bytes are the payload of an unsealed envelope, checksummed here;
  *   3  the bytes are the payload of a sealed envelope, sealed here with the
  *      fixed key: the CBOR decoder and the facet checks see anything;
- *   4  XORed over a real sealed envelope (made by ddbst_page_cursor from a
+ *   4  XORed over a real sealed envelope (made by ddbst_page_next_cursor from a
  *      real LastEvaluatedKey), extra bytes appended;
  *   5  XORed over that envelope's payload, then sealed again;
  *   6  XORed over the real unsealed envelope.
@@ -149,7 +149,7 @@ typedef struct prepared {
    * array [pattern, index, descending, partition] (docs/cursor.md) */
   uint8_t ctx[CTX_MAX];
   size_t ctx_len;
-  /* the payload ddbst_page_cursor wrote, without and with an issue time */
+  /* the payload ddbst_page_next_cursor wrote, without and with an issue time */
   uint8_t head[2], payload[2][512];
   size_t payload_len[2];
   char esk[1024]; /* ,"ExclusiveStartKey":{...} */
@@ -311,13 +311,12 @@ static void prepare(int i) {
   ddbst_page *page = ddbst_page_new(p->m);
   ddbst_buf *cur = ddbst_buf_new(NULL);
   if (!page || !cur) abort();
-  if (ddbst_page_parse(page, DDBST_OP_QUERY, response, strlen(response), &err) <
-      0)
+  if (ddbst_page_parse_query(page, p->values, p->pattern, response,
+                             strlen(response), &err) < 0)
     die(t, "parsing the page", &err);
   for (int aged = 0; aged < 2; aged++) {
-    ddbst_buf_reset(cur);
-    if (ddbst_page_cursor(page, rings[aged ? KEYS_AGED : KEYS_A], p->values,
-                          p->pattern, NOW_US, cur, &err))
+    if (ddbst_page_next_cursor(page, rings[aged ? KEYS_AGED : KEYS_A], NOW_US,
+                               cur, &err) != 1)
       die(t, "making the cursor", &err);
     /* opened here as docs/cursor.md says: the context is right */
     uint8_t env[ENV_MAX], ad[5 + CTX_MAX];

@@ -561,13 +561,13 @@ static void cursor_round_trip(world *W, int k, int pattern, int indexed,
              "\"%s\"}}}",
              jesc(ik->pk, e3), jesc(ik->sk, e4));
   ddbst_error err;
-  CHECK(ddbst_page_parse(pg, DDBST_OP_QUERY, page, strlen(page), &err) >= 0);
-  ddbst_buf_reset(cur);
-  int rc = ddbst_page_cursor(pg, keyring, values, pattern, 0, cur, &err);
-  if (rc) {
+  CHECK(ddbst_page_parse_query(pg, values, pattern, page, strlen(page), &err) >=
+        0);
+  int rc = ddbst_page_next_cursor(pg, keyring, DDBST_NOW, cur, &err);
+  if (rc != 1) {
     fprintf(stderr, "fuzz_engine: cursor of %s: %s: %s\n", page, err.path,
             err.message);
-    CHECK(rc == 0);
+    CHECK(rc == 1);
   }
   ddbst_query q;
   memset(&q, 0, sizeof q);

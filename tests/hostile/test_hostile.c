@@ -388,13 +388,15 @@ static ddbst_buf *sealed_cursor_at(ddbst_cursor_keys *keys, int64_t now_us) {
   fclose(f);
   ddbst_page *p = ddbst_page_new(saas);
   ddbst_error err;
-  assert_int_equal(ddbst_page_parse(p, DDBST_OP_QUERY, json, len, &err), 1);
   ddbst_item *v = ddbst_item_new(saas, ddbst_model_entity(saas, "User"));
   set(v, "orgId", "1");
+  assert_int_equal(ddbst_page_parse_query(p, v,
+                                          ddbst_model_pattern(saas, "listUsers"),
+                                          json, len, &err),
+                   1);
   ddbst_buf *c = ddbst_buf_new(NULL);
-  int rc = ddbst_page_cursor(p, keys, v, ddbst_model_pattern(saas, "listUsers"),
-                             now_us, c, &err);
-  if (rc) fail_msg("cursor: %s: %s", err.path, err.message);
+  int rc = ddbst_page_next_cursor(p, keys, now_us, c, &err);
+  if (rc != 1) fail_msg("cursor: %s: %s", err.path, err.message);
   ddbst_item_free(v);
   ddbst_page_free(p);
   return c;

@@ -187,11 +187,81 @@ static void buffers(void **state) {
   ddbst_buf_free(b);
 }
 
+/* Pages that remember their query: patterns, values and LastEvaluatedKeys
+ * a caller or DynamoDB's answer could get wrong. */
+static void pages_and_cursors(void **state) {
+  (void)state;
+  ddbst_page *pg = ddbst_page_new(m);
+  ddbst_buf *cur = ddbst_buf_new(NULL);
+  ddbst_cursor_keys *keys = ddbst_cursor_keys_new(NULL);
+  ddbst_error err;
+  assert_int_equal(
+      ddbst_cursor_keys_add_hex(
+          keys, "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+          &err),
+      0);
+  ddbst_item *user = ddbst_item_new(m, ddbst_model_entity(m, "User"));
+  ddbst_item_set_by_name(user, "orgId", "2", DDBST_NUL_TERMINATED, NULL);
+  int list_users = ddbst_model_pattern(m, "listUsers");
+  size_t len;
+  char *body = read_response("local-query-users-page1.json", &len);
+  static const int bad_patterns[] = {-1, 9999};
+  for (size_t i = 0; i < 2; i++) {
+    memset(&err, 0, sizeof err);
+    assert_int_equal(ddbst_page_parse_query(pg, user, bad_patterns[i], body,
+                                            len, &err),
+                     DDBST_EINVAL);
+    assert_string_equal(err.path, "pattern");
+    assert_int_equal(ddbst_page_count(pg), 0);
+  }
+  /* a get pattern, and a query of another entity */
+  assert_int_equal(ddbst_page_parse_query(pg, user,
+                                          ddbst_model_pattern(m, "getUser"),
+                                          body, len, &err),
+                   DDBST_EINVAL);
+  assert_int_equal(ddbst_page_parse_query(pg, user,
+                                          ddbst_model_pattern(m, "listEvents"),
+                                          body, len, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message, "listEvents is not a query of entity User");
+  /* values of another model */
+  ddbst_model *other = load_example("examples/saas/model.json");
+  ddbst_item *foreign = ddbst_item_new(other, ddbst_model_entity(other, "User"));
+  ddbst_item_set_by_name(foreign, "orgId", "1", DDBST_NUL_TERMINATED, NULL);
+  assert_int_equal(ddbst_page_parse_query(pg, foreign, list_users, body, len,
+                                          &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message, "the values are an item of another model");
+  ddbst_item_free(foreign);
+  ddbst_model_free(other);
+  /* an answer of another partition than the query's: parsed, never sealed */
+  assert_int_equal(ddbst_page_parse_query(pg, user, list_users, body, len,
+                                          &err),
+                   1);
+  ddbst_buf_append(cur, "old", 3);
+  assert_int_equal(ddbst_page_next_cursor(pg, keys, 1, cur, &err),
+                   DDBST_EVALUE);
+  assert_string_equal(err.path, "LastEvaluatedKey.PK");
+  assert_int_equal(ddbst_buf_len(cur), 0);
+  /* a partition facet that would not make a key */
+  ddbst_item_set_by_name(user, "orgId", "a#b", DDBST_NUL_TERMINATED, NULL);
+  int rc = ddbst_page_parse_query(pg, user, list_users, body, len, &err);
+  assert_true(rc < 0);
+  assert_int_equal(ddbst_page_next_cursor(pg, keys, 1, cur, &err),
+                   DDBST_EINVAL);
+  free(body);
+  ddbst_item_free(user);
+  ddbst_cursor_keys_free(keys);
+  ddbst_buf_free(cur);
+  ddbst_page_free(pg);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(objects_of_values),
       cmocka_unit_test(names),
       cmocka_unit_test(buffers),
+      cmocka_unit_test(pages_and_cursors),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -472,18 +472,24 @@ yajl_val itest_query_cursors(itest_fixture *f, const char *pattern,
       fail_msg("%s: HTTP %ld: %s\nrequest: %s", pattern, f->status,
                itest_client_body(f->client), ddbst_buf_data(f->body));
     ddbst_error err;
-    if (ddbst_page_parse(pg, op, itest_client_body(f->client),
-                         itest_client_body_len(f->client), &err) < 0)
-      fail_msg("%s: ddbst_page_parse: %s (%s)\nanswer: %s", pattern,
+    if (ddbst_page_parse_query(pg, f->item, p, itest_client_body(f->client),
+                               itest_client_body_len(f->client), &err) < 0)
+      fail_msg("%s: ddbst_page_parse_query: %s (%s)\nanswer: %s", pattern,
                err.message, err.path, itest_client_body(f->client));
     total += keep_page(f, pattern, ddbst_buf_data(f->body));
     yajl_val lek = at(f->pages[f->npages - 1], "LastEvaluatedKey", NULL, NULL);
+    int more = ddbst_page_next_cursor(pg, keys, DDBST_NOW, cursor, &err);
+    if (more < 0)
+      fail_msg("%s page %zu: ddbst_page_next_cursor: %s (%s)\nanswer: %s",
+               pattern, f->npages, err.message, err.path,
+               itest_client_body(f->client));
+    /* a cursor exactly when DynamoDB said there is more */
+    if (more != (lek != NULL))
+      fail_msg("%s page %zu: ddbst_page_next_cursor returned %d, the answer "
+               "%s a LastEvaluatedKey",
+               pattern, f->npages, more, lek ? "has" : "has no");
     if (!lek) break;
     key_lines(lek, last_key, sizeof last_key);
-    ddbst_buf_reset(cursor);
-    if (ddbst_page_cursor(pg, keys, f->item, p, 0, cursor, &err))
-      fail_msg("%s page %zu: ddbst_page_cursor: %s (%s)\nanswer: %s", pattern,
-               f->npages, err.message, err.path, itest_client_body(f->client));
     next.cursor = ddbst_buf_data(cursor);
     next.cursor_len = ddbst_buf_len(cursor);
   }

@@ -130,7 +130,7 @@ yajl_val itest_query(itest_fixture *f, const char *pattern,
                      const ddbst_query *q);
 
 /* itest_query that asks for each next page with the cursor ddbst made from
- * the page before (ddbst_page_cursor, sealed with `keys`; NULL for a model
+ * the page before (ddbst_page_next_cursor, sealed with `keys`; NULL for a model
  * with unsealed cursors), checking that each request's ExclusiveStartKey is
  * exactly the LastEvaluatedKey before it. Returns the Items of every page in
  * order, as itest_query does. */

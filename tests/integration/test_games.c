@@ -299,8 +299,8 @@ static int first_cursor(itest_fixture *f, const char *game, const char *region,
   ddbst_page *pg = ddbst_page_new(f->model);
   ddbst_error err;
   const char *body = itest_client_body(f->client);
-  assert_int_equal(ddbst_page_parse(pg, DDBST_OP_QUERY, body, strlen(body),
-                                    &err),
+  assert_int_equal(ddbst_page_parse_query(pg, f->item, p, body,
+                                          strlen(body), &err),
                    2);
   /* the page's items are Scores, with their values */
   ddbst_item *it = ddbst_item_new(f->model, 0);
@@ -310,8 +310,8 @@ static int first_cursor(itest_fixture *f, const char *game, const char *region,
                    ddbst_model_entity(f->model, "Score"));
   ddbst_item_free(it);
   assert_true(ddbst_page_has_more(pg));
-  if (ddbst_page_cursor(pg, keys, f->item, p, 0, cursor, &err))
-    fail_msg("ddbst_page_cursor: %s (%s)", err.message, err.path);
+  if (ddbst_page_next_cursor(pg, keys, DDBST_NOW, cursor, &err) != 1)
+    fail_msg("ddbst_page_next_cursor: %s (%s)", err.message, err.path);
   ddbst_page_free(pg);
   return p;
 }

@@ -186,11 +186,11 @@ static void cursors_bound(void **state) {
   ddbst_buf *cursor = ddbst_buf_new(NULL);
   ddbst_error err;
   const char *body = itest_client_body(f->client);
-  assert_int_equal(ddbst_page_parse(pg, DDBST_OP_QUERY, body, strlen(body),
-                                    &err),
+  assert_int_equal(ddbst_page_parse_query(pg, f->item, p, body,
+                                          strlen(body), &err),
                    3);
-  if (ddbst_page_cursor(pg, keys, f->item, p, 0, cursor, &err))
-    fail_msg("ddbst_page_cursor: %s (%s)", err.message, err.path);
+  if (ddbst_page_next_cursor(pg, keys, DDBST_NOW, cursor, &err) != 1)
+    fail_msg("ddbst_page_next_cursor: %s (%s)", err.message, err.path);
   /* another partition gets the general refusal; another pattern of the
    * same partition is named */
   static const char *const other[][3] = {

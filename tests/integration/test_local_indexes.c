@@ -241,12 +241,12 @@ static void first_cursor(itest_fixture *f, ddbst_buf *cursor) {
   assert_non_null(pg);
   ddbst_error err;
   const char *body = itest_client_body(f->client);
-  assert_int_equal(ddbst_page_parse(pg, DDBST_OP_QUERY, body, strlen(body),
-                                    &err),
+  assert_int_equal(ddbst_page_parse_query(pg, f->item, p, body,
+                                          strlen(body), &err),
                    3);
   assert_true(ddbst_page_has_more(pg));
-  if (ddbst_page_cursor(pg, keys, f->item, p, 0, cursor, &err))
-    fail_msg("ddbst_page_cursor: %s (%s)", err.message, err.path);
+  if (ddbst_page_next_cursor(pg, keys, DDBST_NOW, cursor, &err) != 1)
+    fail_msg("ddbst_page_next_cursor: %s (%s)", err.message, err.path);
   ddbst_page_free(pg);
 }
 

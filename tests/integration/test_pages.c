@@ -93,6 +93,21 @@ static int parse_answer(itest_fixture *f, ddbst_page *pg, int op) {
   return n;
 }
 
+/* ddbst_page_parse_query of the last answer, to the query f->item made for
+ * `pattern`, which must succeed. */
+static int parse_query_answer(itest_fixture *f, ddbst_page *pg, int pattern) {
+  ddbst_error err;
+  int n = ddbst_page_parse_query(pg, f->item, pattern,
+                                 itest_client_body(f->client),
+                                 itest_client_body_len(f->client), &err);
+  if (n < 0)
+    fail_msg("ddbst_page_parse_query: %s: %s (path %s)\nanswer: %s\n"
+             "request: %s",
+             ddbst_strerror(n), err.message, err.path,
+             itest_client_body(f->client), ddbst_buf_data(f->body));
+  return n;
+}
+
 /* ddbst_page_parse of a text the test wrote, which must succeed. */
 static int parse_text(ddbst_page *pg, int op, const char *json) {
   ddbst_error err;
@@ -424,7 +439,7 @@ static paged page_through(itest_fixture *f, const char *pattern_name,
     yajl_tree_free(body);
 
     itest_ok(f, op);
-    int n = parse_answer(f, pg, DDBST_OP_QUERY);
+    int n = parse_query_answer(f, pg, pattern);
     yajl_val items = get_path(f->response, "Items", NULL, NULL);
     assert_int_equal((size_t)n, array_len(items));
     if ((uint32_t)n > q.limit)
@@ -437,16 +452,16 @@ static paged page_through(itest_fixture *f, const char *pattern_name,
 
     yajl_val lek = get_path(f->response, "LastEvaluatedKey", NULL, NULL);
     assert_int_equal(ddbst_page_has_more(pg), lek != NULL);
-    ddbst_buf_reset(cursor);
     ddbst_error err;
-    int rc = ddbst_page_cursor(pg, keys, f->item, pattern, 0, cursor, &err);
+    int rc = ddbst_page_next_cursor(pg, keys, DDBST_NOW, cursor, &err);
     if (!lek) {
-      assert_int_equal(rc, DDBST_ENOTFOUND);
+      /* the last page: no cursor, and no error */
+      assert_int_equal(rc, 0);
       assert_int_equal(ddbst_buf_len(cursor), 0);
       break;
     }
-    if (rc)
-      fail_msg("%s page %d: ddbst_page_cursor: %s: %s (%s)\nanswer: %s",
+    if (rc != 1)
+      fail_msg("%s page %d: ddbst_page_next_cursor: %s: %s (%s)\nanswer: %s",
                pattern_name, r.pages, ddbst_strerror(rc), err.message, err.path,
                itest_client_body(f->client));
     key_text(lek, last_key, sizeof last_key);
@@ -711,12 +726,11 @@ static void first_projects_page(itest_fixture *f, const char *org,
   int pattern = pattern_of(f, "listProjects");
   itest_ok(f,
            ddbst_query_request(f->item, pattern, &q, itest_body(f), &f->err));
-  assert_int_equal(parse_answer(f, pg, DDBST_OP_QUERY), 2);
+  assert_int_equal(parse_query_answer(f, pg, pattern), 2);
   assert_true(ddbst_page_has_more(pg));
-  ddbst_buf_reset(cursor);
   ddbst_error err;
-  int rc = ddbst_page_cursor(pg, ring, f->item, pattern, 0, cursor, &err);
-  if (rc) fail_msg("ddbst_page_cursor: %s (%s)", err.message, err.path);
+  int rc = ddbst_page_next_cursor(pg, ring, DDBST_NOW, cursor, &err);
+  if (rc != 1) fail_msg("ddbst_page_next_cursor: %s (%s)", err.message, err.path);
 }
 
 /* listProjects of `org` from `cursor`, opened with `ring`: the builder's
@@ -812,7 +826,6 @@ static void nonce_of(const char *cursor, uint8_t nonce[24]) {
  * forked workers (XChaCha20-Poly1305 nonce reuse), and now proves they are
  * drawn again in each process. */
 static void nonces_unique_across_fork(itest_fixture *f, ddbst_page *pg) {
-  int pattern = pattern_of(f, "listProjects");
   ITEST_VALUES(f, "Project", "orgId=org-a");
   int fds[2];
   if (pipe(fds)) fail_msg("%s", "pipe failed");
@@ -822,9 +835,9 @@ static void nonces_unique_across_fork(itest_fixture *f, ddbst_page *pg) {
   if (child == 0) {
     /* the worker: seal one cursor, hand it over, leave at once */
     ddbst_buf *mine = ddbst_buf_new(NULL);
-    int rc = mine ? ddbst_page_cursor(pg, keys, f->item, pattern, 0, mine, NULL)
+    int rc = mine ? ddbst_page_next_cursor(pg, keys, DDBST_NOW, mine, NULL)
                   : -1;
-    size_t len = rc == 0 ? ddbst_buf_len(mine) : 0;
+    size_t len = rc == 1 ? ddbst_buf_len(mine) : 0;
     ssize_t w = len ? write(fds[1], ddbst_buf_data(mine), len) : 0;
     _exit(w == (ssize_t)len && len ? 0 : 1);
   }
@@ -841,8 +854,8 @@ static void nonces_unique_across_fork(itest_fixture *f, ddbst_page *pg) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) || !got)
     fail_msg("%s", "the forked worker did not seal a cursor");
   ddbst_buf *mine = ddbst_buf_new(NULL);
-  assert_int_equal(
-      ddbst_page_cursor(pg, keys, f->item, pattern, 0, mine, &f->err), 0);
+  assert_int_equal(ddbst_page_next_cursor(pg, keys, DDBST_NOW, mine, &f->err),
+                   1);
   uint8_t a[24], b[24];
   nonce_of(ddbst_buf_data(mine), a);
   nonce_of(theirs, b);
@@ -886,10 +899,8 @@ static void cursor_of_another_tenant_refused(void **state) {
   /* sealing the same page again gives another text, which opens the same */
   ddbst_buf *again = ddbst_buf_new(NULL);
   ITEST_VALUES(f, "Project", "orgId=org-a");
-  assert_int_equal(
-      ddbst_page_cursor(pg, keys, f->item, pattern_of(f, "listProjects"), 0,
-                        again, &f->err),
-      0);
+  assert_int_equal(ddbst_page_next_cursor(pg, keys, DDBST_NOW, again, &f->err),
+                   1);
   assert_string_not_equal(ddbst_buf_data(again), ddbst_buf_data(cursor));
   itest_ok(f, projects_after(f, "org-a", keys, again));
   itest_expect(f, get_path(f->response, "Items", NULL, NULL), "projectId", want,
@@ -1022,14 +1033,16 @@ static void unsealed_cursor_refused(void **state) {
   /* the first page, read by the sealed setup; the same answer read by
    * the development setup makes an unsealed cursor */
   first_projects_page(f, "org-a", pg, keys, sealed);
-  assert_int_equal(
-      ddbst_page_parse(dev_page, DDBST_OP_QUERY, itest_client_body(f->client),
-                       itest_client_body_len(f->client), &err),
-      2);
-  int a = ddbst_model_attribute(dev, ddbst_item_entity(dev_values), "orgId");
-  assert_int_equal(ddbst_item_set(dev_values, a, "org-a", 5, &err), 0);
+  assert_int_equal(ddbst_item_set_by_name(dev_values, "orgId", "org-a",
+                                          DDBST_NUL_TERMINATED, &err),
+                   0);
   int pattern = ddbst_model_pattern(dev, "listProjects");
-  if (ddbst_page_cursor(dev_page, NULL, dev_values, pattern, 0, unsealed, &err))
+  assert_int_equal(ddbst_page_parse_query(dev_page, dev_values, pattern,
+                                          itest_client_body(f->client),
+                                          itest_client_body_len(f->client),
+                                          &err),
+                   2);
+  if (ddbst_page_next_cursor(dev_page, NULL, DDBST_NOW, unsealed, &err) != 1)
     fail_msg("unsealed cursor: %s (%s)", err.message, err.path);
 
   expect_refused(f, projects_after(f, "org-a", keys, unsealed), DDBST_ECURSOR,
@@ -1445,7 +1458,9 @@ static void email_lookup_then_full_read(void **state) {
     int op = ddbst_query_request(f->item, pattern_of(f, "userByEmail"), NULL,
                                  itest_body(f), &f->err);
     itest_ok(f, op);
-    assert_int_equal(parse_answer(f, pg, op), 1);
+    assert_int_equal(op, DDBST_OP_QUERY);
+    assert_int_equal(parse_query_answer(f, pg, pattern_of(f, "userByEmail")),
+                     1);
     /* as DynamoDB stored it in GSI1: the keys only */
     itest_expect_attributes(
         f, get_path(f->response, "Items", NULL, NULL)->u.array.values[0],
@@ -1470,8 +1485,8 @@ static void email_lookup_then_full_read(void **state) {
       ddbst_page *next = ddbst_page_new(f->model);
       ddbst_buf *cursor = ddbst_buf_new(NULL);
       int pattern = pattern_of(f, "userByEmail");
-      if (ddbst_page_cursor(pg, keys_users, f->item, pattern, 0, cursor,
-                            &f->err))
+      if (ddbst_page_next_cursor(pg, keys_users, DDBST_NOW, cursor, &f->err) !=
+          1)
         fail_msg("userByEmail cursor: %s (%s)", f->err.message, f->err.path);
       ddbst_query q;
       memset(&q, 0, sizeof q);

@@ -8,7 +8,7 @@
 static void version(void **state) {
   (void)state;
   assert_string_equal(ddbst_version(), DDBST_VERSION_STRING);
-  assert_string_equal(DDBST_VERSION_STRING, "0.1.0");
+  assert_string_equal(DDBST_VERSION_STRING, "0.2.0");
 }
 
 static void error_texts(void **state) {

@@ -176,13 +176,29 @@ static void nul_terminated(void **state) {
                                        &q, b, &f->err),
                    DDBST_OP_QUERY);
   q.value_len = DDBST_NUL_TERMINATED;
-  ddbst_buf_reset(f->out);
   assert_int_equal(ddbst_query_request(p, ddbst_model_pattern(f->m,
                                                              "listProjects"),
                                        &q, f->out, &f->err),
                    DDBST_OP_QUERY);
   assert_string_equal(ddbst_buf_data(f->out), ddbst_buf_data(b));
   ddbst_buf_free(b);
+  /* the condition's facet by name, the same request */
+  q.attribute = 0;
+  q.attribute_name = "createdAt";
+  ddbst_buf *by_name = ddbst_buf_new(NULL);
+  assert_int_equal(ddbst_query_request(p, ddbst_model_pattern(f->m,
+                                                             "listProjects"),
+                                       &q, by_name, &f->err),
+                   DDBST_OP_QUERY);
+  assert_string_equal(ddbst_buf_data(by_name), ddbst_buf_data(f->out));
+  q.attribute_name = "createdAT";
+  assert_int_equal(ddbst_query_request(p, ddbst_model_pattern(f->m,
+                                                             "listProjects"),
+                                       &q, by_name, &f->err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(f->err.path, "Project.createdAT");
+  assert_int_equal(ddbst_buf_len(by_name), 0);
+  ddbst_buf_free(by_name);
   /* a model file and a page */
   ddbst_model *m = NULL;
   assert_int_equal(ddbst_model_load("{", DDBST_NUL_TERMINATED, NULL, &m,
@@ -361,6 +377,114 @@ static void now_is_the_clock(void **state) {
   assert_string_equal(get(p, "createdAt"), "1970-01-01T00:00:00Z");
 }
 
+/* ---- builders replace; only _append appends ---- */
+
+static void builders_replace(void **state) {
+  fx *f = *state;
+  ddbst_item *p = f->project;
+  ddbst_item_reset(p, ddbst_item_entity(p));
+  assert_int_equal(ddbst_item_set_json(p,
+                                       "{\"orgId\":\"acme\",\"projectId\":"
+                                       "\"p-1\",\"createdAt\":\"2026-03-14T09:"
+                                       "00:00Z\"}",
+                                       DDBST_NUL_TERMINATED, &f->err),
+                   0);
+  ddbst_buf *alone = ddbst_buf_new(NULL);
+  assert_int_equal(ddbst_get_request(p, 0, alone, &f->err), DDBST_OP_GET_ITEM);
+  /* one buffer, two requests, no reset between: the second body alone */
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  assert_int_equal(ddbst_put_request(p, 0, 1, b, &f->err), DDBST_OP_PUT_ITEM);
+  assert_int_equal(ddbst_get_request(p, 0, b, &f->err), DDBST_OP_GET_ITEM);
+  assert_string_equal(ddbst_buf_data(b), ddbst_buf_data(alone));
+  /* a refusal leaves the buffer empty, never the body before */
+  ddbst_item_unset(p, ddbst_model_attribute(f->m, ddbst_item_entity(p),
+                                            "projectId"));
+  assert_int_equal(ddbst_delete_request(p, 0, b, &f->err), DDBST_EMISSING);
+  assert_int_equal(ddbst_buf_len(b), 0);
+  assert_string_equal(ddbst_buf_data(b), "");
+  /* every kind of writer: keys, queries, transactions, batches, models */
+  ddbst_item_set_by_name(p, "projectId", "p-1", DDBST_NUL_TERMINATED, NULL);
+  ddbst_buf_append(b, "junk", 4);
+  assert_int_equal(ddbst_item_keys_json(p, b, &f->err), 0);
+  assert_int_equal(ddbst_buf_data(b)[0], '{');
+  ddbst_buf_append(b, "junk", 4);
+  assert_int_equal(ddbst_query_request(p, ddbst_model_pattern(f->m,
+                                                             "listProjects"),
+                                       NULL, b, &f->err),
+                   DDBST_OP_QUERY);
+  assert_int_equal(ddbst_buf_data(b)[0], '{');
+  ddbst_txn *t = ddbst_txn_new(f->m);
+  assert_int_equal(ddbst_txn_put(t, p, 0, 1, &f->err), 0);
+  ddbst_buf_append(b, "junk", 4);
+  assert_int_equal(ddbst_txn_request(t, NULL, b, &f->err),
+                   DDBST_OP_TRANSACT_WRITE_ITEMS);
+  assert_int_equal(ddbst_buf_data(b)[0], '{');
+  ddbst_txn_free(t);
+  ddbst_batch *bt = ddbst_batch_new(f->m);
+  assert_int_equal(ddbst_batch_put(bt, p, 1, &f->err), 0);
+  ddbst_buf_append(b, "junk", 4);
+  assert_int_equal(ddbst_batch_request(bt, 0, 0, b, &f->err),
+                   DDBST_OP_BATCH_WRITE_ITEM);
+  assert_int_equal(ddbst_buf_data(b)[0], '{');
+  ddbst_batch_free(bt);
+  ddbst_buf_append(b, "junk", 4);
+  assert_int_equal(ddbst_create_table_request(f->m, b, &f->err),
+                   DDBST_OP_CREATE_TABLE);
+  assert_int_equal(ddbst_buf_data(b)[0], '{');
+  ddbst_buf_append(b, "junk", 4);
+  assert_int_equal(ddbst_model_patterns_json(f->m, b, &f->err), 0);
+  assert_int_equal(ddbst_buf_data(b)[0], '{');
+  ddbst_buf_append(b, "junk", 4);
+  assert_int_equal(ddbst_model_cloudformation(f->m, NULL, 0, b, &f->err), 0);
+  assert_int_equal(ddbst_buf_data(b)[0], '{');
+
+  /* _append: after what is there, and as it was on failure */
+  ddbst_buf_reset(b);
+  ddbst_buf_append(b, "[", 1);
+  assert_int_equal(ddbst_item_keys_json_append(p, b, &f->err), 0);
+  ddbst_buf_append(b, ",", 1);
+  assert_int_equal(ddbst_item_keys_json_append(p, b, &f->err), 0);
+  ddbst_buf_append(b, "]", 1);
+  ddbst_buf *one = ddbst_buf_new(NULL);
+  ddbst_item_keys_json(p, one, NULL);
+  char want[1024];
+  snprintf(want, sizeof want, "[%s,%s]", ddbst_buf_data(one),
+           ddbst_buf_data(one));
+  assert_string_equal(ddbst_buf_data(b), want);
+  ddbst_item_unset(p, ddbst_model_attribute(f->m, ddbst_item_entity(p),
+                                            "projectId"));
+  assert_int_equal(ddbst_item_keys_json_append(p, b, &f->err),
+                   DDBST_EMISSING);
+  assert_string_equal(ddbst_buf_data(b), want);
+  ddbst_page *pg = ddbst_page_new(f->m);
+  static const char two[] =
+      "{\"Items\":[{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"PROJECT#"
+      "2026-01-05T09:00:00Z#p1\"},\"_type\":{\"S\":\"Project\"}},{\"PK\":"
+      "{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"PROJECT#2026-02-01T12:30:00Z#p2\"},"
+      "\"_type\":{\"S\":\"Project\"}}]}";
+  assert_int_equal(ddbst_page_parse(pg, DDBST_OP_QUERY, two,
+                                    DDBST_NUL_TERMINATED, &f->err),
+                   2);
+  ddbst_buf_reset(b);
+  for (int i = 0; i < 2; i++) {
+    ddbst_buf_append(b, i ? "," : "[", 1);
+    assert_int_equal(ddbst_page_item_json_append(pg, i, b, &f->err), 0);
+  }
+  ddbst_buf_append(b, "]", 1);
+  assert_string_equal(
+      ddbst_buf_data(b),
+      "[{\"entity\":\"Project\",\"item\":{\"orgId\":\"1\",\"projectId\":"
+      "\"p1\",\"createdAt\":\"2026-01-05T09:00:00Z\"}},{\"entity\":"
+      "\"Project\",\"item\":{\"orgId\":\"1\",\"projectId\":\"p2\","
+      "\"createdAt\":\"2026-02-01T12:30:00Z\"}}]");
+  assert_int_equal(ddbst_page_item_json(pg, 1, b, &f->err), 0);
+  assert_int_equal(ddbst_buf_data(b)[0], '{');
+  ddbst_page_free(pg);
+  ddbst_buf_free(one);
+  ddbst_buf_free(b);
+  ddbst_buf_free(alone);
+}
+
 /* ---- allocation failure at every step of the new functions ---- */
 
 static counting_alloc ca;
@@ -450,6 +574,33 @@ static void buf_enomem(void **state) {
   assert_int_equal(ca.calls, calls);
   ddbst_buf_free(b);
   assert_int_equal(ca.live, 0);
+
+  /* an _append whose growth fails leaves what was there; a replacing
+   * writer leaves the buffer empty */
+  ddbst_model *m = load_example("examples/saas/model.json");
+  ddbst_item *p = ddbst_item_new(m, ddbst_model_entity(m, "Project"));
+  ddbst_item_set_json(p,
+                      "{\"orgId\":\"acme\",\"projectId\":\"p-1\","
+                      "\"createdAt\":\"2026-03-14T09:00:00Z\"}",
+                      DDBST_NUL_TERMINATED, NULL);
+  counting_alloc_init(&ca);
+  b = ddbst_buf_new(&ca.hooks);
+  memset(big, 'x', 250);
+  assert_int_equal(ddbst_buf_append(b, big, 250), 0);
+  ddbst_error err;
+  ca.fail_at = ca.calls + 1;
+  assert_int_equal(ddbst_item_keys_json_append(p, b, &err), DDBST_ENOMEM);
+  assert_int_equal(ddbst_buf_len(b), 250);
+  ca.fail_at = ca.calls + 1;
+  assert_int_equal(ddbst_item_keys_json(p, b, &err), DDBST_ENOMEM);
+  assert_int_equal(ddbst_buf_len(b), 0);
+  ca.fail_at = 0;
+  assert_int_equal(ddbst_item_keys_json(p, b, &err), 0);
+  assert_int_equal(ddbst_buf_data(b)[0], '{');
+  ddbst_buf_free(b);
+  ddbst_item_free(p);
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
 }
 
 int main(void) {
@@ -460,6 +611,7 @@ int main(void) {
       cmocka_unit_test(set_json_as_the_entry),
       cmocka_unit_test(buffer_functions),
       cmocka_unit_test(now_is_the_clock),
+      cmocka_unit_test(builders_replace),
       cmocka_unit_test(set_json_enomem),
       cmocka_unit_test(buf_enomem),
   };

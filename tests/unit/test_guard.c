@@ -178,10 +178,9 @@ static void cursors(void **state) {
   size_t len;
   char *body = read_response("local-query-users-page1.json", &len);
   ddbst_page *pg = ddbst_page_new(saas);
-  assert_true(ddbst_page_parse(pg, DDBST_OP_QUERY, body, len, &err) >= 0);
+  assert_true(ddbst_page_parse_query(pg, values, pattern, body, len, &err) >= 0);
   ddbst_buf *cur = ddbst_buf_new(NULL);
-  assert_int_equal(ddbst_page_cursor(pg, keys, values, pattern, 0, cur, &err),
-                   0);
+  assert_int_equal(ddbst_page_next_cursor(pg, keys, DDBST_NOW, cur, &err), 1);
   const char *text = ddbst_buf_data(cur);
   size_t n = ddbst_buf_len(cur);
   char *changed = malloc(n + 1);

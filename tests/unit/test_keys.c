@@ -499,7 +499,7 @@ static void keys_json_matches_the_key_list(void **state) {
         ddbst_buf_reset(b);
         ddbst__buf_append(b, "[", 1); /* the object goes after what is there */
         ddbst_error err;
-        if (ddbst_item_keys_json(it, b, &err) == 0) {
+        if (ddbst_item_keys_json_append(it, b, &err) == 0) {
           snprintf(got, sizeof got, "%s", ddbst_buf_data(b) + 1);
           written++;
         } else {

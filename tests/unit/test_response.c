@@ -49,6 +49,18 @@ static int parse_file(int op, const char *name) {
   return rc;
 }
 
+/* The same for the answer to the query `values` made for `pattern`. */
+static int parse_file_query(const ddbst_item *values, int pattern,
+                            const char *name) {
+  size_t n;
+  char *b = read_response(name, &n);
+  ddbst_error err;
+  int rc = ddbst_page_parse_query(page, values, pattern, b, n, &err);
+  if (rc < 0) fail_msg("%s: %d %s: %s", name, rc, err.path, err.message);
+  free(b);
+  return rc;
+}
+
 static int parse_text(int op, const char *json, ddbst_error *err) {
   return ddbst_page_parse(page, op, json, strlen(json), err);
 }
@@ -132,8 +144,6 @@ static void query_pages(void **state) {
   assert_int_equal(ddbst_page_has_more(page), 0);
 
   /* a page with a next one: the cursor opens into ExclusiveStartKey */
-  assert_int_equal(parse_file(DDBST_OP_QUERY, "local-query-users-page1.json"), 1);
-  assert_int_equal(ddbst_page_has_more(page), 1);
   ddbst_cursor_keys *keys = ddbst_cursor_keys_new(NULL);
   uint8_t k[DDBST_CURSOR_KEY_BYTES];
   for (int i = 0; i < DDBST_CURSOR_KEY_BYTES; i++) k[i] = (uint8_t)(i * 7 + 1);
@@ -142,10 +152,17 @@ static void query_pages(void **state) {
   ddbst_item *values = ddbst_item_new(saas, entity(saas, "User"));
   set(values, "orgId", "1");
   int listUsers = ddbst_model_pattern(saas, "listUsers");
+  assert_int_equal(
+      parse_file_query(values, listUsers, "local-query-users-page1.json"), 1);
+  assert_int_equal(ddbst_page_has_more(page), 1);
+  /* the values may be reused once the page is parsed: it remembers the
+   * partition it read */
+  ddbst_item_reset(values, entity(saas, "User"));
+  set(values, "orgId", "2");
   ddbst_buf *cursor = ddbst_buf_new(NULL);
-  assert_int_equal(ddbst_page_cursor(page, keys, values, listUsers, NOW,
-                                     cursor, &err),
-                   0);
+  ddbst_buf_append(cursor, "stale", 5);
+  assert_int_equal(ddbst_page_next_cursor(page, keys, NOW, cursor, &err), 1);
+  set(values, "orgId", "1");
   assert_true(ddbst_buf_len(cursor) > 20);
   ddbst_query q;
   memset(&q, 0, sizeof q);
@@ -162,15 +179,13 @@ static void query_pages(void **state) {
                          "\"SK\":{\"S\":\"USER#2\"}}"));
 
   /* an index's LastEvaluatedKey: the index's key and the table's */
-  assert_int_equal(parse_file(DDBST_OP_QUERY, "local-query-user-by-email.json"), 1);
-  assert_int_equal(ddbst_page_has_more(page), 1);
   ddbst_item_reset(values, entity(saas, "User"));
   set(values, "email", "ann@x.com");
   int byEmail = ddbst_model_pattern(saas, "userByEmail");
-  ddbst_buf_reset(cursor);
-  assert_int_equal(ddbst_page_cursor(page, keys, values, byEmail, NOW, cursor,
-                                     &err),
-                   0);
+  assert_int_equal(
+      parse_file_query(values, byEmail, "local-query-user-by-email.json"), 1);
+  assert_int_equal(ddbst_page_has_more(page), 1);
+  assert_int_equal(ddbst_page_next_cursor(page, keys, NOW, cursor, &err), 1);
   q.cursor = ddbst_buf_data(cursor);
   q.cursor_len = ddbst_buf_len(cursor);
   ddbst_buf_reset(out);
@@ -180,13 +195,49 @@ static void query_pages(void **state) {
                          "\"ExclusiveStartKey\":{\"GSI1PK\":{\"S\":\"EMAIL#"
                          "ann@x.com\"},\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":"
                          "\"USER#2\"}}"));
-  /* the last page has no cursor */
-  assert_int_equal(parse_file(DDBST_OP_QUERY, "local-query-projects.json"), 2);
-  ddbst_buf_reset(cursor);
-  assert_int_equal(ddbst_page_cursor(page, keys, values, byEmail, NOW, cursor,
-                                     &err),
-                   DDBST_ENOTFOUND);
+  /* the last page has no cursor, and that is no error: 0, and an empty
+   * buffer */
+  ddbst_item *org = ddbst_item_new(saas, entity(saas, "Project"));
+  set(org, "orgId", "1");
+  assert_int_equal(parse_file_query(org, ddbst_model_pattern(saas,
+                                                             "listProjects"),
+                                    "local-query-projects.json"),
+                   2);
+  ddbst_item_free(org);
+  memset(&err, 0, sizeof err);
+  assert_int_equal(ddbst_page_next_cursor(page, keys, NOW, cursor, &err), 0);
   assert_int_equal(ddbst_buf_len(cursor), 0);
+  assert_int_equal(err.code, 0);
+  /* a page parsed without its query cannot make one */
+  assert_int_equal(parse_file(DDBST_OP_QUERY, "local-query-users-page1.json"), 1);
+  assert_int_equal(ddbst_page_next_cursor(page, keys, NOW, cursor, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.path, "page");
+  assert_int_equal(ddbst_buf_len(cursor), 0);
+  /* nor one whose last parse failed */
+  set(values, "orgId", "1");
+  assert_int_equal(ddbst_page_parse_query(page, values, listUsers, "{", 1,
+                                          &err),
+                   DDBST_ESYNTAX);
+  assert_int_equal(ddbst_page_next_cursor(page, keys, NOW, cursor, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "the page holds no answer: its last parse failed");
+  /* the query's partition must be given: refused at the parse */
+  ddbst_item_reset(values, entity(saas, "User"));
+  assert_int_equal(ddbst_page_parse_query(page, values, listUsers, "{}", 2,
+                                          &err),
+                   DDBST_EMISSING);
+  assert_int_equal(ddbst_page_count(page), 0);
+  /* a pattern that is no query of the values' entity */
+  set(values, "orgId", "1");
+  assert_int_equal(ddbst_page_parse_query(page, values,
+                                          ddbst_model_pattern(saas, "listProjects"),
+                                          "{}", 2, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.path, "pattern");
+  assert_int_equal(ddbst_page_parse_query(page, NULL, listUsers, "{}", 2, &err),
+                   DDBST_EINVAL);
   ddbst_buf_free(cursor);
   ddbst_item_free(values);
   ddbst_cursor_keys_free(keys);
@@ -1491,7 +1542,9 @@ static void followups_refuse(void **state) {
   assert_int_equal(ddbst_buf_len(full), 0);
   /* the next cursor needs its arguments */
   assert_int_equal(parse_file(DDBST_OP_QUERY, "local-query-events.json") >= 0, 1);
-  assert_int_equal(ddbst_page_cursor(page, NULL, NULL, 0, NOW, out, &err),
+  assert_int_equal(ddbst_page_next_cursor(NULL, NULL, NOW, out, &err),
+                   DDBST_EINVAL);
+  assert_int_equal(ddbst_page_next_cursor(page, NULL, NOW, NULL, &err),
                    DDBST_EINVAL);
   /* an item as JSON into a buffer that cannot grow */
   assert_int_equal(parse_file(DDBST_OP_GET_ITEM, "local-get-user.json"), 1);
@@ -1521,15 +1574,15 @@ static void followups_refuse(void **state) {
       "\"a\"},\"G2SK\":{\"S\":\"a\"},\"G3PK\":{\"S\":\"a\"},\"G3SK\":{\"S\":"
       "\"a\"},\"G4PK\":{\"S\":\"a\"},\"G4SK\":{\"S\":\"a\"},\"G5PK\":"
       "{\"S\":\"a\"}}}";
-  assert_int_equal(ddbst_page_parse(mp, DDBST_OP_QUERY, lek, strlen(lek), &err),
+  ddbst_item *values = ddbst_item_new(m, 0);
+  set(values, "id", "a");
+  assert_int_equal(ddbst_page_parse_query(mp, values,
+                                          ddbst_model_pattern(m, "listU"), lek,
+                                          strlen(lek), &err),
                    0);
   assert_int_equal(ddbst_page_has_more(mp), 1);
-  ddbst_item *values = ddbst_item_new(m, 0);
   ddbst_cursor_keys *keys = ddbst_cursor_keys_new(NULL);
-  ddbst_buf_reset(out);
-  assert_int_equal(ddbst_page_cursor(mp, keys, values,
-                                     ddbst_model_pattern(m, "listU"), NOW, out,
-                                     &err),
+  assert_int_equal(ddbst_page_next_cursor(mp, keys, NOW, out, &err),
                    DDBST_EVALUE);
   assert_string_equal(err.path, "LastEvaluatedKey");
   assert_string_equal(err.message, "LastEvaluatedKey holds 11 attributes; a "

@@ -16,7 +16,7 @@ from ._types import (Check, Explanation, ItemSize, Keys, Lint, Page,
                      PageItem, Parsed, Request, Requests, StreamAnswer,
                      Values)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["Ddbst", "DdbstError", "DynamoDBError", "build_request",
            "library_path", "load_library", "Check", "Explanation",

@@ -265,7 +265,7 @@ class Ddbst:
         return cast(Check, self.call(build_request("check")))
 
     def version(self) -> str:
-        """The library's version string, e.g. "0.1.0"."""
+        """The library's version string, e.g. "0.2.0"."""
         return cast(str, self.call(build_request("version"))["version"])
 
     def patterns(self) -> dict[str, dict[str, Any]]:

@@ -33,7 +33,7 @@ extern "C" {
     fn ddbst_json_close(session: *mut c_void);
 }
 
-/// The library's version ("0.1.0").
+/// The library's version ("0.2.0").
 pub fn version() -> &'static str {
     // a static, NUL-terminated ASCII string
     unsafe { CStr::from_ptr(ddbst_version()) }.to_str().unwrap_or("")
