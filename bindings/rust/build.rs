@@ -24,6 +24,17 @@ fn main() {
             String::from_utf8_lossy(&out.stderr).trim()
         );
     }
+    // Linked again when the installed ddbst changes (a new version may need
+    // another library): cargo keeps this script's answer until then.
+    let pcdir = Command::new("pkg-config")
+        .args(["--variable=pcfiledir", package])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    if let Some(dir) = pcdir.filter(|d| !d.is_empty()) {
+        println!("cargo:rerun-if-changed={}/{}.pc", dir, package);
+    }
     for flag in String::from_utf8_lossy(&out.stdout).split_whitespace() {
         if let Some(dir) = flag.strip_prefix("-L") {
             println!("cargo:rustc-link-search=native={}", dir);
