@@ -655,8 +655,9 @@ DDBST_API int ddbst_create_table_request(const ddbst_model *model,
 
 /* DescribeTable and DeleteTable of the model's table ({"TableName":...}).
  * Return DDBST_OP_DESCRIBE_TABLE / DDBST_OP_DELETE_TABLE, or DDBST_EINVAL
- * (a NULL argument), DDBST_ENOMEM, appending nothing. Thread-safe: the
- * model is only read. */
+ * (a NULL argument), DDBST_ENOMEM, leaving `out` empty. Like every
+ * builder they replace what `out` held. Thread-safe: the model is only
+ * read. */
 DDBST_API int ddbst_describe_table_request(const ddbst_model *model,
                                            ddbst_buf *out, ddbst_error *err);
 DDBST_API int ddbst_delete_table_request(const ddbst_model *model,
@@ -667,8 +668,8 @@ DDBST_API int ddbst_delete_table_request(const ddbst_model *model,
  * schema and projection (on-demand, as CreateTable makes tables). DynamoDB
  * backfills it from the items already there; a multi-attribute index needs
  * no key strings written first. Wait for its IndexStatus to be ACTIVE
- * (DescribeTable) before querying it. Returns DDBST_OP_UPDATE_TABLE, or
- * appends nothing and returns DDBST_ENOTFOUND (no such index in the
+ * (DescribeTable) before querying it. Replaces what `out` held. Returns
+ * DDBST_OP_UPDATE_TABLE, or leaves `out` empty and returns DDBST_ENOTFOUND (no such index in the
  * model), DDBST_EINVAL (a NULL argument; a local index, which only
  * CreateTable makes), DDBST_ENOMEM. */
 DDBST_API int ddbst_update_table_add_index_request(const ddbst_model *model,
@@ -679,8 +680,8 @@ DDBST_API int ddbst_update_table_add_index_request(const ddbst_model *model,
 /* UpdateTable deleting global secondary index `index` from the live table.
  * The model given is the one without it: DDBST_EINVAL when the model still
  * declares it (its writes would keep its keys) or `index` is no index name
- * (3 to 255 of A-Z a-z 0-9 _ - .). Returns DDBST_OP_UPDATE_TABLE; nothing
- * appended on error. */
+ * (3 to 255 of A-Z a-z 0-9 _ - .). Replaces what `out` held; returns
+ * DDBST_OP_UPDATE_TABLE, or an error with `out` empty. */
 DDBST_API int ddbst_update_table_remove_index_request(const ddbst_model *model,
                                                       const char *index,
                                                       ddbst_buf *out,
@@ -1251,7 +1252,8 @@ DDBST_API int ddbst_page_next_cursor(const ddbst_page *page,
 
 /* A CloudFormation template (JSON) for the model's table, into `out`:
  *  - Resources.AppTable, the AWS::DynamoDB::Table: the table name in force,
- *    AttributeDefinitions of exactly the key attributes (all "S"), the key
+ *    AttributeDefinitions of exactly the key attributes (S, and a
+ *    multi-attribute index's own typed S, N or B by the attribute), the key
  *    schema, every GSI with its projection, PAY_PER_REQUEST, the stream when
  *    the model has one, point-in-time recovery and SSE on, TTL on the
  *    model's TTL attribute when it has one, DeletionPolicy and

@@ -9,6 +9,7 @@
 
 static int table_only(const ddbst_model *m, ddbst_buf *out, int op,
                       ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!m || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
   size_t start = out->len;
@@ -33,6 +34,7 @@ int ddbst_delete_table_request(const ddbst_model *m, ddbst_buf *out,
 int ddbst_update_table_add_index_request(const ddbst_model *m,
                                          const char *index, ddbst_buf *out,
                                          ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!m || !out || !index)
     return ddbst__fail(err, DDBST_EINVAL, NULL,
                        "model, index or buffer is NULL");
@@ -79,6 +81,7 @@ static int is_index_name(const char *s) {
 int ddbst_update_table_remove_index_request(const ddbst_model *m,
                                             const char *index, ddbst_buf *out,
                                             ddbst_error *err) {
+  if (out) ddbst_buf_reset(out); /* builders replace */
   if (!m || !out || !index)
     return ddbst__fail(err, DDBST_EINVAL, NULL,
                        "model, index or buffer is NULL");
