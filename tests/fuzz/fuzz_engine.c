@@ -2,18 +2,24 @@
  * renderer (src/item/facet_key.c) is held to an independent statement of
  * what it must do, for every kind of facet (plain, :lower, %-escaped, both,
  * ordered escaping with and without :lower, integers with sortable
- * negatives, timestamps, ULIDs and enums, each also lower-cased), with a
- * one- and a two-byte delimiter:
+ * negatives, timestamps, ULIDs and enums, each also lower-cased, text in
+ * NFC, also lower-cased, and in NFKC_Casefold, the normal forms computed by
+ * utf8proc's own whole-string functions), with a one- and a two-byte
+ * delimiter, on the table, a global index, a local index and an inverted
+ * index (on the table's SK and PK):
  *
  *   keys      the keys object equals the key list, and each key is its
  *             literals and each facet's key form as this file computes it;
+ *             the inverted index has no key attribute of its own; a
+ *             normal form that is empty or holds the delimiter is refused;
  *   bounds    every sort-key condition of docs/queries.md, every pair of
  *             bounds (gt or gte with lt or lte) among them (complete and
  *             partial values, the facet followed by another or ending the
  *             key) selects exactly the items whose facet satisfies it, by
  *             the table of conditions evaluated here on the values;
  *   cursors   a LastEvaluatedKey sealed into a cursor opens back into
- *             exactly the same ExclusiveStartKey;
+ *             exactly the same ExclusiveStartKey, in the same partition
+ *             (the inverted index's is the item's sort key);
  *   guards    a unique guard's key is its literal and the facet's key form;
  *   order     (issue 16) the facet is one a range reads before the
  *             delimiter: a value whose key text would sort below it there
@@ -32,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <utf8proc.h>
 #include <yajl/yajl_tree.h>
 
 #include "ddbst.h"
@@ -64,6 +71,9 @@ enum {
   K_ULIDLOW,
   K_ENUM,
   K_ENUMLOW,
+  K_NFC,
+  K_NFCLOW,
+  K_NFKC,
   NKINDS
 };
 
@@ -71,6 +81,7 @@ static const struct {
   const char *attr; /* the facet attribute's declaration */
   int lower, escape; /* escape: 1 %-escaping, 2 ordered */
   const char *unique; /* NULL, or the guard's literal */
+  int normalize;      /* 1 NFC, 2 NFKC_Casefold */
 } KINDS[NKINDS] = {
     [K_STR] = {"\"string\"", 0, 0, NULL},
     [K_LOW] = {"\"string\"", 1, 0, "U1"},
@@ -91,6 +102,12 @@ static const struct {
     [K_ENUMLOW] = {"{\"type\":\"enum\",\"values\":[\"Alpha\",\"alpine\","
                    "\"Beta\",\"beta2\",\"Gamma\"]}",
                    1, 0, NULL},
+    [K_NFC] = {"{\"type\":\"string\",\"normalize\":\"NFC\"}", 0, 0, NULL,
+               1},
+    [K_NFCLOW] = {"{\"type\":\"string\",\"normalize\":\"NFC\"}", 1, 0,
+                  NULL, 1},
+    [K_NFKC] = {"{\"type\":\"string\",\"normalize\":\"NFKC_Casefold\"}", 0,
+                0, "U4", 2},
 };
 
 static const char *const ENUM_VALUES[] = {"Alpha", "alpine", "Beta", "beta2",
@@ -103,14 +120,17 @@ typedef struct world {
   const char *d;
   size_t dn;
   int entity[NKINDS], p[NKINDS], f[NKINDS], id[NKINDS];
-  int table[NKINDS], index[NKINDS]; /* the patterns */
+  int table[NKINDS], index[NKINDS], local[NKINDS],
+      inverted[NKINDS]; /* the patterns */
 } world;
 
 static world worlds[2];
 static ddbst_cursor_keys *keyring;
 
 /* Entity E<k>: table key P<d>{p} / K<k><d>{f}<d>{id} (the facet followed by
- * another), index key G<k><d>{p} / {f} (the facet is the whole key). */
+ * another), index key G<k><d>{p} / {f} (the facet is the whole key), local
+ * index key L<k><d>{f} (the table's partition), and the inverted index INV
+ * on the table's own keys (SK / PK, nothing written for it). */
 static void load_world(int w) {
   static char json[16384];
   const char *d = DELIMS[w];
@@ -118,16 +138,20 @@ static void load_world(int w) {
       json, sizeof json,
       "{\"ddbst\":1,\"table\":{\"name\":\"engine\",\"partitionKey\":\"PK\","
       "\"sortKey\":\"SK\",\"delimiter\":\"%s\",\"indexes\":{\"GIX\":{"
-      "\"partitionKey\":\"GPK\",\"sortKey\":\"GSK\"}}},\"entities\":{",
+      "\"partitionKey\":\"GPK\",\"sortKey\":\"GSK\"},\"INV\":{"
+      "\"partitionKey\":\"SK\",\"sortKey\":\"PK\"}},\"localIndexes\":{"
+      "\"LIX\":{\"sortKey\":\"LSK\"}}},\"entities\":{",
       d);
   for (int k = 0; k < NKINDS; k++) {
     n += (size_t)snprintf(
         json + n, sizeof json - n,
         "%s\"E%d\":{\"attributes\":{\"p\":\"string\",\"id\":\"string\","
         "\"f\":%s},\"key\":{\"pk\":\"P%s{p}\",\"sk\":\"K%d%s{f%s}%s{id}\"},"
-        "\"indexes\":{\"GIX\":{\"pk\":\"G%d%s{p}\",\"sk\":\"{f%s}\"}}",
+        "\"indexes\":{\"GIX\":{\"pk\":\"G%d%s{p}\",\"sk\":\"{f%s}\"},"
+        "\"LIX\":{\"sk\":\"L%d%s{f%s}\"},\"INV\":{}}",
         k ? "," : "", k, KINDS[k].attr, d, k, d, KINDS[k].lower ? ":lower" : "",
-        d, k, d, KINDS[k].lower ? ":lower" : "");
+        d, k, d, KINDS[k].lower ? ":lower" : "", k, d,
+        KINDS[k].lower ? ":lower" : "");
     if (KINDS[k].unique)
       n += (size_t)snprintf(json + n, sizeof json - n,
                             ",\"unique\":{\"f\":\"%s%s{f%s}\"}",
@@ -139,8 +163,10 @@ static void load_world(int w) {
     n += (size_t)snprintf(
         json + n, sizeof json - n,
         "%s\"t%d\":{\"query\":\"E%d\",\"range\":\"f\"},\"g%d\":{\"query\":"
-        "\"E%d\",\"index\":\"GIX\",\"range\":\"f\"}",
-        k ? "," : "", k, k, k, k);
+        "\"E%d\",\"index\":\"GIX\",\"range\":\"f\"},\"l%d\":{\"query\":"
+        "\"E%d\",\"index\":\"LIX\",\"range\":\"f\"},\"v%d\":{\"query\":"
+        "\"E%d\",\"index\":\"INV\"}",
+        k ? "," : "", k, k, k, k, k, k, k, k);
   n += (size_t)snprintf(json + n, sizeof json - n, "}}");
   CHECK(n < sizeof json);
   world *W = &worlds[w];
@@ -163,8 +189,12 @@ static void load_world(int w) {
     W->table[k] = ddbst_model_pattern(W->m, name);
     snprintf(name, sizeof name, "g%d", k);
     W->index[k] = ddbst_model_pattern(W->m, name);
+    snprintf(name, sizeof name, "l%d", k);
+    W->local[k] = ddbst_model_pattern(W->m, name);
+    snprintf(name, sizeof name, "v%d", k);
+    W->inverted[k] = ddbst_model_pattern(W->m, name);
     CHECK(W->entity[k] >= 0 && W->f[k] >= 0 && W->table[k] >= 0 &&
-          W->index[k] >= 0);
+          W->index[k] >= 0 && W->local[k] >= 0 && W->inverted[k] >= 0);
   }
 }
 
@@ -231,13 +261,19 @@ static size_t make_value(src *s, int k, char *out, size_t cap) {
     return (size_t)snprintf(out, cap, "%s", v);
   }
   default: { /* strings: 1 to 8 characters */
-    static const char *const multi[] = {"\xc3\xa9", "\xc3\x89", "\xe6\x97\xa5",
-                                        "\xf0\x9f\x98\x80", "\x7f"};
+    /* é É 日 😀 DEL, and what normalisation changes: e + combining acute,
+     * a lone combining acute, fullwidth A and #, the fi ligature, a soft
+     * hyphen (ignorable), sharp s, the Kelvin sign */
+    static const char *const multi[] = {
+        "\xc3\xa9",     "\xc3\x89",     "\xe6\x97\xa5", "\xf0\x9f\x98\x80",
+        "\x7f",         "e\xcc\x81",    "\xcc\x81",     "\xef\xbc\xa1",
+        "\xef\xbc\x83", "\xef\xac\x81", "\xc2\xad",     "\xc3\x9f",
+        "\xe2\x84\xaa"};
     size_t len = 1 + take(s) % 8;
     for (size_t i = 0; i < len && n + 4 < cap; i++) {
       unsigned b = take(s);
       if (b >= 0xF0) {
-        const char *mb = multi[b % 5];
+        const char *mb = multi[b % (sizeof multi / sizeof *multi)];
         memcpy(out + n, mb, strlen(mb));
         n += strlen(mb);
         continue;
@@ -253,13 +289,43 @@ static size_t make_value(src *s, int k, char *out, size_t cap) {
 
 /* ---- the statement: key forms and conditions, independently ---- */
 
-/* A string facet's key text: lower-cased (ASCII) where the template says,
- * then %-escaped ('%' and the delimiter's bytes as %XX) or escaped in order
- * (every byte up to the delimiter's first, and the byte just above it, as
- * that byte and XX) where the attribute does. */
+/* A normalised kind's value in its normal form, by utf8proc's whole-string
+ * functions (ddbst itself decomposes and re-encodes into its own memory);
+ * else the value as it is. Into out (1024 bytes). */
+static size_t normal_text(int k, const char *v, size_t n, char *out) {
+  if (!KINDS[k].normalize) {
+    memcpy(out, v, n);
+    return n;
+  }
+  char z[512];
+  CHECK(n < sizeof z);
+  memcpy(z, v, n);
+  z[n] = '\0';
+  utf8proc_uint8_t *f = KINDS[k].normalize == 1
+                            ? utf8proc_NFC((const utf8proc_uint8_t *)z)
+                            : utf8proc_NFKC_Casefold((const utf8proc_uint8_t *)z);
+  if (!f) { /* a bound cut inside a character: ddbst refuses it as it is */
+    memcpy(out, v, n);
+    return n;
+  }
+  size_t fn = strlen((const char *)f);
+  CHECK(fn < 1024);
+  memcpy(out, f, fn);
+  free(f);
+  return fn;
+}
+
+/* A string facet's key text: in its normal form where the attribute asks,
+ * lower-cased (ASCII) where the template says, then %-escaped ('%' and the
+ * delimiter's bytes as %XX) or escaped in order (every byte up to the
+ * delimiter's first, and the byte just above it, as that byte and XX)
+ * where the attribute does. */
 static size_t key_text(int k, const char *d, const char *v, size_t n,
                        char *out) {
   static const char hex[] = "0123456789ABCDEF";
+  char normal[1024];
+  n = normal_text(k, v, n, normal);
+  v = normal;
   unsigned char d0 = (unsigned char)d[0], e = (unsigned char)(d0 + 1);
   size_t o = 0;
   for (size_t i = 0; i < n; i++) {
@@ -292,6 +358,14 @@ static size_t order_of(int k, const char *d, const char *v, size_t n,
   return n;
 }
 
+/* Whether text t holds the delimiter d anywhere. */
+static int holds(const char *t, size_t n, const char *d, size_t dn) {
+  for (size_t i = 0; i + dn <= n; i++)
+    if (!memcmp(t + i, d, dn))
+      return 1;
+  return 0;
+}
+
 /* Whether key text t, followed by the delimiter, sorts out of place: some
  * proper prefix of it (another value's text), then the delimiter, does not
  * sort below it, then the delimiter. Stated as the definition, by
@@ -317,7 +391,16 @@ static int misplaced(const char *d, const char *t, size_t n) {
  * but the ordered ones, and the enums. */
 static int order_checked(int k) {
   return k == K_STR || k == K_LOW || k == K_ESC || k == K_ESCLOW ||
-         k == K_ENUM || k == K_ENUMLOW;
+         k == K_ENUM || k == K_ENUMLOW || k == K_NFC || k == K_NFCLOW ||
+         k == K_NFKC;
+}
+
+/* The kinds whose attribute is a string: a bound typed for them is taken
+ * as it is, never canonicalised to a stored value. */
+static int is_string(int k) {
+  return k == K_STR || k == K_LOW || k == K_ESC || k == K_ESCLOW ||
+         k == K_ORD || k == K_ORDLOW || k == K_NFC || k == K_NFCLOW ||
+         k == K_NFKC;
 }
 
 /* An integer's key form at width 5 with sortable negatives: the ten's
@@ -436,7 +519,7 @@ static int key_condition_holds(yajl_val body, text sk) {
 enum { MAX_ITEMS = 8 };
 
 typedef struct item_keys {
-  char pk[256], sk[256], gpk[256], gsk[256];
+  char pk[256], sk[256], gpk[256], gsk[256], lsk[256];
   char f[256]; /* the facet's canonical value, as ddbst_item_get gives it */
   size_t fn;
   int64_t num; /* integers: the value */
@@ -468,6 +551,14 @@ static void keys_of(world *W, int k, ddbst_item *it, ddbst_buf *b,
     size_t fkl = key_text(k, W->d, fv, fvl, fk);
     if (order_checked(k) && misplaced(W->d, fk, fkl))
       CHECK(n < 0);
+    /* a normal form that is empty (ignorables only) or holds the
+     * delimiter (fullwidth # is # in NFKC) makes no key */
+    if (KINDS[k].normalize) {
+      char nt[1024];
+      size_t nl = normal_text(k, fv, fvl, nt);
+      if (nl == 0 || holds(nt, nl, W->d, W->dn))
+        CHECK(n < 0);
+    }
     if (KINDS[k].escape == 2)
       CHECK(n >= 0);
   }
@@ -490,10 +581,11 @@ static void keys_of(world *W, int k, ddbst_item *it, ddbst_buf *b,
   char fk[1024];
   size_t fkl = facet_key_text(k, W->d, ik->f, ik->fn, fk);
   /* the keys as the statement has them */
-  char want_sk[2048], want_gsk[1024];
+  char want_sk[2048], want_gsk[1024], want_lsk[1100];
   snprintf(want_sk, sizeof want_sk, "K%d%s%.*s%s%.*s", k, W->d, (int)fkl, fk,
            W->d, (int)idl, id);
   snprintf(want_gsk, sizeof want_gsk, "%.*s", (int)fkl, fk);
+  snprintf(want_lsk, sizeof want_lsk, "L%d%s%.*s", k, W->d, (int)fkl, fk);
   for (int i = 0; i < n; i++) {
     const char *name, *value;
     size_t len;
@@ -506,9 +598,10 @@ static void keys_of(world *W, int k, ddbst_item *it, ddbst_buf *b,
                 : !strcmp(name, "SK")  ? ik->sk
                 : !strcmp(name, "GPK") ? ik->gpk
                 : !strcmp(name, "GSK") ? ik->gsk
+                : !strcmp(name, "LSK") ? ik->lsk
                                        : NULL;
-    if (!dst)
-      continue;
+    /* the inverted index reads the table's keys: nothing of its own */
+    CHECK(dst);
     CHECK(len < 256);
     memcpy(dst, value, len);
     dst[len] = '\0';
@@ -516,6 +609,8 @@ static void keys_of(world *W, int k, ddbst_item *it, ddbst_buf *b,
   yajl_tree_free(obj);
   CHECK(strcmp(ik->sk, want_sk) == 0);
   CHECK(strcmp(ik->gsk, want_gsk) == 0);
+  CHECK(strcmp(ik->lsk, want_lsk) == 0);
+  CHECK(n == 5);
   ik->ok = 1;
 }
 
@@ -541,12 +636,17 @@ static const char *jesc(const char *s, char *out) {
   return out;
 }
 
+/* Where a query reads: the table, the global index GIX, the local index
+ * LIX, the inverted index INV (keyed on SK, then PK). */
+enum { AT_TABLE, AT_GLOBAL, AT_LOCAL, AT_INVERTED };
+
 /* A sealed cursor of a LastEvaluatedKey at this item opens to the same
  * keys. */
-static void cursor_round_trip(world *W, int k, int pattern, int indexed,
+static void cursor_round_trip(world *W, int k, int pattern, int where,
                               const item_keys *ik, ddbst_item *values,
                               ddbst_page *pg, ddbst_buf *b, ddbst_buf *cur) {
   static char page[8192], e1[1600], e2[1600], e3[1600], e4[1600];
+  int indexed = where == AT_GLOBAL;
   if (indexed)
     snprintf(page, sizeof page,
              "{\"Items\":[],\"Count\":0,\"ScannedCount\":0,"
@@ -554,6 +654,18 @@ static void cursor_round_trip(world *W, int k, int pattern, int indexed,
              "\"%s\"},\"PK\":{\"S\":\"%s\"},\"SK\":{\"S\":\"%s\"}}}",
              jesc(ik->gpk, e1), jesc(ik->gsk, e2), jesc(ik->pk, e3),
              jesc(ik->sk, e4));
+  else if (where == AT_LOCAL)
+    snprintf(page, sizeof page,
+             "{\"Items\":[],\"Count\":0,\"ScannedCount\":0,"
+             "\"LastEvaluatedKey\":{\"LSK\":{\"S\":\"%s\"},\"PK\":{\"S\":"
+             "\"%s\"},\"SK\":{\"S\":\"%s\"}}}",
+             jesc(ik->lsk, e1), jesc(ik->pk, e3), jesc(ik->sk, e4));
+  else if (where == AT_INVERTED)
+    snprintf(page, sizeof page,
+             "{\"Items\":[],\"Count\":0,\"ScannedCount\":0,"
+             "\"LastEvaluatedKey\":{\"SK\":{\"S\":\"%s\"},\"PK\":{\"S\":"
+             "\"%s\"}}}",
+             jesc(ik->sk, e4), jesc(ik->pk, e3));
   else
     snprintf(page, sizeof page,
              "{\"Items\":[],\"Count\":0,\"ScannedCount\":0,"
@@ -583,13 +695,22 @@ static void cursor_round_trip(world *W, int k, int pattern, int indexed,
   yajl_val body = yajl_tree_parse(ddbst_buf_data(b), NULL, 0);
   yajl_val esk = at(body, "ExclusiveStartKey", NULL, NULL);
   CHECK(YAJL_IS_OBJECT(esk));
+  /* the query reads the partition the cursor was made in */
+  const char *part = s_of(at(body, "ExpressionAttributeValues", NULL, NULL),
+                          ":v0");
+  CHECK(part && !strcmp(part, indexed              ? ik->gpk
+                              : where == AT_INVERTED ? ik->sk
+                                                     : ik->pk));
   CHECK(s_of(esk, "PK") && !strcmp(s_of(esk, "PK"), ik->pk));
   CHECK(s_of(esk, "SK") && !strcmp(s_of(esk, "SK"), ik->sk));
   if (indexed) {
     CHECK(s_of(esk, "GPK") && !strcmp(s_of(esk, "GPK"), ik->gpk));
     CHECK(s_of(esk, "GSK") && !strcmp(s_of(esk, "GSK"), ik->gsk));
   }
-  CHECK(esk->u.object.len == (indexed ? 4u : 2u));
+  if (where == AT_LOCAL)
+    CHECK(s_of(esk, "LSK") && !strcmp(s_of(esk, "LSK"), ik->lsk));
+  CHECK(esk->u.object.len ==
+        (indexed ? 4u : where == AT_LOCAL ? 3u : 2u));
   yajl_tree_free(body);
   (void)W;
   (void)k;
@@ -663,8 +784,7 @@ static size_t make_bound(src *s, int k, world *W,
     }
   }
   *order = (text){order_buf, order_of(k, W->d, out, n, order_buf)};
-  if (mode % 4 == 1 && k != K_STR && k != K_LOW && k != K_ESC &&
-      k != K_ESCLOW && k != K_ORD && k != K_ORDLOW)
+  if (mode % 4 == 1 && !is_string(k))
     /* typed values canonicalise to the stored one */
     *order = (text){order_buf, order_of(k, W->d, ik->f, ik->fn, order_buf)};
   return n;
@@ -677,9 +797,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unsigned b0 = take(&s), b1 = take(&s);
   world *W = &worlds[b0 & 1];
   int k = (int)((b0 >> 1) % NKINDS);
-  int indexed = (b1 & 1) != 0;
-  int cond = (int)((b1 >> 1) % 10);
-  int pattern = indexed ? W->index[k] : W->table[k];
+  int where = (int)(b1 % 3); /* AT_TABLE, AT_GLOBAL or AT_LOCAL */
+  int cond = (int)((b1 / 3) % 10);
+  int pattern = where == AT_GLOBAL  ? W->index[k]
+                : where == AT_LOCAL ? W->local[k]
+                                    : W->table[k];
   int e = W->entity[k];
 
   ddbst_item *it = ddbst_item_new(W->m, e);
@@ -716,7 +838,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ddbst_item_reset(values, e);
     CHECK(!ddbst_item_set(values, W->p[k], i == nitems - 1 && i ? "q" : "p", 1,
                           NULL));
-    cursor_round_trip(W, k, pattern, indexed, &items[i], values, pg, b, cur);
+    cursor_round_trip(W, k, pattern, where, &items[i], values, pg, b, cur);
+    /* the inverted index: the item's whole sort key is the partition */
+    ddbst_item_reset(values, e);
+    CHECK(!ddbst_item_set(values, W->f[k], typed[i], typed_len[i], NULL) &&
+          !ddbst_item_set(values, W->id[k], id, strlen(id), NULL));
+    cursor_round_trip(W, k, W->inverted[k], AT_INVERTED, &items[i], values, pg,
+                      b, cur);
   }
 
   /* the condition */
@@ -778,8 +906,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (!items[i].ok)
         continue;
       const item_keys *ik = &items[i];
-      const char *ipk = indexed ? ik->gpk : ik->pk;
-      const char *isk = indexed ? ik->gsk : ik->sk;
+      const char *ipk = where == AT_GLOBAL ? ik->gpk : ik->pk;
+      const char *isk = where == AT_GLOBAL  ? ik->gsk
+                        : where == AT_LOCAL ? ik->lsk
+                                            : ik->sk;
       int got = !strcmp(ipk, pk) &&
                 key_condition_holds(body, (text){isk, strlen(isk)});
       char buf[1024];
@@ -795,7 +925,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fprintf(stderr,
                 "fuzz_engine: kind %d %s, condition %d (%.*s%s, %.*s%s): "
                 "item %s / %s is %s\nbody: %s\n",
-                k, indexed ? "index" : "table", cond, (int)n1, v1,
+                k, where == AT_GLOBAL  ? "global index"
+                   : where == AT_LOCAL ? "local index"
+                                       : "table",
+                cond, (int)n1, v1,
                 p1 ? " partial" : "", (int)n2, v2, p2 ? " partial" : "", ipk,
                 isk, got ? "returned" : "missed", ddbst_buf_data(b));
         CHECK(got == want);
