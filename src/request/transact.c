@@ -84,7 +84,10 @@ static int write_entries(ddbst_item *it, ddbst__write w, uint32_t flags,
                        e->nuniques ? "a write of an entity with unique "
                                      "attributes is a transaction"
                                    : "a write in a transaction");
-  int rc = item_ident(it, ident, user, err);
+  /* a put's defaults may be key facets (a "now" timestamp in the sort
+   * key): fill them before the key is read, as the plain put does */
+  int rc = w == DDBST__W_PUT ? ddbst_item_apply_defaults(it, now_us, err) : 0;
+  rc = rc ? rc : item_ident(it, ident, user, err);
   if (rc) return rc;
   ddbst__txop_kind kind = w == DDBST__W_UPDATE   ? DDBST__TXOP_UPDATE
                           : w == DDBST__W_DELETE ? DDBST__TXOP_DELETE

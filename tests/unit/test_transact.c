@@ -204,6 +204,40 @@ static void transaction(void **state) {
   ddbst_txn_free(t);
 }
 
+/* A key facet with a default (Project's createdAt, "now") is filled before
+ * the transaction reads the item's key, as ddbst_put_request fills it: the
+ * entry is the plain put's body, byte for byte. */
+static void defaults_before_keys(void **state) {
+  (void)state;
+  ddbst_error err;
+  ddbst_item *p = ddbst_item_new(saas, ddbst_model_entity(saas, "Project"));
+  set(p, "orgId", "1");
+  set(p, "projectId", "p1");
+  set(p, "name", "Apollo");
+  ddbst_buf *alone = ddbst_buf_new(NULL);
+  assert_int_equal(ddbst_put_request(p, 0, NOW, alone, &err),
+                   DDBST_OP_PUT_ITEM);
+  assert_non_null(strstr(ddbst_buf_data(alone),
+                         "\"SK\":{\"S\":\"PROJECT#2026-03-14T09:00:00Z#p1\"}"));
+  ddbst_item_reset(p, ddbst_model_entity(saas, "Project"));
+  set(p, "orgId", "1");
+  set(p, "projectId", "p1");
+  set(p, "name", "Apollo");
+  ddbst_txn *t = ddbst_txn_new(saas);
+  if (ddbst_txn_put(t, p, 0, NOW, &err))
+    fail_msg("%s: %s", err.path, err.message);
+  ddbst_buf_reset(out);
+  assert_int_equal(ddbst_txn_request(t, NULL, out, &err),
+                   DDBST_OP_TRANSACT_WRITE_ITEMS);
+  char want[2048];
+  snprintf(want, sizeof want, "{\"TransactItems\":[{\"Put\":%s}]}",
+           ddbst_buf_data(alone));
+  assert_string_equal(ddbst_buf_data(out), want);
+  ddbst_txn_free(t);
+  ddbst_buf_free(alone);
+  ddbst_item_free(p);
+}
+
 static void batches(void **state) {
   (void)state;
   ddbst_error err;
@@ -269,6 +303,7 @@ int main(void) {
       cmocka_unit_test(delete_removes_guard),
       cmocka_unit_test(update_moves_guard),
       cmocka_unit_test(transaction),
+      cmocka_unit_test(defaults_before_keys),
       cmocka_unit_test(batches),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
