@@ -84,6 +84,9 @@ static const struct {
     {"ttl-not-enabled", "ttl-not-enabled"},
     {"ttl-not-enabled-other-name", "ttl-not-enabled"},
     {"range-below-delimiter", "range-below-delimiter"},
+    {"sort-key-fit-native", "sort-key-fit"},
+    {"sort-key-fit-identified", "sort-key-fit"},
+    {"sort-key-fit-partition", "sort-key-fit"},
 };
 
 static void every_rule_model(void **state) {
