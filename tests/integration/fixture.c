@@ -236,6 +236,7 @@ ddbst_query itest_condition(itest_fixture *f, int condition, const char *name,
   ddbst_query q;
   memset(&q, 0, sizeof q);
   q.size = sizeof q;
+  if (condition == DDBST_SK_NONE) return q;
   q.condition = condition;
   q.attribute = itest_attr(f, name);
   q.value = value;
@@ -243,6 +244,22 @@ ddbst_query itest_condition(itest_fixture *f, int condition, const char *name,
   q.value2 = value2;
   q.value2_len = value2 ? strlen(value2) : 0;
   return q;
+}
+
+int itest_text_holds(const char *x, int condition, const char *value,
+                     const char *value2, int partial) {
+  size_t n = partial && value ? strlen(value) : (size_t)-1;
+  size_t n2 = partial && value2 ? strlen(value2) : (size_t)-1;
+  int lo = value ? strncmp(x, value, n) : 0;
+  switch (condition) {
+  case DDBST_SK_GTE: return lo >= 0;
+  case DDBST_SK_GT: return lo > 0;
+  case DDBST_SK_LTE: return lo <= 0;
+  case DDBST_SK_LT: return lo < 0;
+  case DDBST_SK_BETWEEN: return lo >= 0 && strncmp(x, value2, n2) <= 0;
+  case DDBST_SK_BEGINS: return !strncmp(x, value, strlen(value));
+  default: return 1;
+  }
 }
 
 /* ---- requests ---- */

@@ -83,9 +83,18 @@ ddbst_item *itest_values_(itest_fixture *f, const char *entity, ...);
 int itest_attr(itest_fixture *f, const char *name);
 
 /* A sort-key condition on attribute `name` of f->item's entity: `value2` is
- * BETWEEN's upper bound (NULL otherwise). */
+ * BETWEEN's upper bound (NULL otherwise). DDBST_SK_NONE: no condition
+ * (`name` unused). */
 ddbst_query itest_condition(itest_fixture *f, int condition, const char *name,
                             const char *value, const char *value2);
+
+/* The oracle of a condition on text: whether `x` is in the range
+ * `condition` (DDBST_SK_*, NONE: always) with `value` and `value2` says, as
+ * DynamoDB compares strings (byte by byte). With `partial`, a bound stands
+ * for every value it begins (a partial timestamp, "2026-02", takes the
+ * whole month); without it, bounds are whole values. */
+int itest_text_holds(const char *x, int condition, const char *value,
+                     const char *value2, int partial);
 
 /* ---- requests ---- */
 

@@ -62,15 +62,7 @@ typedef struct cond {
 } cond;
 
 static int holds(const char *x, const cond *c) {
-  switch (c->kind) {
-  case DDBST_SK_GTE: return strcmp(x, c->v) >= 0;
-  case DDBST_SK_GT: return strcmp(x, c->v) > 0;
-  case DDBST_SK_LTE: return strcmp(x, c->v) <= 0;
-  case DDBST_SK_LT: return strcmp(x, c->v) < 0;
-  case DDBST_SK_BETWEEN: return strcmp(x, c->v) >= 0 && strcmp(x, c->v2) <= 0;
-  case DDBST_SK_BEGINS: return !strncmp(x, c->v, strlen(c->v));
-  default: return 1;
-  }
+  return itest_text_holds(x, c->kind, c->v, c->v2, 0);
 }
 
 static const cond conds[] = {
@@ -82,12 +74,7 @@ static const cond conds[] = {
 
 static ddbst_query query_of(itest_fixture *f, const char *attr,
                             const cond *c) {
-  ddbst_query q;
-  memset(&q, 0, sizeof q);
-  q.size = sizeof q;
-  if (c->kind != DDBST_SK_NONE)
-    q = itest_condition(f, c->kind, attr, c->v, c->v2);
-  return q;
+  return itest_condition(f, c->kind, attr, c->v, c->v2);
 }
 
 static void orgs_of_each_user(void **state) {

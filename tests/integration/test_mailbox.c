@@ -91,25 +91,10 @@ typedef struct cond {
   const char *key_v; /* v as the key holds it, when not as written */
 } cond;
 
-/* x against a condition's value: a partial timestamp compares with the
- * start of each, so that a range takes every instant it begins (the
- * senders compared are whole values, none the start of another) */
-static int cmp_text(const char *x, const char *v) {
-  int c = strncmp(x, v, strlen(v));
-  return c < 0 ? -1 : c > 0;
-}
-
+/* a partial timestamp takes every instant it begins; the senders compared
+ * are whole values, none the start of another, so the same rule holds */
 static int holds(const char *x, const cond *c) {
-  const char *v = c->key_v ? c->key_v : c->v;
-  switch (c->kind) {
-  case DDBST_SK_GTE: return cmp_text(x, v) >= 0;
-  case DDBST_SK_GT: return cmp_text(x, v) > 0;
-  case DDBST_SK_LTE: return cmp_text(x, v) <= 0;
-  case DDBST_SK_LT: return cmp_text(x, v) < 0;
-  case DDBST_SK_BETWEEN: return cmp_text(x, v) >= 0 && cmp_text(x, c->v2) <= 0;
-  case DDBST_SK_BEGINS: return !strncmp(x, v, strlen(v));
-  default: return 1;
-  }
+  return itest_text_holds(x, c->kind, c->key_v ? c->key_v : c->v, c->v2, 1);
 }
 
 static int by_sender;
@@ -151,11 +136,7 @@ static void oracle(const char *user, int sender, int unread, int on,
 
 static ddbst_query query_of(itest_fixture *f, const char *attr,
                             const cond *c) {
-  ddbst_query q;
-  memset(&q, 0, sizeof q);
-  q.size = sizeof q;
-  if (c->kind != DDBST_SK_NONE)
-    q = itest_condition(f, c->kind, attr, c->v, c->v2);
+  ddbst_query q = itest_condition(f, c->kind, attr, c->v, c->v2);
   q.limit = 3; /* many pages */
   return q;
 }
