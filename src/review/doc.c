@@ -238,6 +238,15 @@ static void entities_section(md *w) {
 
 /* ---- indexes ---- */
 
+/* What sets an index apart from a template-keyed global one, or NULL. */
+static const char *index_kind(const ddbst__index *ix) {
+  if (ix->local) return "local";
+  if (ix->native) return "multi-attribute";
+  if (ix->pk_shared == 2) return "inverted";
+  if (ix->pk_shared == 1) return "on the table's partition key";
+  return NULL;
+}
+
 static void indexes_section(md *w) {
   const ddbst_model *m = w->m;
   if (m->nindexes == 0) return;
@@ -247,7 +256,7 @@ static void indexes_section(md *w) {
     const ddbst__index *ix = &m->indexes[i];
     put(w, "| ");
     put(w, ix->name);
-    if (ix->local) put(w, " (local)");
+    if (index_kind(ix)) putf(w, " (%s)", index_kind(ix));
     put(w, " | ");
     for (int a = 0; a < (ix->native ? ix->npk : 1); a++) {
       const char *n = ix->native ? ix->pk_attrs[a] : ix->pk_attr;
@@ -470,9 +479,21 @@ static void put_group(md *w, const partitions *ps, int group) {
   for (int i = 0; i < ps->n; i++) {
     if (ps->p[i].group != group) continue;
     putf(w, "    P%d[\"", i);
-    put_label(w, attr);
-    put(w, " = ");
-    put_label(w, ps->p[i].source);
+    const ddbst__index *ix = group >= 0 ? &m->indexes[group] : NULL;
+    if (ix && ix->native) {
+      /* the entities' own attributes, each its value */
+      for (int a = 0; a < ix->npk; a++) {
+        put(w, a ? ", " : "");
+        put_label(w, ix->pk_attrs[a]);
+        put(w, " = {");
+        put_label(w, ix->pk_attrs[a]);
+        put(w, "}");
+      }
+    } else {
+      put_label(w, attr);
+      put(w, " = ");
+      put_label(w, ps->p[i].source);
+    }
     put(w, "\"]\n");
   }
 }
@@ -502,7 +523,7 @@ static void diagram_section(md *w) {
     const ddbst__index *ix = &m->indexes[i];
     putf(w, "  subgraph X%d[\"", i);
     put_label(w, ix->name);
-    if (ix->local) put(w, ", local");
+    if (index_kind(ix)) putf(w, ", %s", index_kind(ix));
     put(w, ix->projection == DDBST__PROJ_ALL         ? ", ALL"
            : ix->projection == DDBST__PROJ_KEYS_ONLY ? ", KEYS_ONLY"
                                                      : ", INCLUDE");

@@ -5,28 +5,20 @@
 #include <string.h>
 
 #include "item/facet_key.h"
+#include "review/lint.h"
 #include "review/review.h"
 
-typedef struct linter {
-  const ddbst_model *m;
-  ddbst_lint_fn on_finding;
-  void *user;
-  int errors;
-} linter;
+typedef ddbst__linter linter;
 
 static void finding(linter *L, int32_t severity, const char *rule,
                     const char *path, const char *fmt, ...)
     DDBST__PRINTF(5, 6);
 static void finding(linter *L, int32_t severity, const char *rule,
                     const char *path, const char *fmt, ...) {
-  if (severity == DDBST_LINT_ERROR) L->errors++;
-  if (!L->on_finding) return;
-  char message[640];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(message, sizeof message, fmt, ap);
+  ddbst__lint_vreport(L, severity, rule, path, fmt, ap);
   va_end(ap);
-  L->on_finding(L->user, severity, rule, path, message);
 }
 
 const char *ddbst_lint_severity_name(int32_t severity) {
@@ -578,5 +570,6 @@ int ddbst_model_lint(const ddbst_model *model, ddbst_lint_fn on_finding,
   for (int e = 0; e < model->nentities; e++) check_entity(&L, e);
   for (int p = 0; p < model->npatterns; p++)
     check_pattern(&L, &model->patterns[p]);
+  ddbst__lint_sort_fit(&L);
   return L.errors;
 }

@@ -24,7 +24,7 @@ const filesIn = (dir, ext) =>
         .map((f) => path.join(root, dir, f));
 
 test('the example models validate', () => {
-  for (const name of ['saas', 'blog', 'games']) {
+  for (const name of ['saas', 'blog', 'games', 'orgchart', 'mailbox']) {
     const ok = validate(read(path.join(root, 'examples', name, 'model.json')));
     assert.ok(ok, `${name}: ${JSON.stringify(validate.errors)}`);
   }

@@ -143,6 +143,11 @@ for example in saas blog; do
 done
 expect lint-text-is-default 0 'note entities.Project.indexes.GSI2.pk: ' '' -- lint "$saas" --format text
 expect lint-bad-format 2 '' 'ddbst: lint: --format xml: expected text, json or sarif' -- lint "$saas" --format xml
+# a rule in every format (sort-key-fit: the last one added)
+fit=$src/tests/lint/sort-key-fit-identified.json
+expect lint-rule-text 1 'error patterns.ordersOfCustomer.range: ordersOfCustomer ranges on placedAt' '' -- lint "$fit"
+expect lint-rule-json 1 '"severity":"error","rule":"sort-key-fit","path":"patterns.ordersOfCustomer.range"' '' -- lint "$fit" --format json
+expect lint-rule-sarif 1 '"results":[{"ruleId":"sort-key-fit","ruleIndex":0,"level":"error"' '' -- lint "$fit" --format sarif
 # an error finding: exit 1 in every format, and SARIF's level says error
 run lint "$src/tests/lint/scan.json" --format sarif
 [[ $rc -eq 1 && $out == *'"ruleId":"scan","ruleIndex":0,"level":"error"'* ]] && pass || fail "lint sarif error: exit $rc: $out"

@@ -11,7 +11,7 @@ src=$2
 passed=0 failed=0
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-for name in saas blog; do
+for name in saas blog games orgchart mailbox; do
   "$ddbst" doc "$src/examples/$name/model.json" >"$tmp"
   rc=$?
   if [[ $rc -ne 0 ]]; then

@@ -154,6 +154,7 @@ int itest_close(itest_fixture *f) {
             f->status, itest_client_body(f->client));
     rc = -1;
   }
+  ddbst_cursor_keys_free(f->keys);
   yajl_tree_free(f->response);
   release_pages(f);
   ddbst_buf_free(f->body);
@@ -162,6 +163,20 @@ int itest_close(itest_fixture *f) {
   itest_client_free(f->client);
   free(f);
   return rc;
+}
+
+itest_fixture *itest_open_sealed(const char *model_file, const char *tag,
+                                 uint8_t seed) {
+  itest_fixture *f = itest_open(model_file, tag);
+  if (!f) return NULL;
+  const uint8_t key[32] = {seed, 0x5e, 0xa1};
+  f->keys = ddbst_cursor_keys_new(NULL);
+  if (!f->keys || ddbst_cursor_keys_add(f->keys, key, NULL)) {
+    fprintf(stderr, "itest_open_sealed: no keyring\n");
+    itest_close(f);
+    return NULL;
+  }
+  return f;
 }
 
 int itest_setup_saas(void **state) {
@@ -221,6 +236,7 @@ ddbst_query itest_condition(itest_fixture *f, int condition, const char *name,
   ddbst_query q;
   memset(&q, 0, sizeof q);
   q.size = sizeof q;
+  if (condition == DDBST_SK_NONE) return q;
   q.condition = condition;
   q.attribute = itest_attr(f, name);
   q.value = value;
@@ -228,6 +244,22 @@ ddbst_query itest_condition(itest_fixture *f, int condition, const char *name,
   q.value2 = value2;
   q.value2_len = value2 ? strlen(value2) : 0;
   return q;
+}
+
+int itest_text_holds(const char *x, int condition, const char *value,
+                     const char *value2, int partial) {
+  size_t n = partial && value ? strlen(value) : (size_t)-1;
+  size_t n2 = partial && value2 ? strlen(value2) : (size_t)-1;
+  int lo = value ? strncmp(x, value, n) : 0;
+  switch (condition) {
+  case DDBST_SK_GTE: return lo >= 0;
+  case DDBST_SK_GT: return lo > 0;
+  case DDBST_SK_LTE: return lo <= 0;
+  case DDBST_SK_LT: return lo < 0;
+  case DDBST_SK_BETWEEN: return lo >= 0 && strncmp(x, value2, n2) <= 0;
+  case DDBST_SK_BEGINS: return !strncmp(x, value, strlen(value));
+  default: return 1;
+  }
 }
 
 /* ---- requests ---- */
@@ -509,6 +541,51 @@ yajl_val itest_query(itest_fixture *f, const char *pattern,
     fail_msg("the request was not built: %s: %s (%s)", ddbst_strerror(op),
              f->err.message, f->err.path);
   return all_pages(f, ddbst_operation_name(op), ddbst_buf_data(f->body));
+}
+
+int itest_first_cursor(itest_fixture *f, const char *pattern,
+                       const ddbst_query *q, int count, ddbst_buf *cursor) {
+  int p = ddbst_model_pattern(f->model, pattern);
+  if (p < 0) fail_msg("no pattern %s in the model", pattern);
+  ddbst_query first;
+  memset(&first, 0, sizeof first);
+  first.size = sizeof first;
+  if (q) first = *q;
+  first.cursor = NULL;
+  first.cursor_len = 0;
+  itest_ok(f, ddbst_query_request(f->item, p, &first, itest_body(f), &f->err));
+  ddbst_page *pg = ddbst_page_new(f->model);
+  assert_non_null(pg);
+  ddbst_error err;
+  const char *body = itest_client_body(f->client);
+  int n = ddbst_page_parse_query(pg, f->item, p, body, strlen(body), &err);
+  if (n != count || !ddbst_page_has_more(pg))
+    fail_msg("%s: the first page holds %d items%s, not %d and more (%s)",
+             pattern, n, ddbst_page_has_more(pg) ? " and more" : "", count,
+             n < 0 ? err.message : body);
+  if (ddbst_page_next_cursor(pg, f->keys, DDBST_NOW, cursor, &err) != 1)
+    fail_msg("ddbst_page_next_cursor: %s (%s)", err.message, err.path);
+  ddbst_page_free(pg);
+  return p;
+}
+
+void itest_cursor_refused(itest_fixture *f, const char *pattern,
+                          const ddbst_buf *cursor, const char *message) {
+  ddbst_query q;
+  memset(&q, 0, sizeof q);
+  q.size = sizeof q;
+  q.cursor = ddbst_buf_data(cursor);
+  q.cursor_len = ddbst_buf_len(cursor);
+  q.cursor_keys = f->keys;
+  memset(&f->err, 0, sizeof f->err);
+  int rc = ddbst_query_request(f->item, ddbst_model_pattern(f->model, pattern),
+                               &q, itest_body(f), &f->err);
+  if (rc != DDBST_ECURSOR)
+    fail_msg("%s: expected the cursor refused, got %d (%s)", pattern, rc,
+             f->err.message);
+  assert_string_equal(f->err.path, "cursor");
+  assert_string_equal(f->err.message, message);
+  assert_int_equal(ddbst_buf_len(f->body), 0);
 }
 
 yajl_val itest_scan_index(itest_fixture *f, const char *index) {

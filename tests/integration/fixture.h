@@ -38,6 +38,7 @@ typedef struct itest_fixture {
   yajl_val pages[32];
   size_t npages;
   struct yajl_val_s *items;
+  ddbst_cursor_keys *keys; /* itest_open_sealed's keyring, or NULL */
   char table[128];    /* this fixture's own table */
   char text[8192];    /* what itest_labels returns */
 } itest_fixture;
@@ -53,8 +54,14 @@ int itest_should_skip(const char *program);
  * ACTIVE. NULL, with the reason on stderr, on failure. */
 itest_fixture *itest_open(const char *model_file, const char *tag);
 
-/* Deletes the table and frees the fixture (NULL is ignored). 0, or -1 when
- * DynamoDB did not delete the table. */
+/* itest_open, with f->keys a keyring of one key made from `seed` (a
+ * program's own, so that no other program's cursor opens) to seal the
+ * cursors of the test's pages. */
+itest_fixture *itest_open_sealed(const char *model_file, const char *tag,
+                                 uint8_t seed);
+
+/* Deletes the table and frees the fixture and its keyring (NULL is
+ * ignored). 0, or -1 when DynamoDB did not delete the table. */
 int itest_close(itest_fixture *f);
 
 /* cmocka setup and teardown that give each test a table of its own, for
@@ -76,9 +83,18 @@ ddbst_item *itest_values_(itest_fixture *f, const char *entity, ...);
 int itest_attr(itest_fixture *f, const char *name);
 
 /* A sort-key condition on attribute `name` of f->item's entity: `value2` is
- * BETWEEN's upper bound (NULL otherwise). */
+ * BETWEEN's upper bound (NULL otherwise). DDBST_SK_NONE: no condition
+ * (`name` unused). */
 ddbst_query itest_condition(itest_fixture *f, int condition, const char *name,
                             const char *value, const char *value2);
+
+/* The oracle of a condition on text: whether `x` is in the range
+ * `condition` (DDBST_SK_*, NONE: always) with `value` and `value2` says, as
+ * DynamoDB compares strings (byte by byte). With `partial`, a bound stands
+ * for every value it begins (a partial timestamp, "2026-02", takes the
+ * whole month); without it, bounds are whole values. */
+int itest_text_holds(const char *x, int condition, const char *value,
+                     const char *value2, int partial);
 
 /* ---- requests ---- */
 
@@ -138,6 +154,19 @@ yajl_val itest_query_cursors(itest_fixture *f, const char *pattern,
                              const ddbst_query *q,
                              const ddbst_cursor_keys *keys);
 
+/* Sends the first page of `pattern` for the values in f->item (condition
+ * `q`, NULL: none) and seals its next cursor into `cursor` with f->keys.
+ * Fails the test unless the page holds exactly `count` items and has a
+ * next one. Returns the pattern's index. */
+int itest_first_cursor(itest_fixture *f, const char *pattern,
+                       const ddbst_query *q, int count, ddbst_buf *cursor);
+
+/* A Query of `pattern` for the values in f->item starting after `cursor`
+ * must be refused: DDBST_ECURSOR at "cursor" with exactly `message`, and
+ * no body. */
+void itest_cursor_refused(itest_fixture *f, const char *pattern,
+                          const ddbst_buf *cursor, const char *message);
+
 /* Every item of a secondary index: the one way to prove an item is absent
  * from a sparse index. A Scan is hand-written here on purpose: ddbst has no
  * Scan builder, as no access pattern may need one. Returns Items, as
@@ -175,5 +204,14 @@ void itest_expect_attributes(itest_fixture *f, yajl_val item,
 void itest_expect_s(yajl_val item, const char *name, const char *expected);
 /* The number attribute `name` of `item` must be `expected` (NULL: absent). */
 void itest_expect_n(yajl_val item, const char *name, const char *expected);
+
+/* What ddbst says of a cursor made for another partition (which it cannot
+ * tell from an altered one), and of one made for another pattern. */
+#define ITEST_MSG_NO_OPEN                                                   \
+  "the cursor does not open: it was made for another pattern, index, sort " \
+  "order or partition, or it was altered"
+#define ITEST_MSG_MADE_FOR(made, asked)                                     \
+  "the cursor was made for pattern " made ", not " asked ": send it with " \
+  "the query it came from, or start " asked " from its first page"
 
 #endif

@@ -16,14 +16,6 @@
 
 enum { NPLAYERS = 5, NSCORES = 60 };
 
-#define MSG_NO_OPEN                                                         \
-  "the cursor does not open: it was made for another pattern, index, sort " \
-  "order or partition, or it was altered"
-
-#define MSG_MADE_FOR(made, asked)                                           \
-  "the cursor was made for pattern " made ", not " asked ": send it with " \
-  "the query it came from, or start " asked " from its first page"
-
 typedef struct score {
   char player[8], game[8], region[8];
   long points;
@@ -32,7 +24,7 @@ typedef struct score {
 } score;
 
 static itest_fixture *fixture;
-static ddbst_cursor_keys *keys;
+static const ddbst_cursor_keys *keys; /* the fixture's */
 static score scores[NSCORES];
 
 static unsigned long rng = 1811;
@@ -56,11 +48,10 @@ static void write_score(itest_fixture *f, const score *s) {
 
 static int write_items(void **state) {
   (void)state;
-  fixture = itest_open(DDBST_SOURCE_DIR "/examples/games/model.json", "games");
+  fixture = itest_open_sealed(DDBST_SOURCE_DIR "/examples/games/model.json",
+                              "games", 2);
   if (!fixture) return -1;
-  static const uint8_t key[32] = {18, 2};
-  keys = ddbst_cursor_keys_new(NULL);
-  if (!keys || ddbst_cursor_keys_add(keys, key, NULL)) return -1;
+  keys = fixture->keys;
   for (int p = 0; p < NPLAYERS; p++) {
     char id[32], name[32];
     snprintf(id, sizeof id, "playerId=p%d", p);
@@ -88,7 +79,6 @@ static int write_items(void **state) {
 
 static int drop_table(void **state) {
   (void)state;
-  ddbst_cursor_keys_free(keys);
   int rc = itest_close(fixture);
   fixture = NULL;
   return rc;
@@ -323,21 +313,7 @@ static void expect_refused(itest_fixture *f, const char *pattern,
   snprintf(gv, sizeof gv, "gameId=%s", game);
   snprintf(rv, sizeof rv, "region=%s", region);
   ITEST_VALUES(f, "Score", gv, rv, "playerId=p1");
-  ddbst_query q;
-  memset(&q, 0, sizeof q);
-  q.size = sizeof q;
-  q.cursor = ddbst_buf_data(cursor);
-  q.cursor_len = ddbst_buf_len(cursor);
-  q.cursor_keys = keys;
-  memset(&f->err, 0, sizeof f->err);
-  int rc = ddbst_query_request(f->item, ddbst_model_pattern(f->model, pattern),
-                               &q, itest_body(f), &f->err);
-  if (rc != DDBST_ECURSOR)
-    fail_msg("%s %s/%s: expected the cursor refused, got %d (%s)", pattern,
-             game, region, rc, f->err.message);
-  assert_string_equal(f->err.path, "cursor");
-  assert_string_equal(f->err.message, message);
-  assert_int_equal(ddbst_buf_len(f->body), 0);
+  itest_cursor_refused(f, pattern, cursor, message);
 }
 
 static void cursors_bound(void **state) {
@@ -347,12 +323,12 @@ static void cursors_bound(void **state) {
   first_cursor(f, "g1", "eu", cursor);
   /* another partition is not told apart from an altered cursor; another
    * pattern of the same partition is named */
-  expect_refused(f, "topScores", "g1", "us", cursor, MSG_NO_OPEN);
-  expect_refused(f, "topScores", "g2", "eu", cursor, MSG_NO_OPEN);
+  expect_refused(f, "topScores", "g1", "us", cursor, ITEST_MSG_NO_OPEN);
+  expect_refused(f, "topScores", "g2", "eu", cursor, ITEST_MSG_NO_OPEN);
   expect_refused(f, "scoresFromLowest", "g1", "eu", cursor,
-                 MSG_MADE_FOR("topScores", "scoresFromLowest"));
+                 ITEST_MSG_MADE_FOR("topScores", "scoresFromLowest"));
   /* another index, keyed on the player: another partition */
-  expect_refused(f, "recentScores", "g1", "eu", cursor, MSG_NO_OPEN);
+  expect_refused(f, "recentScores", "g1", "eu", cursor, ITEST_MSG_NO_OPEN);
   ddbst_buf_free(cursor);
 }
 

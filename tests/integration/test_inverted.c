@@ -15,12 +15,8 @@
 
 enum { NUSERS = 6, NORGS = 9 };
 
-#define MSG_NO_OPEN                                                         \
-  "the cursor does not open: it was made for another pattern, index, sort " \
-  "order or partition, or it was altered"
-
 static itest_fixture *fixture;
-static ddbst_cursor_keys *keys;
+static const ddbst_cursor_keys *keys; /* the fixture's */
 static int member[NORGS][NUSERS];
 
 static unsigned long rng = 1804;
@@ -31,13 +27,10 @@ static unsigned rnd(unsigned below) {
 
 static int write_items(void **state) {
   (void)state;
-  fixture =
-      itest_open(DDBST_SOURCE_DIR "/tests/integration/models/inverted.json",
-                 "inv");
+  fixture = itest_open_sealed(
+      DDBST_SOURCE_DIR "/tests/integration/models/inverted.json", "inv", 4);
   if (!fixture) return -1;
-  static const uint8_t key[32] = {18, 4};
-  keys = ddbst_cursor_keys_new(NULL);
-  if (!keys || ddbst_cursor_keys_add(keys, key, NULL)) return -1;
+  keys = fixture->keys;
   for (int u = 0; u < NUSERS; u++) {
     char uid[32];
     snprintf(uid, sizeof uid, "userId=u%d", u);
@@ -58,7 +51,6 @@ static int write_items(void **state) {
 
 static int drop_table(void **state) {
   (void)state;
-  ddbst_cursor_keys_free(keys);
   int rc = itest_close(fixture);
   fixture = NULL;
   return rc;
@@ -70,15 +62,7 @@ typedef struct cond {
 } cond;
 
 static int holds(const char *x, const cond *c) {
-  switch (c->kind) {
-  case DDBST_SK_GTE: return strcmp(x, c->v) >= 0;
-  case DDBST_SK_GT: return strcmp(x, c->v) > 0;
-  case DDBST_SK_LTE: return strcmp(x, c->v) <= 0;
-  case DDBST_SK_LT: return strcmp(x, c->v) < 0;
-  case DDBST_SK_BETWEEN: return strcmp(x, c->v) >= 0 && strcmp(x, c->v2) <= 0;
-  case DDBST_SK_BEGINS: return !strncmp(x, c->v, strlen(c->v));
-  default: return 1;
-  }
+  return itest_text_holds(x, c->kind, c->v, c->v2, 0);
 }
 
 static const cond conds[] = {
@@ -90,12 +74,7 @@ static const cond conds[] = {
 
 static ddbst_query query_of(itest_fixture *f, const char *attr,
                             const cond *c) {
-  ddbst_query q;
-  memset(&q, 0, sizeof q);
-  q.size = sizeof q;
-  if (c->kind != DDBST_SK_NONE)
-    q = itest_condition(f, c->kind, attr, c->v, c->v2);
-  return q;
+  return itest_condition(f, c->kind, attr, c->v, c->v2);
 }
 
 static void orgs_of_each_user(void **state) {
@@ -180,54 +159,19 @@ static void cursors_bound(void **state) {
   for (int o = 0; o < NORGS; o++) n += member[o][u];
   assert_true(n > 3); /* a second page */
   ITEST_VALUES(f, "Membership", "userId=u0");
-  int p = ddbst_model_pattern(f->model, "orgsOfUser");
-  itest_ok(f, ddbst_query_request(f->item, p, NULL, itest_body(f), &f->err));
-  ddbst_page *pg = ddbst_page_new(f->model);
   ddbst_buf *cursor = ddbst_buf_new(NULL);
-  ddbst_error err;
-  const char *body = itest_client_body(f->client);
-  assert_int_equal(ddbst_page_parse_query(pg, f->item, p, body,
-                                          strlen(body), &err),
-                   3);
-  if (ddbst_page_next_cursor(pg, keys, DDBST_NOW, cursor, &err) != 1)
-    fail_msg("ddbst_page_next_cursor: %s (%s)", err.message, err.path);
+  itest_first_cursor(f, "orgsOfUser", NULL, 3, cursor);
   /* another partition gets the general refusal; another pattern of the
    * same partition is named */
-  static const char *const other[][3] = {
-      {"orgsOfUser", "userId=u1", MSG_NO_OPEN},
-      {"orgsOfUserDesc", "userId=u0",
-       "the cursor was made for pattern orgsOfUser, not orgsOfUserDesc: send "
-       "it with the query it came from, or start orgsOfUserDesc from its "
-       "first page"}};
-  for (int i = 0; i < 2; i++) {
-    ITEST_VALUES(f, "Membership", other[i][1]);
-    ddbst_query q;
-    memset(&q, 0, sizeof q);
-    q.size = sizeof q;
-    q.cursor = ddbst_buf_data(cursor);
-    q.cursor_len = ddbst_buf_len(cursor);
-    q.cursor_keys = keys;
-    assert_int_equal(ddbst_query_request(
-                         f->item, ddbst_model_pattern(f->model, other[i][0]),
-                         &q, itest_body(f), &f->err),
-                     DDBST_ECURSOR);
-    assert_string_equal(f->err.message, other[i][2]);
-  }
-  /* the table's pattern, whose partition is an org */
+  ITEST_VALUES(f, "Membership", "userId=u1");
+  itest_cursor_refused(f, "orgsOfUser", cursor, ITEST_MSG_NO_OPEN);
+  ITEST_VALUES(f, "Membership", "userId=u0");
+  itest_cursor_refused(f, "orgsOfUserDesc", cursor,
+                       ITEST_MSG_MADE_FOR("orgsOfUser", "orgsOfUserDesc"));
+  /* the table's pattern, whose partition is an org (ORG#o1, not USER#u0) */
   ITEST_VALUES(f, "Membership", "orgId=o1");
-  ddbst_query q;
-  memset(&q, 0, sizeof q);
-  q.size = sizeof q;
-  q.cursor = ddbst_buf_data(cursor);
-  q.cursor_len = ddbst_buf_len(cursor);
-  q.cursor_keys = keys;
-  assert_int_equal(ddbst_query_request(f->item,
-                                       ddbst_model_pattern(f->model,
-                                                           "membersOfOrg"),
-                                       &q, itest_body(f), &f->err),
-                   DDBST_ECURSOR);
+  itest_cursor_refused(f, "membersOfOrg", cursor, ITEST_MSG_NO_OPEN);
   ddbst_buf_free(cursor);
-  ddbst_page_free(pg);
 }
 
 int main(void) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `ddbst lint` on one small bad model per rule (tests/lint/*.json) and on both
-# examples: the output must equal the .expected file beside it, each bad model
-# must produce exactly one finding, and the exit code must be 1 exactly when a
+# `ddbst lint` on one small bad model per rule (tests/lint/*.json) and on the
+# example models: the output must equal the .expected file beside it, each bad
+# model must produce exactly one finding, and the exit code must be 1 exactly when a
 # finding is an error. Usage: run.sh PATH_TO_DDBST SOURCE_DIR
 set -u
 ddbst=$1
@@ -37,7 +37,7 @@ for model in "$src"/tests/lint/*.json; do
   fi
   check "$name" "$model" "$expected"
 done
-for example in saas blog; do
+for example in saas blog games orgchart mailbox; do
   check "example-$example" "$src/examples/$example/model.json" \
     "$src/tests/lint/examples/$example.expected"
   if grep -q '^error ' "$src/tests/lint/examples/$example.expected"; then

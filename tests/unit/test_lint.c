@@ -84,6 +84,9 @@ static const struct {
     {"ttl-not-enabled", "ttl-not-enabled"},
     {"ttl-not-enabled-other-name", "ttl-not-enabled"},
     {"range-below-delimiter", "range-below-delimiter"},
+    {"sort-key-fit-native", "sort-key-fit"},
+    {"sort-key-fit-identified", "sort-key-fit"},
+    {"sort-key-fit-partition", "sort-key-fit"},
 };
 
 static void every_rule_model(void **state) {
@@ -314,6 +317,56 @@ static void rule_edges(void **state) {
 }
 
 /* The fields the review reads are checked like every other field. */
+/* sort-key-fit on the table's own key: what comes before the range. */
+static void sort_key_fit_edges(void **state) {
+  (void)state;
+  static const char *const table = ",\"sortKey\":\"SK\"";
+  static const char *const attrs =
+      "\"owner\":\"string\",\"kind\":{\"type\":\"enum\",\"values\":"
+      "[\"a\",\"b\"]},\"n\":{\"type\":\"integer\",\"width\":4},"
+      "\"at\":\"timestamp\"";
+  static const char *const by_at =
+      "\"list\":{\"query\":\"E\",\"range\":\"at\",\"limit\":{\"max\":9}}";
+  /* nothing before the range, an enum before it, a facet the partition
+   * key fixes before it: all fine */
+  assert_string_equal(rules_of(one_entity(table, attrs,
+                                          "\"pk\":\"E#{owner}\",\"sk\":"
+                                          "\"T#{at}#{kind}\"",
+                                          by_at)),
+                      "");
+  assert_string_equal(rules_of(one_entity(table, attrs,
+                                          "\"pk\":\"E#{owner}\",\"sk\":"
+                                          "\"{kind}#{at}\"",
+                                          by_at)),
+                      "");
+  assert_string_equal(rules_of(one_entity(table, attrs,
+                                          "\"pk\":\"E#{owner}\",\"sk\":"
+                                          "\"{owner}#{at}\"",
+                                          by_at)),
+                      "");
+  /* an integer before it, after the enum: the warning, once */
+  ddbst_model *m = one_entity(table, attrs,
+                              "\"pk\":\"E#{owner}\",\"sk\":"
+                              "\"{kind}#{n}#{at}\"",
+                              by_at);
+  int errors;
+  assert_string_equal(
+      lint(m, &errors)->text,
+      "warning patterns.list.range: list ranges on at, but n comes before it "
+      "in SK = {kind}#{n}#{at}: every query must give n exactly, and n "
+      "(integer) takes about one value per item, which leaves the range "
+      "almost nothing to read; put at before n, or range on n\n");
+  assert_int_equal(errors, 0);
+  ddbst_model_free(m);
+  /* a pattern with no range, or on a collection: not judged */
+  assert_string_equal(rules_of(one_entity(table, attrs,
+                                          "\"pk\":\"E#{owner}\",\"sk\":"
+                                          "\"{n}#{at}\"",
+                                          "\"list\":{\"query\":\"E\","
+                                          "\"limit\":{\"max\":9}}")),
+                      "");
+}
+
 static void review_fields_in_the_model(void **state) {
   (void)state;
   ddbst_error err;
@@ -408,6 +461,7 @@ int main(void) {
       cmocka_unit_test(examples_have_no_errors),
       cmocka_unit_test(api),
       cmocka_unit_test(rule_edges),
+      cmocka_unit_test(sort_key_fit_edges),
       cmocka_unit_test(review_fields_in_the_model),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
