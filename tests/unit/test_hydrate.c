@@ -571,6 +571,79 @@ static void test_allocation_failures(void **state) {
   assert_int_equal(ca.live, 0);
 }
 
+/* A JSON string of `text` (no character of it needs more than \"). */
+static void quoted(char **s, size_t *len, const char *text) {
+  add(s, len, "\"");
+  for (const char *p = text; *p; p++) add(s, len, *p == '"' ? "\\\"" : "%c", *p);
+  add(s, len, "\"");
+}
+
+/* The JSON entry: requests first, then the answers back in order. */
+static void test_json_entry(void **state) {
+  (void)state;
+  char *error = NULL;
+  const char *config = "{\"modelFile\":\"" DDBST_SOURCE_DIR
+                       "/tests/integration/models/hydrate.json\"}";
+  ddbst_json *session = ddbst_json_open(config, strlen(config), NULL, &error);
+  assert_non_null(session);
+  int ids[3] = {2, 1, 3};
+  char *page = index_page(ids, 3);
+  char *req = NULL;
+  size_t len = 0;
+  add(&req, &len, "{\"op\":\"hydrate\",\"consistent\":true,"
+                  "\"attributes\":[\"name\"],\"response\":");
+  quoted(&req, &len, page);
+  add(&req, &len, "}");
+  char *answer = ddbst_json_call(session, req, strlen(req), NULL);
+  assert_string_equal(
+      answer,
+      "{\"requests\":[{\"operation\":\"BatchGetItem\",\"target\":"
+      "\"DynamoDB_20120810.BatchGetItem\",\"body\":{\"RequestItems\":{"
+      "\"hydrate\":{\"Keys\":[{\"PK\":{\"S\":\"ORG#o1\"},\"SK\":{\"S\":"
+      "\"MEMBER#m002\"}},{\"PK\":{\"S\":\"ORG#o1\"},\"SK\":{\"S\":"
+      "\"MEMBER#m001\"}},{\"PK\":{\"S\":\"ORG#o1\"},\"SK\":{\"S\":"
+      "\"MEMBER#m003\"}}],\"ConsistentRead\":true,\"ProjectionExpression\":"
+      "\"#p0, #p1, #p2, #p3\",\"ExpressionAttributeNames\":{\"#p0\":\"PK\","
+      "\"#p1\":\"SK\",\"#p2\":\"_type\",\"#p3\":\"name\"}}}}}]}");
+  ddbst_json_free(answer);
+  /* answers: 3 and 2 found (backwards), 1 unprocessed; then 1 gone */
+  int found[2] = {3, 2}, unprocessed[1] = {1};
+  char *a1 = batch_answer("hydrate", found, 2, unprocessed, 1);
+  char *a2 = batch_answer("hydrate", NULL, 0, NULL, 0);
+  len = strlen(req) - 1;
+  req[len] = '\0';
+  add(&req, &len, ",\"answers\":[{\"chunk\":0,\"response\":");
+  quoted(&req, &len, a1);
+  add(&req, &len, "}]}");
+  answer = ddbst_json_call(session, req, strlen(req), NULL);
+  assert_non_null(strstr(answer, "\"missing\":[],\"pending\":[1]}"));
+  assert_non_null(strstr(answer, "\"items\":[{\"entity\":\"Member\",\"item\":"
+                                 "{\"orgId\":\"o1\",\"memberId\":\"m002\","));
+  assert_non_null(strstr(answer, "},null,{\"entity\":\"Member\",\"item\":"
+                                 "{\"orgId\":\"o1\",\"memberId\":\"m003\","));
+  ddbst_json_free(answer);
+  len = strlen(req) - 2;
+  req[len] = '\0';
+  add(&req, &len, ",{\"chunk\":0,\"response\":");
+  quoted(&req, &len, a2);
+  add(&req, &len, "}]}");
+  answer = ddbst_json_call(session, req, strlen(req), NULL);
+  assert_non_null(strstr(answer, "\"missing\":[1],\"pending\":[]}"));
+  ddbst_json_free(answer);
+  /* a wrong chunk: the answer's path says which */
+  const char *bad = "{\"op\":\"hydrate\",\"response\":\"{\\\"Items\\\":[]}\","
+                    "\"answers\":[{\"chunk\":2,\"response\":"
+                    "\"{\\\"Responses\\\":{}}\"}]}";
+  answer = ddbst_json_call(session, bad, strlen(bad), NULL);
+  assert_non_null(strstr(answer, "\"path\":\"answers[0].chunk\""));
+  ddbst_json_free(answer);
+  free(a1);
+  free(a2);
+  free(req);
+  free(page);
+  ddbst_json_close(session);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_chunks_in_page_order),
@@ -581,6 +654,7 @@ int main(void) {
       cmocka_unit_test(test_refused_pages),
       cmocka_unit_test(test_not_projected),
       cmocka_unit_test(test_allocation_failures),
+      cmocka_unit_test(test_json_entry),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
