@@ -1244,6 +1244,117 @@ DDBST_API int ddbst_page_next_cursor(const ddbst_page *page,
                                      int64_t now_unix_us, ddbst_buf *out,
                                      ddbst_error *err);
 
+/* ---- projections: what an index's page holds, and the full items ---- */
+
+/* Whether the page's items can hold attribute `attr` of entity `entity`:
+ * 1 when the index the page read projects it (ALL; a name of an INCLUDE
+ * list; a facet the page recovers from the table's or the index's keys,
+ * which every projection carries, a lower-cased facet excepted), 0 when it
+ * does not — an unset value then means "not read", never "absent": read the
+ * item whole with ddbst_hydrate_begin. Only a page parsed with
+ * ddbst_page_parse_query knows its index; any other page says 1.
+ * DDBST_EINVAL for a NULL page or a bad entity or attribute. Such items'
+ * ddbst_page_item_json carries "notProjected":["role",...] (declaration
+ * order) after "item", naming what the index leaves out. Thread-safe on a
+ * page no one parses into. */
+DDBST_API int ddbst_page_projects(const ddbst_page *page, int entity, int attr);
+
+/* The full items of a page read from a KEYS_ONLY or INCLUDE index (or any
+ * page of items: a table's, to re-read it with ConsistentRead), by
+ * BatchGetItem of their primary keys on the table, read back in the
+ * page's order. The loop (docs/responses.md has it whole):
+ *
+ *   n = ddbst_hydrate_begin(h, page, NULL, 0, &err);   // chunks of 100 keys
+ *   for (k = 0; k < n; k++) {
+ *     ddbst_hydrate_request(h, k, 0, body, &err);       // send it
+ *     do {
+ *       ddbst_page_parse(answer, DDBST_OP_BATCH_GET_ITEM, resp, len, &err);
+ *       ddbst_hydrate_read(h, k, answer, &err);
+ *     } while (ddbst_page_followup_request(answer, body, &err) > 0); // resend
+ *   }
+ *   full = ddbst_hydrate_page(h);  // item i: page item i, or an empty slot
+ *
+ * Not thread-safe; the model must outlive it. Reusable: begin forgets the
+ * previous hydration and keeps the memory, so a warm hydrator (a page no
+ * larger) builds and reads without allocating, but for an answer with
+ * UnprocessedKeys. */
+typedef struct ddbst_hydrate ddbst_hydrate;
+
+/* A new hydrator for `model`, or NULL (a NULL model, no memory). Free with
+ * ddbst_hydrate_free (NULL is ignored). */
+DDBST_API ddbst_hydrate *ddbst_hydrate_new(const ddbst_model *model);
+DDBST_API void ddbst_hydrate_free(ddbst_hydrate *h);
+
+/* Starts hydrating `page` (only read: it may be reused right after): the
+ * primary keys of its items, in its order, each distinct key once (two
+ * items of one key share it: BatchGetItem refuses a key twice), cut into
+ * chunks of DynamoDB's 100 keys. `attributes`, `nattributes` names (NULL,
+ * 0: whole items) narrow the read to those attributes, with the table's
+ * keys and the entity attribute always added, so each answer is matched
+ * to its item and identified. Returns the number of requests (0 for an
+ * empty page). Errors: DDBST_EINVAL (NULL arguments, a page of another
+ * model, a page holding no read's items — BatchWriteItem, a stream, an
+ * error body, a failed parse — or an empty TransactGetItems slot, path
+ * "Responses[i]"; an attribute given twice), DDBST_ENOTFOUND (an attribute
+ * no entity of the page declares, path "attributes[i]"), DDBST_ENOMEM. On
+ * error the hydrator is empty (0 requests). */
+DDBST_API int ddbst_hydrate_begin(ddbst_hydrate *h, const ddbst_page *page,
+                                  const char *const *attributes,
+                                  size_t nattributes, ddbst_error *err);
+
+/* The number of requests ddbst_hydrate_begin made (0 when empty). */
+DDBST_API int ddbst_hydrate_request_count(const ddbst_hydrate *h);
+
+/* The BatchGetItem of chunk `chunk` (0-based: keys 100*chunk onward, in
+ * the page's order), into `out` (replacing):
+ * {"RequestItems":{"<table>":{"Keys":[{"PK":{"S":...},"SK":{"S":...}},...]
+ * [,"ConsistentRead":true][,"ProjectionExpression":"#p0, #p1, ...",
+ * "ExpressionAttributeNames":{"#p0":"PK",...}]}}}. `flags`: 0 or
+ * DDBST_CONSISTENT_READ. Returns DDBST_OP_BATCH_GET_ITEM; DDBST_EINVAL (a
+ * chunk that does not exist, path "chunk"; another flag, path "flags"),
+ * DDBST_ENOMEM; on error `out` is empty. */
+DDBST_API int ddbst_hydrate_request(const ddbst_hydrate *h, int chunk,
+                                    uint32_t flags, ddbst_buf *out,
+                                    ddbst_error *err);
+
+/* What hydration knows of an item of the page. */
+#define DDBST_HYDRATE_UNREAD 0      /* its chunk's answer is not read yet */
+#define DDBST_HYDRATE_FOUND 1       /* read: ddbst_hydrate_page holds it */
+#define DDBST_HYDRATE_MISSING 2     /* not there any more (deleted since) */
+#define DDBST_HYDRATE_UNPROCESSED 3 /* in UnprocessedKeys: send the follow-up */
+
+/* Reads `answer`, DynamoDB's answer to chunk `chunk`'s request or to a
+ * follow-up of it (ddbst_page_followup_request), as ddbst_page_parse
+ * parsed it with DDBST_OP_BATCH_GET_ITEM. Each item it holds goes to the
+ * page's slots of its key (FOUND); the chunk's keys in its UnprocessedKeys
+ * are UNPROCESSED (unless found before); every other key of the chunk not
+ * found yet is MISSING: DynamoDB answers nothing for a key it has no item
+ * of. Answers of one chunk may be read in any order. Returns the number of
+ * the chunk's keys left UNPROCESSED (0: the chunk is settled). All or
+ * nothing: on error nothing changes. Errors: DDBST_EINVAL (NULL arguments,
+ * an answer of another model or not a parsed BatchGetItem answer, path
+ * "answer"; a chunk that does not exist, path "chunk"); DDBST_EVALUE (an
+ * item of another table, an item or an unprocessed key the chunk did not
+ * ask for — "Responses.<table>[i]", "UnprocessedKeys.<table>.Keys[j]" —
+ * and an item read already: the same answer read twice); DDBST_ENOMEM. */
+DDBST_API int ddbst_hydrate_read(ddbst_hydrate *h, int chunk,
+                                 const ddbst_page *answer, ddbst_error *err);
+
+/* DDBST_HYDRATE_* of the page's item `i`, or DDBST_EINVAL for a bad `i`. */
+DDBST_API int ddbst_hydrate_state(const ddbst_hydrate *h, int i);
+
+/* How many of the page's items are neither FOUND nor MISSING: 0 when the
+ * hydration is complete. */
+DDBST_API int ddbst_hydrate_pending(const ddbst_hydrate *h);
+
+/* The full items, as a page that the ddbst_page_* readers read (never
+ * parse into it or free it: the hydrator owns it): as many items as the
+ * page hydrated, item i being its item i as read by BatchGetItem, or an
+ * empty slot (ddbst_page_item DDBST_ENOTFOUND, JSON null) until FOUND.
+ * Valid until the next ddbst_hydrate_begin or ddbst_hydrate_free; NULL for
+ * a NULL hydrator. */
+DDBST_API const ddbst_page *ddbst_hydrate_page(const ddbst_hydrate *h);
+
 /* ---- infrastructure and review ---- */
 
 /* The model as a deployable table and as a design review. These read the

@@ -3,7 +3,7 @@
 import type {
   AnyModel, Ddbst, EntityName, GetOptions, Input, Item, ItemOp, Key, ModelShape, NumberMode,
   Page, PageItem, PatternItem, PatternName, PutOptions, QueryOptions, Request, UpdateOptions,
-  DeleteOptions,
+  DeleteOptions, Hydration,
 } from './index';
 
 /** What the adapter needs of a DynamoDBClient. */
@@ -35,6 +35,13 @@ export class Table<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
     Promise<Page<PatternItem<M, P, N>>>;
   queryAll<P extends PatternName<M>>(pattern: P, values: M['patterns'][P]['values'],
                                      options?: Omit<QueryOptions, 'cursor'>): AsyncGenerator<PatternItem<M, P, N>>;
+  /** The full items of a KEYS_ONLY or INCLUDE index's page, from its Query answer. */
+  hydrate(response: unknown, options?: { attributes?: string[]; consistent?: boolean }):
+    Promise<Hydration<PageItem<M, N>>>;
+  /** One page of such an index with its full items, in its order. */
+  queryFull<P extends PatternName<M>>(pattern: P, values: M['patterns'][P]['values'],
+                                      options?: QueryOptions & { attributes?: string[] }):
+    Promise<Page<PatternItem<M, P, N>>>;
   batchGet(items: ItemOp<M>[], options?: { consistent?: boolean }): Promise<PageItem<M, N>[]>;
   batchWrite(items: ItemOp<M>[], options?: { now?: number }): Promise<void>;
   transactWrite(items: ItemOp<M>[], options?: { token?: string; now?: number }): Promise<void>;

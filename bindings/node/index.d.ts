@@ -74,7 +74,9 @@ export type Item<M extends ModelShape, E extends EntityName<M>, N extends Number
 
 /** An item of a page: its entity and its values. */
 export type PageItem<M extends ModelShape, N extends NumberMode, E extends EntityName<M> = EntityName<M>> =
-  { [K in E]: { entity: K; item: Item<M, K, N>; undeclared?: ReadValues<N> } }[E];
+  { [K in E]: { entity: K; item: Item<M, K, N>; undeclared?: ReadValues<N>;
+                /** a KEYS_ONLY or INCLUDE index's page: what it leaves out */
+                notProjected?: string[] } }[E];
 
 /** The items a pattern's query gives back. */
 export type PatternItem<M extends ModelShape, P extends PatternName<M>, N extends NumberMode> =
@@ -108,6 +110,19 @@ export interface Page<I> {
   cursor?: string;
   /** a batch's unprocessed items, to send again */
   followup?: Request;
+  /** queryFull: indices of items deleted since the query */
+  missing?: number[];
+}
+
+/** A page's hydration: requests, and given the answers, the items. */
+export interface Hydration<I> {
+  requests: Request[];
+  /** the full items in the page's order; null: not there any more */
+  items?: (I | null)[];
+  /** indices of the page's items deleted since the query */
+  missing?: number[];
+  /** indices not answered yet, or unprocessed */
+  pending?: number[];
 }
 
 export type Condition = { [facet: string]:
@@ -224,6 +239,12 @@ export class Ddbst<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
     options: { pattern: P; values: M['patterns'][P]['values']; operation?: 'Query'; now?: number }):
     Page<PatternItem<M, P, N>>;
   page(response: unknown, options?: { operation?: Operation; now?: number; entity?: EntityName<M> }): Page<PageItem<M, N>>;
+  /** A Query answer of a KEYS_ONLY or INCLUDE index: the BatchGetItem
+   * requests of its full items; given every answer to each request (and
+   * to its follow-ups), the full items in the page's order. */
+  hydrate(response: unknown, options?: { attributes?: string[]; consistent?: boolean;
+                                         answers?: { chunk: number; response: unknown }[] }):
+    Hydration<PageItem<M, N>>;
   explain(response: unknown, request: { op: string; [field: string]: unknown }): Explanation;
   stream(event: unknown, failed?: number[]): { records: { [member: string]: unknown }[]; failures?: unknown };
 }

@@ -18,6 +18,7 @@ static const struct {
     {"requests, printed as OPERATION<TAB>BODY lines", cli_request_help},
     {NULL, cli_batch_help},
     {"answers", cli_page_help},
+    {NULL, cli_hydrate_help},
     {"infrastructure and review", cli_infra_help},
     {NULL, cli_view_help},
     {NULL, cli_workbench_help},

@@ -30,6 +30,7 @@ static const struct {
     {"batch-write", cli_batch_write},
     {"transact", cli_transact},
     {"page", cli_page},
+    {"hydrate", cli_hydrate},
     {"stream", cli_stream},
     {"cloudformation", cli_cloudformation},
     {"lint", cli_lint},

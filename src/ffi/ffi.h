@@ -137,6 +137,7 @@ int ddbst__ffi_op_view_data(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_keys(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_item_size(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_parse(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_hydrate(call *c, const ddbst__jnode *req); /* hydrate_ops.c */
 int ddbst__ffi_op_item(call *c, const ddbst__jnode *req, item_kind k,
                        const char *name);
 int ddbst__ffi_op_query(call *c, const ddbst__jnode *req);

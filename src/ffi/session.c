@@ -97,6 +97,7 @@ static int dispatch(call *c, const ddbst__jnode *req) {
       {"query", ddbst__ffi_op_query},
       {"transact", ddbst__ffi_op_transact},
       {"page", ddbst__ffi_op_page},
+      {"hydrate", ddbst__ffi_op_hydrate},
       {"explain", ddbst__ffi_op_explain},
       {"stream", ddbst__ffi_op_stream},
       {"version", ddbst__ffi_op_version},

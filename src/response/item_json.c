@@ -83,6 +83,7 @@ int ddbst__page_json_item(const ddbst_page *pg, uint32_t i, ddbst_buf *out) {
   rc = rc ? rc : ddbst__buf_puts(out, ",\"item\":");
   rc = rc ? rc : ddbst__page_json_attrs(pg, i, out);
   rc = rc ? rc : ddbst__page_json_undeclared(pg, i, "undeclared", out);
+  rc = rc ? rc : ddbst__page_json_unprojected(pg, i, out);
   return rc ? rc : ddbst__buf_putc(out, '}');
 }
 

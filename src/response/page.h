@@ -202,6 +202,11 @@ int ddbst__page_json_attrs(const ddbst_page *page, uint32_t i, ddbst_buf *out);
 int ddbst__page_json_undeclared(const ddbst_page *page, uint32_t i,
                                 const char *member, ddbst_buf *out);
 
+/* ,"notProjected":[...] of the attributes of item `i`'s entity that the
+ * index the page read does not project, when there are any (projection.c). */
+int ddbst__page_json_unprojected(const ddbst_page *page, uint32_t i,
+                                 ddbst_buf *out);
+
 /* The path of item `i` ("Items[3]") into `buf`. */
 void ddbst__page_item_path(const ddbst_page *page, uint32_t i, char *buf,
                            size_t cap);

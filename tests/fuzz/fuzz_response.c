@@ -37,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static ddbst_stream *stream;
   static ddbst_item *item;
   static ddbst_buf *out;
+  static ddbst_hydrate *hydrate;
   static const int ops[] = {DDBST_OP_GET_ITEM, DDBST_OP_QUERY,
                             DDBST_OP_BATCH_GET_ITEM, DDBST_OP_BATCH_WRITE_ITEM,
                             DDBST_OP_TRANSACT_GET_ITEMS};
@@ -46,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     stream = ddbst_stream_new(m);
     item = ddbst_item_new(m, 0);
     out = ddbst_buf_new(NULL);
-    if (!page || !stream || !item || !out) __builtin_trap();
+    hydrate = ddbst_hydrate_new(m);
+    if (!page || !stream || !item || !out || !hydrate) __builtin_trap();
   }
   if (size < 1) return 0;
   const char *json = (const char *)data + 1;
@@ -89,6 +91,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   check(ddbst_page_followup_request(page, out, &err), &err);
   valid(out);
   ddbst_page_has_more(page);
+  /* hydration of the page's items; a BatchGetItem answer is also read as
+   * the answer to its own requests */
+  int chunks = ddbst_hydrate_begin(hydrate, page, NULL, 0, &err);
+  check(chunks, &err);
+  for (int c = 0; c < chunks; c++) {
+    check(ddbst_hydrate_request(hydrate, c, DDBST_CONSISTENT_READ, out, &err),
+          &err);
+    valid(out);
+    if (what == 2) check(ddbst_hydrate_read(hydrate, c, page, &err), &err);
+  }
+  const ddbst_page *full = ddbst_hydrate_page(hydrate);
+  for (int i = 0; i < ddbst_page_count(full); i++) {
+    check(ddbst_page_item_json(full, i, out, &err), &err);
+    valid(out);
+    check(ddbst_page_item(full, i, item, &err), &err);
+  }
+  if (ddbst_hydrate_pending(hydrate) < 0) __builtin_trap();
   for (int i = 0; i < ddbst_page_reason_count(page); i++) {
     const char *code, *msg;
     if (ddbst_page_reason(page, i, &code, &msg) < 0 || !code || !msg)

@@ -196,6 +196,40 @@ class Table {
     }
     return items;
   }
+  // The full items of a page of a KEYS_ONLY or INCLUDE index, from the
+  // Query's answer (the SDK's output or its text): each BatchGetItem sent,
+  // unprocessed keys again until none are left, the answers read back:
+  // {items (the page's order; null: deleted since), missing, pending, requests}.
+  async hydrate(response, options = {}) {
+    const { attributes, consistent } = options;
+    const plan = this.db.hydrate(response, { attributes, consistent });
+    const answers = [];
+    for (const [chunk, request] of plan.requests.entries()) {
+      let pending = request;
+      for (let attempt = 0; pending; attempt++) {
+        if (attempt > this.unprocessedAttempts) {
+          throw new DdbstError({ code: -12, name: 'EDYNAMODB', path: '',
+            message: `BatchGetItem: keys still unprocessed after ${this.unprocessedAttempts} retries` });
+        }
+        if (attempt) await sleep(Math.min(50 * 2 ** attempt, 2000));
+        const out = await this.send(pending);
+        answers.push({ chunk, response: out });
+        pending = this.db.page(out, { operation: 'BatchGetItem' }).followup;
+      }
+    }
+    return this.db.hydrate(response, { attributes, consistent, answers });
+  }
+  // One page of a pattern on a KEYS_ONLY or INCLUDE index with its full
+  // items, in the index's order (options.consistent: read them with
+  // ConsistentRead; options.attributes: only these); an item deleted since
+  // the query is null, and missing lists them.
+  async queryFull(pattern, values, options = {}) {
+    const { attributes, consistent, ...query } = options;
+    const out = await this.send(this.db.query(pattern, values, query));
+    const page = this.db.page(out, { pattern, values, now: query.now });
+    const full = await this.hydrate(out, { attributes, consistent });
+    return { ...page, items: full.items, missing: full.missing };
+  }
   // items: [{op: 'get', entity, values}]; the items found, in DynamoDB's order.
   async batchGet(items, options = {}) {
     const out = [];

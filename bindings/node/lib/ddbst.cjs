@@ -245,6 +245,24 @@ class Ddbst {
     }
     return answer;
   }
+  // A Query answer of a KEYS_ONLY or INCLUDE index (text or the SDK's
+  // output) into {requests}: the BatchGetItem of its full items, 100 keys
+  // each. options: attributes (only these, with the keys), consistent, and
+  // answers: [{chunk, response}] — every answer to request `chunk` and to
+  // its follow-ups — which add items (in the page's order; null: not there
+  // any more), missing and pending (item indices).
+  hydrate(response, options = {}) {
+    const { answers, ...rest } = options;
+    const request = { op: 'hydrate', response: responseText(response), ...rest };
+    if (answers) {
+      request.answers = answers.map((a) => ({ chunk: a.chunk, response: responseText(a.response) }));
+    }
+    const answer = this.call(request);
+    for (const entry of answer.items || []) {
+      if (entry) this.typed(entry.entity, entry.item);
+    }
+    return answer;
+  }
   // An error answer (text, object, or the SDK's exception) and the request
   // that drew it: {dynamodb, kind, explanation, failures?}.
   explain(response, request) {

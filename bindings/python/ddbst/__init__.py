@@ -12,13 +12,13 @@ ddbst.boto3.Table, or with any client: requests are {"operation", "target",
 from ._errors import DdbstError, DynamoDBError
 from ._library import library_path, load_library
 from ._session import Ddbst, build_request
-from ._types import (Check, Explanation, ItemSize, Keys, Lint, Page,
+from ._types import (Check, Explanation, Hydration, ItemSize, Keys, Lint, Page,
                      PageItem, Parsed, Request, Requests, StreamAnswer,
                      Values)
 
 __version__ = "0.2.0"
 
 __all__ = ["Ddbst", "DdbstError", "DynamoDBError", "build_request",
-           "library_path", "load_library", "Check", "Explanation",
+           "library_path", "load_library", "Check", "Explanation", "Hydration",
            "ItemSize", "Keys", "Lint", "Page", "PageItem", "Parsed",
            "Request", "Requests", "StreamAnswer", "Values", "__version__"]

@@ -26,8 +26,8 @@ except ImportError:
     _native = None
 if os.environ.get("DDBST_NATIVE") == "0":
     _native = None
-from ._types import (Check, Explanation, ItemSize, Keys, Lint, Page, Parsed,
-                     Request, Requests, StreamAnswer, Values)
+from ._types import (Check, Explanation, Hydration, ItemSize, Keys, Lint,
+                     Page, Parsed, Request, Requests, StreamAnswer, Values)
 
 _DECODER = json.JSONDecoder(parse_float=Decimal)
 
@@ -420,6 +420,29 @@ class Ddbst:
             if entry is not None:
                 self.typed(entry["entity"], entry["item"])
         return cast(Page, answer)
+
+    def hydrate(self, response: Any, attributes: Sequence[str] | None = None,
+                consistent: bool = False,
+                answers: Sequence[tuple[int, Any]] | None = None
+                ) -> Hydration:
+        """A Query answer of a KEYS_ONLY or INCLUDE index (text, bytes or
+        boto3's dict) into {"requests": [...]}: the BatchGetItem of its
+        full items, 100 keys each (attributes: only these, with the keys).
+        With answers, [(chunk, answer), ...] — every answer to request
+        `chunk` and to its follow-ups (page(answer, "BatchGetItem")'s
+        "followup") — also "items" in the page's order (None: not there
+        any more), "missing" and "pending" (item indices)."""
+        given = None if answers is None else [
+            {"chunk": chunk, "response": _values.as_text(a)}
+            for chunk, a in answers]
+        answer = self.call(build_request(
+            "hydrate", response=_values.as_text(response),
+            attributes=None if attributes is None else list(attributes),
+            consistent=consistent, answers=given))
+        for entry in answer.get("items", []):
+            if entry is not None:
+                self.typed(entry["entity"], entry["item"])
+        return cast(Hydration, answer)
 
     def explain(self, request: Mapping[str, Any], response: Any
                 ) -> Explanation:

@@ -48,6 +48,8 @@ class PageItem(TypedDict):
     item: Values
     # attributes the entity does not declare, when there are any
     undeclared: NotRequired[dict[str, Any]]
+    # on a page of a KEYS_ONLY or INCLUDE index: what the index leaves out
+    notProjected: NotRequired[list[str]]
 
 
 class Page(TypedDict):
@@ -59,6 +61,17 @@ class Page(TypedDict):
     followup: NotRequired[Request]  # a batch's unprocessed items
     matched: NotRequired[int]      # a select="COUNT" answer's Count
     scanned: NotRequired[int]      # ... and its ScannedCount
+    missing: NotRequired[list[int]]  # query_full: items deleted since
+
+
+class Hydration(TypedDict):
+    # the BatchGetItem of the page's full items, 100 keys each
+    requests: list[Request]
+    # given the answers: the full items in the page's order (None: not
+    # there any more, or not answered yet), and those indices
+    items: NotRequired[list[PageItem | None]]
+    missing: NotRequired[list[int]]
+    pending: NotRequired[list[int]]
 
 
 class Explanation(TypedDict):

@@ -29,7 +29,7 @@ from typing import Any, Literal, cast
 from . import _values
 from ._errors import DdbstError, DynamoDBError
 from ._session import Ddbst, build_request
-from ._types import Page, PageItem, Request, Values
+from ._types import Hydration, Page, PageItem, Request, Values
 
 __all__ = ["Table", "send", "send_body", "METHODS"]
 
@@ -305,6 +305,52 @@ class Table:
             raise DdbstError(-12, "EDYNAMODB", "",
                              f"{operation}: items still unprocessed after "
                              f"{self.unprocessed_attempts} retries")
+
+    def hydrate(self, response: Any, attributes: Sequence[str] | None = None,
+                consistent: bool = False) -> Hydration:
+        """The full items of a page of a KEYS_ONLY or INCLUDE index, from
+        the Query's answer as boto3 gave it (or its text): each
+        BatchGetItem sent, its unprocessed keys again until none are left,
+        and the answers read back: {"items": [...] in the page's order
+        (None: deleted since the query), "missing": [indices],
+        "pending": [], "requests": [...]}."""
+        plan = self.db.hydrate(response, attributes, consistent)
+        answers: list[tuple[int, Any]] = []
+        for chunk, request in enumerate(plan["requests"]):
+            pending: Request | None = request
+            for attempt in range(self.unprocessed_attempts + 1):
+                if pending is None:
+                    break
+                if attempt:
+                    time.sleep(min(0.05 * 2 ** attempt, 2.0))
+                answer = self.send(pending)
+                answers.append((chunk, answer))
+                pending = self.db.page(answer, operation="BatchGetItem"
+                                       ).get("followup")
+            if pending is not None:
+                raise DdbstError(-12, "EDYNAMODB", "",
+                                 "BatchGetItem: keys still unprocessed after "
+                                 f"{self.unprocessed_attempts} retries")
+        return self.db.hydrate(response, attributes, consistent, answers)
+
+    def query_full(self, pattern: str, values: Values,
+                   condition: Mapping[str, Mapping[str, Any]] | None = None,
+                   limit: int | None = None, cursor: str | None = None,
+                   attributes: Sequence[str] | None = None,
+                   consistent: bool = False, now: int | None = None) -> Page:
+        """One page of a pattern on a KEYS_ONLY or INCLUDE index, its items
+        the full ones (read with ConsistentRead when `consistent`), in the
+        index's order; an item deleted since the query is None, and
+        "missing" lists them. "cursor" is the index page's."""
+        _, response = self._sent(build_request(
+            "query", pattern=pattern, values=values, condition=condition,
+            limit=limit, cursor=cursor, now=now))
+        page = self.db.page(response, pattern=pattern, values=values, now=now)
+        full = self.hydrate(response, attributes, consistent)
+        out = cast(dict[str, Any], page)
+        out["items"] = full.get("items", [])
+        out["missing"] = full.get("missing", [])
+        return cast(Page, out)
 
     def batch_get(self, items: Iterable[Mapping[str, Any]],
                   consistent: bool = False) -> list[PageItem]:

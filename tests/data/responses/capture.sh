@@ -48,6 +48,8 @@ ddb query "$saas" listUsers orgId=1 --limit 1 | save query-users-page1
 ddb query "$saas" listProjects orgId=1 | save query-projects
 ddb query "$saas" projectsByStatus status=active | save query-projects-by-status
 ddb query "$saas" userByEmail email=ann@x.com | save query-user-by-email
+# the full User of that KEYS_ONLY page: its hydration's BatchGetItem
+ddb hydrate "$saas" <"$here/local-query-user-by-email.json" | save batch-get-hydrate
 ddb query "$saas" listEvents projectId=p1 | save query-events
 printf '%s\n' '{"op":"get","entity":"User","values":{"orgId":"1","userId":"2"}}' \
   '{"op":"get","entity":"User","values":{"orgId":"1","userId":"9"}}' \
