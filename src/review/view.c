@@ -23,6 +23,26 @@ typedef struct viewer {
   int rc; /* the first error that is not the writer's */
 } viewer;
 
+/* The key attribute names of `index` (-1: the table) into `names`: the
+ * partition key's (returned: how many), then the sort key's
+ * (key_names_sk: how many). A multi-attribute key has up to four a side. */
+static int key_names(const ddbst_model *m, int index, const char **names) {
+  const ddbst__index *ix = index >= 0 ? &m->indexes[index] : NULL;
+  int native = ix && ix->native;
+  int npk = native ? ix->npk : 1;
+  const char *sk = ddbst__sk_attr_of(m, index);
+  for (int i = 0; i < npk; i++)
+    names[i] = native ? ix->pk_attrs[i] : ddbst__pk_attr_of(m, index);
+  int nsk = native ? ix->nsk : sk != NULL;
+  for (int i = 0; i < nsk; i++) names[npk + i] = native ? ix->sk_attrs[i] : sk;
+  return npk;
+}
+
+static int key_names_sk(const ddbst_model *m, int index) {
+  const ddbst__index *ix = index >= 0 ? &m->indexes[index] : NULL;
+  return ix && ix->native ? ix->nsk : ddbst__sk_attr_of(m, index) != NULL;
+}
+
 /* ---- the model ---- */
 
 static void put_template(ddbst__jw *w, const char *key,
@@ -64,6 +84,18 @@ static void put_model(viewer *v) {
     ddbst__jw_pair(w, "name", ix->name);
     ddbst__jw_pair(w, "partitionKey", ix->pk_attr);
     put_opt(w, "sortKey", ix->sk_attr);
+    /* every key attribute: a multi-attribute key has up to four a side */
+    const char *names[8];
+    int npk = key_names(m, i, names);
+    ddbst__jw_key(w, "partitionKeys");
+    ddbst__jw_open(w, '[');
+    for (int k = 0; k < npk; k++) ddbst__jw_str(w, names[k]);
+    ddbst__jw_close(w, ']');
+    ddbst__jw_key(w, "sortKeys");
+    ddbst__jw_open(w, '[');
+    for (int k = npk; k < npk + key_names_sk(m, i); k++)
+      ddbst__jw_str(w, names[k]);
+    ddbst__jw_close(w, ']');
     ddbst__jw_key(w, "projection");
     if (ix->projection == DDBST__PROJ_INCLUDE) {
       ddbst__jw_open(w, '[');
@@ -149,36 +181,57 @@ static void put_items(viewer *v) {
 /* A row of an index's view: its keys there, and the table's. */
 typedef struct keyed {
   int row;
-  const char *k[4];
-  size_t n[4];
+  const ddbst__jnode *k[10]; /* AttributeValues */
+  int n;
 } keyed;
 
 static int by_keys(const void *x, const void *y) {
   const keyed *a = x, *b = y;
-  for (int i = 0; i < 4; i++) {
-    size_t n = a->n[i] < b->n[i] ? a->n[i] : b->n[i];
-    int c = memcmp(a->k[i] ? a->k[i] : "", b->k[i] ? b->k[i] : "", n);
-    if (!c) c = (a->n[i] > b->n[i]) - (a->n[i] < b->n[i]);
+  for (int i = 0; i < a->n; i++) {
+    int c = ddbst__view_av_cmp(a->k[i], b->k[i]);
     if (c) return c;
   }
   return (a->row > b->row) - (a->row < b->row);
+}
+
+/* Whether `row` has every key attribute of `index` (-1: the table): then
+ * the index holds it. Fills `k` with them, then the table's keys. */
+static int index_row(const viewer *v, int index, int row, keyed *k) {
+  const ddbst_model *m = v->m;
+  const char *names[8];
+  int n = key_names(m, index, names) + key_names_sk(m, index);
+  k->row = row;
+  k->n = 0;
+  for (int i = 0; i < n; i++) {
+    k->k[k->n] = ddbst__jobj_get(v->s.rows[row].node, names[i]);
+    if (!k->k[k->n++]) return 0;
+  }
+  k->k[k->n++] = ddbst__jobj_get(v->s.rows[row].node, m->pk_attr);
+  k->k[k->n++] =
+      m->sk_attr ? ddbst__jobj_get(v->s.rows[row].node, m->sk_attr) : NULL;
+  return 1;
+}
+
+/* Whether two rows are in one partition of `index`: equal partition key
+ * attributes. */
+static int same_partition(const viewer *v, int index, int a, int b) {
+  const char *names[8];
+  int n = key_names(v->m, index, names);
+  for (int i = 0; i < n; i++) {
+    const ddbst__jnode *x = ddbst__jobj_get(v->s.rows[a].node, names[i]);
+    const ddbst__jnode *y = ddbst__jobj_get(v->s.rows[b].node, names[i]);
+    if (!x || !y || ddbst__view_av_cmp(x, y)) return 0;
+  }
+  return 1;
 }
 
 /* The rows `index` (-1: the table) holds, in its key order: an index holds
  * the items that have its key attributes (a sparse index, fewer). */
 static void put_view(viewer *v, int index, keyed *rows) {
   const ddbst_model *m = v->m;
-  const char *names[4] = {ddbst__pk_attr_of(m, index),
-                          ddbst__sk_attr_of(m, index), m->pk_attr, m->sk_attr};
   size_t n = 0;
-  for (int r = 0; r < v->s.nrows; r++) {
-    keyed k = {r, {NULL, NULL, NULL, NULL}, {0, 0, 0, 0}};
-    for (int i = 0; i < 4; i++)
-      k.k[i] = names[i] ? ddbst__sample_s(&v->s.rows[r], names[i], &k.n[i])
-                        : NULL;
-    if (!k.k[0] || (names[1] && !k.k[1])) continue;
-    rows[n++] = k;
-  }
+  for (int r = 0; r < v->s.nrows; r++)
+    if (index_row(v, index, r, &rows[n])) n++;
   qsort(rows, n, sizeof *rows, by_keys);
   ddbst__jw *w = v->w;
   ddbst__jw_open(w, '{');
@@ -195,22 +248,17 @@ static void put_view(viewer *v, int index, keyed *rows) {
 /* The row of `entity` in the middle of the biggest partition of the index
  * a pattern reads: the sample's most telling query. */
 static int pick_partition(viewer *v, const ddbst__pattern *p, int *best_size) {
-  const char *pk_attr = ddbst__pk_attr_of(v->m, p->index);
-  const char *sk_attr = ddbst__sk_attr_of(v->m, p->index);
   int best = -1;
   *best_size = 0;
+  keyed k;
   for (int r = 0; r < v->s.nrows; r++) {
     const ddbst__sample_row *row = &v->s.rows[r];
-    size_t n, n2;
-    const char *pk = ddbst__sample_s(row, pk_attr, &n);
-    if (!row->item || row->entity != p->entities[0] || !pk ||
-        (sk_attr && !ddbst__sample_s(row, sk_attr, &n2)))
+    if (!row->item || row->entity != p->entities[0] ||
+        !index_row(v, p->index, r, &k))
       continue;
     int size = 0;
-    for (int q = 0; q < v->s.nrows; q++) {
-      const char *other = ddbst__sample_s(&v->s.rows[q], pk_attr, &n2);
-      size += other && n2 == n && !memcmp(other, pk, n);
-    }
+    for (int q = 0; q < v->s.nrows; q++)
+      size += same_partition(v, p->index, r, q);
     if (size > *best_size) {
       *best_size = size;
       best = r;
@@ -237,6 +285,12 @@ static int by_text(const void *x, const void *y) {
   return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+static int by_number(const void *x, const void *y) {
+  double a = strtod(*(const char *const *)x, NULL);
+  double b = strtod(*(const char *const *)y, NULL);
+  return (a > b) - (a < b);
+}
+
 /* A range over the sample's values of the pattern's range facet in the
  * partition of `from`: from the value a quarter in to the one three
  * quarters in; a timestamp's by day, so that the view shows a partial
@@ -246,24 +300,15 @@ static int pick_range(viewer *v, const ddbst__pattern *p, const ddbst_item *from
                       const ddbst__ekey *k, ddbst_query *q, char *lo,
                       char *hi, size_t cap) {
   const ddbst__entity *e = &v->m->entities[p->entities[0]];
-  const char *pk_attr = ddbst__pk_attr_of(v->m, p->index);
-  size_t n0;
-  const char *pk = NULL;
   const char *texts[64];
-  int n = 0;
-  for (int r = 0; r < v->s.nrows && n < 64; r++) {
+  int n = 0, at = -1;
+  for (int r = 0; r < v->s.nrows && at < 0; r++)
+    if (v->s.rows[r].item == from) at = r;
+  for (int r = 0; at >= 0 && r < v->s.nrows && n < 64; r++) {
     const ddbst__sample_row *row = &v->s.rows[r];
-    if (row->item == from) {
-      pk = ddbst__sample_s(row, pk_attr, &n0);
-      break;
-    }
-  }
-  for (int r = 0; pk && r < v->s.nrows && n < 64; r++) {
-    const ddbst__sample_row *row = &v->s.rows[r];
-    size_t len, n1;
-    const char *here = ddbst__sample_s(row, pk_attr, &n1);
-    if (!row->item || row->entity != p->entities[0] || !here || n1 != n0 ||
-        memcmp(here, pk, n0))
+    size_t len;
+    if (!row->item || row->entity != p->entities[0] ||
+        !same_partition(v, p->index, at, r))
       continue;
     /* the sort-key facets before the range facet must be the same */
     int same = 1;
@@ -278,7 +323,11 @@ static int pick_range(viewer *v, const ddbst__pattern *p, const ddbst_item *from
     if (same && t) texts[n++] = t;
   }
   if (n < 2) return 0;
-  qsort(texts, (size_t)n, sizeof *texts, by_text);
+  ddbst__type t = e->attrs[p->range].type;
+  qsort(texts, (size_t)n, sizeof *texts,
+        t == DDBST__T_INTEGER || t == DDBST__T_NUMBER || t == DDBST__T_TTL
+            ? by_number
+            : by_text);
   int day = e->attrs[p->range].type == DDBST__T_TIMESTAMP;
   snprintf(lo, cap, "%.*s", day ? 10 : (int)cap, texts[n / 4]);
   snprintf(hi, cap, "%.*s", day ? 10 : (int)cap, texts[(3 * n - 1) / 4]);

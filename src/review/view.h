@@ -22,6 +22,11 @@ int ddbst__view_reads(const ddbst__sample *s, int op, const ddbst__jnode *body,
                       ddbst__view_read *r, ddbst_error *err);
 void ddbst__view_read_free(const ddbst_model *m, ddbst__view_read *r);
 
+/* DynamoDB's order of two scalar AttributeValues of one type: numbers
+ * (N) by value, strings and binaries by their bytes; an absent or
+ * non-scalar one first. */
+int ddbst__view_av_cmp(const ddbst__jnode *a, const ddbst__jnode *b);
+
 /* The body's expression `field` ("KeyConditionExpression") with its
  * placeholders replaced by the names and values they stand for, appended
  * to `out`: PK = "ORG#acme" AND begins_with(SK, "USER#"). */

@@ -59,16 +59,34 @@ static const char *name_of(cursor *c) {
 
 /* ---- comparing values ---- */
 
-/* The S text of an AttributeValue, or NULL. */
-static const ddbst__jnode *s_of(const ddbst__jnode *av) {
-  const ddbst__jnode *v = ddbst__jobj_get(av, "S");
-  return v && v->type == DDBST__J_STRING ? v : NULL;
-}
-
 /* DynamoDB's order of strings: their UTF-8 bytes. */
 static int bytes_cmp(const char *a, size_t an, const char *b, size_t bn) {
   int c = memcmp(a, b, an < bn ? an : bn);
   return c ? c : (an > bn) - (an < bn);
+}
+
+/* The value of a scalar AttributeValue ({"S": ...}, {"N": ...},
+ * {"B": ...}) and its type letter, or NULL. */
+static const ddbst__jnode *scalar_of(const ddbst__jnode *av, char *type) {
+  if (!av || av->type != DDBST__J_OBJECT || av->count != 1) return NULL;
+  const char *t = av->keys[0];
+  const ddbst__jnode *v = av->items[0];
+  if (t[1] || (t[0] != 'S' && t[0] != 'N' && t[0] != 'B') ||
+      v->type != DDBST__J_STRING)
+    return NULL;
+  *type = t[0];
+  return v;
+}
+
+int ddbst__view_av_cmp(const ddbst__jnode *a, const ddbst__jnode *b) {
+  char ta = 0, tb = 0;
+  const ddbst__jnode *x = scalar_of(a, &ta), *y = scalar_of(b, &tb);
+  if (!x || !y || ta != tb) return (x != NULL) - (y != NULL);
+  if (ta == 'N') {
+    double p = strtod(x->text, NULL), q = strtod(y->text, NULL);
+    return (p > q) - (p < q);
+  }
+  return bytes_cmp(x->text, x->len, y->text, y->len);
 }
 
 /* Two AttributeValues of one scalar type and equal text (ddbst writes
@@ -89,63 +107,73 @@ static int av_equal(const ddbst__jnode *a, const ddbst__jnode *b) {
 typedef enum { SK_ANY, SK_EQ, SK_LT, SK_LE, SK_GT, SK_GE, SK_BETWEEN,
                SK_BEGINS } sk_op;
 
-typedef struct keycond {
-  const char *pk_name, *sk_name;
-  const ddbst__jnode *pk, *lo, *hi; /* S values */
+/* A key condition: the partition attributes by equality, then those of
+ * the sort key (one on a template key; on a multi-attribute key, the
+ * leading ones by equality and one condition after them). */
+enum { MAX_TERMS = 8 };
+typedef struct term {
+  const char *name;
   sk_op op;
+  const ddbst__jnode *lo, *hi; /* AttributeValues */
+} term;
+typedef struct keycond {
+  term t[MAX_TERMS];
+  int n;
 } keycond;
+
+static void read_term(cursor *c, term *t) {
+  if (word(c, "begins_with(")) {
+    t->op = SK_BEGINS;
+    t->name = name_of(c);
+    if (!word(c, ",")) c->bad = 1;
+    t->lo = placeholder(c, ':');
+    if (!word(c, ")")) c->bad = 1;
+    return;
+  }
+  t->name = name_of(c);
+  static const struct {
+    const char *w;
+    sk_op op;
+  } ops[] = {{"BETWEEN", SK_BETWEEN}, {"<=", SK_LE}, {">=", SK_GE},
+             {"<", SK_LT},            {">", SK_GT},  {"=", SK_EQ}};
+  size_t i = 0;
+  while (i < sizeof ops / sizeof ops[0] && !word(c, ops[i].w)) i++;
+  if (i == sizeof ops / sizeof ops[0]) c->bad = 1;
+  else t->op = ops[i].op;
+  t->lo = placeholder(c, ':');
+  if (t->op == SK_BETWEEN) {
+    if (!word(c, "AND")) c->bad = 1;
+    t->hi = placeholder(c, ':');
+  }
+}
 
 static int read_keycond(cursor *c, keycond *k) {
   memset(k, 0, sizeof *k);
-  k->pk_name = name_of(c);
-  if (!word(c, "=")) c->bad = 1;
-  k->pk = s_of(placeholder(c, ':'));
-  if (word(c, "AND")) {
-    if (word(c, "begins_with(")) {
-      k->op = SK_BEGINS;
-      k->sk_name = name_of(c);
-      if (!word(c, ",")) c->bad = 1;
-      k->lo = s_of(placeholder(c, ':'));
-      if (!word(c, ")")) c->bad = 1;
-    } else {
-      k->sk_name = name_of(c);
-      static const struct {
-        const char *w;
-        sk_op op;
-      } ops[] = {{"BETWEEN", SK_BETWEEN}, {"<=", SK_LE}, {">=", SK_GE},
-                 {"<", SK_LT},            {">", SK_GT},  {"=", SK_EQ}};
-      size_t i = 0;
-      while (i < sizeof ops / sizeof ops[0] && !word(c, ops[i].w)) i++;
-      if (i == sizeof ops / sizeof ops[0]) c->bad = 1;
-      else k->op = ops[i].op;
-      k->lo = s_of(placeholder(c, ':'));
-      if (k->op == SK_BETWEEN) {
-        if (!word(c, "AND")) c->bad = 1;
-        k->hi = s_of(placeholder(c, ':'));
-      }
-    }
-    if (!k->lo || (k->op == SK_BETWEEN && !k->hi)) c->bad = 1;
-  }
+  do
+    read_term(c, &k->t[k->n++]);
+  while (!c->bad && k->n < MAX_TERMS && word(c, "AND"));
   spaces(c);
-  if (c->p != c->end || !k->pk) c->bad = 1;
+  if (c->p != c->end || k->t[0].op != SK_EQ) c->bad = 1;
   return !c->bad;
 }
 
-static int sk_holds(const keycond *k, const ddbst__jnode *sk) {
-  if (k->op == SK_ANY) return 1;
-  if (!sk) return 0;
-  int lo = bytes_cmp(sk->text, sk->len, k->lo->text, k->lo->len);
-  switch (k->op) {
+static int term_holds(const term *t, const ddbst__jnode *av) {
+  char type;
+  if (!av || !scalar_of(av, &type)) return 0;
+  int lo = ddbst__view_av_cmp(av, t->lo);
+  switch (t->op) {
   case SK_EQ: return lo == 0;
   case SK_LT: return lo < 0;
   case SK_LE: return lo <= 0;
   case SK_GT: return lo > 0;
   case SK_GE: return lo >= 0;
-  case SK_BETWEEN:
-    return lo >= 0 &&
-           bytes_cmp(sk->text, sk->len, k->hi->text, k->hi->len) <= 0;
-  case SK_BEGINS:
-    return sk->len >= k->lo->len && !memcmp(sk->text, k->lo->text, k->lo->len);
+  case SK_BETWEEN: return lo >= 0 && ddbst__view_av_cmp(av, t->hi) <= 0;
+  case SK_BEGINS: {
+    char tl;
+    const ddbst__jnode *x = scalar_of(av, &type), *p = scalar_of(t->lo, &tl);
+    return p && tl == type && x->len >= p->len &&
+           !memcmp(x->text, p->text, p->len);
+  }
   default: return 0;
   }
 }
@@ -180,17 +208,19 @@ static int filter_holds(cursor *c, const ddbst__jnode *row) {
 
 typedef struct hit {
   int row;
-  const ddbst__jnode *pk, *sk; /* of the index read */
+  const ddbst__jnode *sk[4]; /* the index's sort attributes, in order */
+  int nsk;
 } hit;
 
 /* Key order; rows in the order they were made where there is no sort key
  * (DynamoDB promises no order there: the view says so). */
 static int by_key(const void *x, const void *y) {
   const hit *a = x, *b = y;
-  int c = 0;
-  if (a->sk && b->sk) c = bytes_cmp(a->sk->text, a->sk->len, b->sk->text,
-                                    b->sk->len);
-  return c ? c : (a->row > b->row) - (a->row < b->row);
+  for (int i = 0; i < a->nsk && i < b->nsk; i++) {
+    int c = ddbst__view_av_cmp(a->sk[i], b->sk[i]);
+    if (c) return c;
+  }
+  return (a->row > b->row) - (a->row < b->row);
 }
 
 static const char *string_member(const ddbst__jnode *obj, const char *key) {
@@ -234,25 +264,29 @@ int ddbst__view_reads(const ddbst__sample *s, int op, const ddbst__jnode *body,
   hit *hits = ddbst__malloc(&m->alloc, ((size_t)s->nrows + 1) * sizeof *hits);
   if (!hits) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   size_t nhits = 0;
-  for (int i = 0; i < s->nrows; i++) {
-    const ddbst__jnode *pk = s_of(ddbst__jobj_get(s->rows[i].node, k.pk_name));
-    const ddbst__jnode *sk =
-        k.sk_name ? s_of(ddbst__jobj_get(s->rows[i].node, k.sk_name)) : NULL;
-    /* an index holds the items that have its key attributes */
-    if (!pk || pk->len != k.pk->len || memcmp(pk->text, k.pk->text, pk->len))
-      continue;
-    if (!sk_holds(&k, sk)) continue;
-    hit h = {i, pk, sk};
-    hits[nhits++] = h;
-  }
-  /* the sort key of the index read, for the order */
+  /* the sort attributes of the index read, for the order */
   int ix = -1;
   for (int i = 0; index && i < m->nindexes; i++)
     if (!strcmp(m->indexes[i].name, index)) ix = i;
-  const char *sk_attr = index ? (ix >= 0 ? m->indexes[ix].sk_attr : NULL)
-                              : m->sk_attr;
-  for (size_t i = 0; sk_attr && i < nhits; i++)
-    hits[i].sk = s_of(ddbst__jobj_get(s->rows[hits[i].row].node, sk_attr));
+  const char *sk_names[4] = {index ? (ix >= 0 ? m->indexes[ix].sk_attr : NULL)
+                                   : m->sk_attr};
+  int nsk = sk_names[0] != NULL;
+  if (ix >= 0 && m->indexes[ix].native) {
+    nsk = m->indexes[ix].nsk;
+    for (int i = 0; i < nsk; i++) sk_names[i] = m->indexes[ix].sk_attrs[i];
+  }
+  for (int i = 0; i < s->nrows; i++) {
+    /* an index holds the items that have its key attributes */
+    int in = 1;
+    for (int t = 0; in && t < k.n; t++)
+      in = term_holds(&k.t[t], ddbst__jobj_get(s->rows[i].node, k.t[t].name));
+    if (!in) continue;
+    hit h = {i, {NULL}, nsk};
+    for (int a = 0; a < nsk; a++)
+      h.sk[a] = ddbst__jobj_get(s->rows[i].node, sk_names[a]);
+    hits[nhits++] = h;
+  }
+  const char *sk_attr = sk_names[0];
   r->ordered = sk_attr != NULL;
   qsort(hits, nhits, sizeof *hits, by_key);
   if (forward && forward->type == DDBST__J_BOOL && !forward->boolean)
