@@ -27,6 +27,7 @@ int ddbst__ffi_load_older(call *c, const ddbst__jnode *req,
   o.allocator = c->alloc;
   int rc = text ? ddbst_model_load(text, len, &o, out, &c->err)
                 : ddbst_model_load_file(file, &o, out, &c->err);
+  if (rc == DDBST_EIO) c->err.path[0] = '\0'; /* the file is the field's */
   if (rc) return ddbst__ffi_prefix_path(c, text ? text_field : file_field);
   return 0;
 }

@@ -50,6 +50,25 @@ for old in tests/evolve/*.old.json; do
     failed=$((failed + 1))
   fi
 done
+# lint --since: the unsafe and impossible changes are findings, in every
+# format, and make the exit 1
+for format in text json sarif; do
+  ext=${format/text/expected}
+  want=tests/evolve/lint-since.$ext
+  "$ddbst" lint tests/evolve/unsafe.new.json --since tests/evolve/unsafe.old.json \
+    --format "$format" >"$tmp/lint" 2>"$tmp/err"
+  rc=$?
+  [[ $update == --update ]] && cp "$tmp/lint" "$want"
+  if [[ $rc -eq 1 && ! -s $tmp/err ]] && cmp -s "$tmp/lint" "$want" &&
+    grep -q "change-unsafe\|^error .*check first" "$want"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL lint --since --format $format: exit $rc (wanted 1)"
+    diff -u "$want" "$tmp/lint" | sed 's/^/  /'
+    sed 's/^/  stderr: /' "$tmp/err"
+    failed=$((failed + 1))
+  fi
+done
 # every class has its golden pair
 for class in none free cleanup backfill rewrite unsafe impossible; do
   if ! grep -lq "\"worst\":\"$class\"" tests/evolve/*.expected.json; then
