@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "evolve/diff.h"
+#include "request/table.h"
 
 static int same_str(const char *a, const char *b) {
   return a == b || (a && b && strcmp(a, b) == 0);
@@ -19,14 +20,8 @@ static void scope_all(ddbst__differ *d, const ddbst_model *m) {
 }
 
 static const char *stream_name(ddbst__stream s) {
-  switch (s) {
-  case DDBST__STREAM_KEYS_ONLY: return "KEYS_ONLY";
-  case DDBST__STREAM_NEW_IMAGE: return "NEW_IMAGE";
-  case DDBST__STREAM_OLD_IMAGE: return "OLD_IMAGE";
-  case DDBST__STREAM_NEW_AND_OLD_IMAGES: return "NEW_AND_OLD_IMAGES";
-  case DDBST__STREAM_NONE: break;
-  }
-  return "none";
+  const char *view = ddbst__stream_view_name(s);
+  return view ? view : "none";
 }
 
 static void key_schema(ddbst__differ *d) {
@@ -267,7 +262,11 @@ static void index_changed(ddbst__differ *d, int oi, int ni) {
     else {
       d->add_index = b->name;
       d->remove_index = a->name;
-      ddbst__diff_report(d, DDBST_CHANGE_REWRITE, path,
+      /* keyed on what items hold already: no item is written, DynamoDB
+       * refills the index */
+      ddbst__diff_report(d, fills_itself(b) ? DDBST_CHANGE_BACKFILL
+                                            : DDBST_CHANGE_REWRITE,
+                         path,
                          "the key attributes of %s change: DynamoDB cannot "
                          "change an index's key schema; delete it and create "
                          "it again (UpdateTable, twice)%s",

@@ -105,6 +105,39 @@ static void facet_order(void **state) {
   ddbst_buf_free(out);
 }
 
+/* A native multi-attribute index keyed in another order: DynamoDB cannot
+ * change the key schema, but it refills the index from the items' own
+ * attributes, so nothing is written: a backfill, with both UpdateTable
+ * steps in order. */
+static void native_index_rekeyed(void **state) {
+  (void)state;
+  size_t n;
+  char *text = read_source("examples/games/model.json", &n);
+  const char *from = "\"partitionKey\": [\"gameId\", \"region\"]";
+  char *at = strstr(text, from);
+  assert_non_null(at);
+  memcpy(at, "\"partitionKey\": [\"region\", \"gameId\"]", strlen(from));
+  ddbst_model *a = load_example("examples/games/model.json");
+  ddbst_model *b = load_text(text);
+  ddbst_buf *out = ddbst_buf_new(NULL);
+  assert_int_equal(ddbst_model_diff(a, b, 0, out, NULL),
+                   DDBST_CHANGE_BACKFILL);
+  assert_non_null(strstr(ddbst_buf_data(out),
+                         "{\"class\":\"backfill\",\"what\":\"table.indexes."
+                         "Leaderboard\",\"reason\":\"the key attributes of "
+                         "Leaderboard change: DynamoDB cannot change an "
+                         "index's key schema; delete it and create it again "
+                         "(UpdateTable, twice), and DynamoDB backfills it\","
+                         "\"entities\":[\"Score\"],\"patterns\":[\"topScores\","
+                         "\"scoresFromLowest\"],\"updateTable\":[{"
+                         "\"removeIndex\":\"Leaderboard\"},{\"addIndex\":"
+                         "\"Leaderboard\"}]}"));
+  ddbst_buf_free(out);
+  ddbst_model_free(b);
+  ddbst_model_free(a);
+  free(text);
+}
+
 static void bad_input(void **state) {
   (void)state;
   ddbst_model *m = load_text(base_text);
@@ -393,6 +426,7 @@ int main(void) {
       cmocka_unit_test(no_change),
       cmocka_unit_test(precision_lowered),
       cmocka_unit_test(facet_order),
+      cmocka_unit_test(native_index_rekeyed),
       cmocka_unit_test(bad_input),
       cmocka_unit_test(class_names),
       cmocka_unit_test(allocation_failures),
