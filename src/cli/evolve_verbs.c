@@ -60,6 +60,8 @@ int cli_diff(int argc, char **argv) {
   cli_text req = {0};
   cli_add(&req, "{\"op\":\"diff\"");
   cli_add_field(&req, "oldFile", files[0]);
+  /* --table names the table in force for both versions */
+  if (cli_table_override) cli_add_field(&req, "oldTable", cli_table_override);
   if (!json) cli_add_field(&req, "format", "text");
   if (renamed) cli_add(&req, ",\"tableRenamed\":true");
   cli_add(&req, "}");

@@ -58,6 +58,8 @@ static yajl_val run_op(const char *model, const char *op, int every_error,
   cli_add(&req, op);
   cli_add(&req, "\"");
   if (since) cli_add_field(&req, "sinceFile", since);
+  if (since && cli_table_override)
+    cli_add_field(&req, "sinceTable", cli_table_override);
   cli_add(&req, "}");
   cli_session s = {.model = model, .every_error = every_error};
   char *answer = cli_run(&s, &req);

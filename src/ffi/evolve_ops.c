@@ -8,12 +8,13 @@
 
 int ddbst__ffi_load_older(call *c, const ddbst__jnode *req,
                           const char *text_field, const char *file_field,
-                          ddbst_model **out) {
+                          const char *table_field, ddbst_model **out) {
   *out = NULL;
-  const char *text = NULL, *file = NULL;
+  const char *text = NULL, *file = NULL, *table = NULL;
   size_t len = 0;
   if (ddbst__ffi_get_string(c, req, text_field, 0, &text, &len) ||
-      ddbst__ffi_get_string(c, req, file_field, 0, &file, NULL))
+      ddbst__ffi_get_string(c, req, file_field, 0, &file, NULL) ||
+      ddbst__ffi_get_string(c, req, table_field, 0, &table, NULL))
     return c->err.code;
   if (!text && !file) return 0;
   if (text && file)
@@ -25,6 +26,7 @@ int ddbst__ffi_load_older(call *c, const ddbst__jnode *req,
   memset(&o, 0, sizeof o);
   o.size = sizeof o;
   o.allocator = c->alloc;
+  o.table_name = table;
   int rc = text ? ddbst_model_load(text, len, &o, out, &c->err)
                 : ddbst_model_load_file(file, &o, out, &c->err);
   if (rc == DDBST_EIO) c->err.path[0] = '\0'; /* the file is the field's */
@@ -32,13 +34,15 @@ int ddbst__ffi_load_older(call *c, const ddbst__jnode *req,
   return 0;
 }
 
-/* {"op":"diff","old":"<model text>" | "oldFile":"path", "tableRenamed":
- * bool, "format":"json" | "text"}: ddbst_model_diff of the old model and
+/* {"op":"diff","old":"<model text>" | "oldFile":"path", "oldTable": the
+ * old model's table name in force (as the session's "table"),
+ * "tableRenamed": bool, "format":"json" | "text"}: ddbst_model_diff of the old model and
  * the session's. The JSON form is the answer itself; the text form is
  * {"text":"...","worst":"rewrite"}. */
 int ddbst__ffi_op_diff(call *c, const ddbst__jnode *req) {
   static const char *const f[] = {"op",     "old",          "oldFile",
-                                  "format", "tableRenamed", NULL};
+                                  "oldTable", "format", "tableRenamed",
+                                  NULL};
   if (ddbst__ffi_only(c, req, "diff", f)) return c->err.code;
   const char *format = NULL;
   int renamed = 0;
@@ -50,7 +54,7 @@ int ddbst__ffi_op_diff(call *c, const ddbst__jnode *req) {
     return ddbst__ffi_fail(c, DDBST_EINVAL, "format",
                            "format %s: expected \"json\" or \"text\"", format);
   ddbst_model *old = NULL;
-  if (ddbst__ffi_load_older(c, req, "old", "oldFile", &old)) return c->err.code;
+  if (ddbst__ffi_load_older(c, req, "old", "oldFile", "oldTable", &old)) return c->err.code;
   if (!old)
     return ddbst__ffi_fail(c, DDBST_EMISSING, "oldFile",
                            "diff needs the older model: \"old\" (its text) "

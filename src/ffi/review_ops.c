@@ -127,12 +127,14 @@ static void on_finding(void *user, int32_t severity, const char *rule,
 }
 
 /* {"op":"lint"}, and with "since" (an older model's text) or "sinceFile"
- * (its path): ddbst_model_lint_since. */
+ * (its path), "sinceTable" its table name in force: ddbst_model_lint_since. */
 int ddbst__ffi_op_lint(call *c, const ddbst__jnode *req) {
-  static const char *const f[] = {"op", "since", "sinceFile", NULL};
+  static const char *const f[] = {"op", "since", "sinceFile", "sinceTable",
+                                  NULL};
   if (ddbst__ffi_only(c, req, "lint", f)) return c->err.code;
   ddbst_model *since = NULL;
-  if (ddbst__ffi_load_older(c, req, "since", "sinceFile", &since))
+  if (ddbst__ffi_load_older(c, req, "since", "sinceFile", "sinceTable",
+                            &since))
     return c->err.code;
   ddbst__jw *w = &c->w;
   ddbst__jw_open(w, '{');

@@ -69,6 +69,15 @@ for format in text json sarif; do
     failed=$((failed + 1))
   fi
 done
+# --table names the table in force for both models: no rename
+out=$("$ddbst" --table blog-prod diff tests/evolve/none.old.json tests/evolve/none.new.json 2>&1)
+rc=$?
+if [[ $rc -eq 0 && $out == "no change" ]]; then
+  passed=$((passed + 1))
+else
+  echo "FAIL --table: exit $rc: $out"
+  failed=$((failed + 1))
+fi
 # every class has its golden pair
 for class in none free cleanup backfill rewrite unsafe impossible; do
   if ! grep -lq "\"worst\":\"$class\"" tests/evolve/*.expected.json; then

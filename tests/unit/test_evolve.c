@@ -394,6 +394,11 @@ static void json_entry(void **state) {
              DDBST_SOURCE_DIR "/examples/saas/model.json\"}");
   assert_non_null(strstr(a, "\"worst\":\"impossible\"}"));
   ddbst_json_free(a);
+  /* the old model's table name in force, as the session's "table" */
+  a = ask(s, "{\"op\":\"diff\",\"oldTable\":\"blog-prod\",\"oldFile\":\""
+             DDBST_SOURCE_DIR "/tests/evolve/cleanup.old.json\"}");
+  assert_non_null(strstr(a, "different tables (blog-prod and blog-dev)"));
+  ddbst_json_free(a);
   a = ask(s, "{\"op\":\"diff\",\"format\":\"yaml\",\"oldFile\":\"x\"}");
   assert_non_null(strstr(a, "\"path\":\"format\""));
   ddbst_json_free(a);
