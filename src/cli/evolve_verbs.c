@@ -28,9 +28,8 @@ const cli_help cli_evolve_help[] = {
 /* The class names of the answer's "worst", in the order of their exit
  * codes (10 + the index) */
 static int exit_of(cli_span worst) {
-  static const char *const classes[] = {"none",    "free",    "cleanup",
-                                        "backfill", "rewrite", "unsafe",
-                                        "impossible"};
+  static const char *const classes[] = {
+      "none", "free", "cleanup", "backfill", "rewrite", "unsafe", "impossible"};
   for (int i = 0; i < 7; i++) {
     size_t n = strlen(classes[i]);
     if (worst.n == n + 2 && memcmp(worst.p + 1, classes[i], n) == 0)

@@ -112,11 +112,11 @@ static void type_changed(attr_ref *r) {
   if (b->type == DDBST__T_ENUM) {
     char *c = d->check;
     size_t n = (size_t)snprintf(c, sizeof d->check,
-                                "every stored value of %s of %s is one of", a->name,
-                                r->en->name);
+                                "every stored value of %s of %s is one of",
+                                a->name, r->en->name);
     for (size_t i = 0; i < b->nvalues && n < sizeof d->check; i++)
-      n += (size_t)snprintf(c + n, sizeof d->check - n, "%s %s",
-                            i ? "," : "", b->values[i]);
+      n += (size_t)snprintf(c + n, sizeof d->check - n, "%s %s", i ? "," : "",
+                            b->values[i]);
   } else {
     snprintf(d->check, sizeof d->check,
              "every stored value of %s of %s is a valid %s (items whose "
@@ -147,10 +147,11 @@ static void enum_values(attr_ref *r) {
   path_of(r, "values", path);
   if (ng) {
     scope(r);
-    snprintf(d->check, sizeof d->check,
-             "no item of %s holds %s = %.300s (a Scan with a filter on %s finds "
-             "them); rewrite or delete those that do",
-             r->en->name, a->name, gone, a->name);
+    snprintf(
+        d->check, sizeof d->check,
+        "no item of %s holds %s = %.300s (a Scan with a filter on %s finds "
+        "them); rewrite or delete those that do",
+        r->en->name, a->name, gone, a->name);
     ddbst__diff_report(d, DDBST_CHANGE_UNSAFE, path,
                        "%s of %s no longer takes %s: items that hold it are "
                        "refused when read back and cannot be updated",
@@ -226,8 +227,7 @@ static void required(attr_ref *r) {
   scope(r);
   if (!b->required) {
     ddbst__diff_report(d, DDBST_CHANGE_FREE, path,
-                       "%s of %s is no longer required", a->name,
-                       r->en->name);
+                       "%s of %s is no longer required", a->name, r->en->name);
   } else if (b->def != DDBST__DEF_NONE) {
     ddbst__diff_report(d, DDBST_CHANGE_BACKFILL, path,
                        "%s of %s is required, with a default: items "
@@ -247,10 +247,9 @@ static void required(attr_ref *r) {
 
 static void defaults(attr_ref *r) {
   const ddbst__attr *a = r->a, *b = r->b;
-  if (a->def == b->def &&
-      (a->def != DDBST__DEF_VALUE ||
-       (a->def_len == b->def_len && memcmp(a->def_text, b->def_text,
-                                           a->def_len) == 0)))
+  if (a->def == b->def && (a->def != DDBST__DEF_VALUE ||
+                           (a->def_len == b->def_len &&
+                            memcmp(a->def_text, b->def_text, a->def_len) == 0)))
     return;
   char path[DDBST__REASON_MAX];
   path_of(r, "default", path);
@@ -310,7 +309,7 @@ static void changed(attr_ref *r) {
 }
 
 void ddbst__diff_attributes(ddbst__differ *d, int oe, int ne) {
-  attr_ref r = {d, oe, ne, &d->old->entities[oe], &d->next->entities[ne],
+  attr_ref r = {d,    oe,   ne, &d->old->entities[oe], &d->next->entities[ne],
                 NULL, NULL, ""};
   for (int i = 0; i < r.en->nattrs; i++) {
     r.b = &r.en->attrs[i];

@@ -28,11 +28,10 @@ static void key_part(key_pair *p, int index, const char *path_base,
   snprintf(path, sizeof path, "%s.%s", path_base, part);
   ddbst__diff_entity(d, p->en->name);
   ddbst__diff_readers(d, d->next, p->ne, index);
-  const char *attr = index < 0 ? (part[0] == 'p' ? d->next->pk_attr
-                                                 : d->next->sk_attr)
-                               : (part[0] == 'p'
-                                      ? d->next->indexes[index].pk_attr
-                                      : d->next->indexes[index].sk_attr);
+  const char *attr =
+      index < 0 ? (part[0] == 'p' ? d->next->pk_attr : d->next->sk_attr)
+                : (part[0] == 'p' ? d->next->indexes[index].pk_attr
+                                  : d->next->indexes[index].sk_attr);
   if (!attr) attr = part;
   if (index < 0 && narrows) {
     snprintf(d->check, sizeof d->check,
@@ -185,8 +184,7 @@ static void uniques(key_pair *p) {
     const ddbst__unique *a = NULL;
     for (int j = 0; j < p->eo->nuniques && !a; j++)
       if (strcmp(p->eo->uniques[j].name, b->name) == 0) a = &p->eo->uniques[j];
-    snprintf(path, sizeof path, "entities.%s.unique.%s", p->en->name,
-             b->name);
+    snprintf(path, sizeof path, "entities.%s.unique.%s", p->en->name, b->name);
     int narrows = 1;
     if (a && !ddbst__diff_template(p->eo, &a->tmpl, p->en, &b->tmpl, how,
                                    sizeof how, &narrows))
@@ -218,8 +216,7 @@ static void uniques(key_pair *p) {
     for (int i = 0; i < p->en->nuniques && !kept; i++)
       kept = strcmp(p->en->uniques[i].name, a->name) == 0;
     if (kept) continue;
-    snprintf(path, sizeof path, "entities.%s.unique.%s", p->eo->name,
-             a->name);
+    snprintf(path, sizeof path, "entities.%s.unique.%s", p->eo->name, a->name);
     ddbst__diff_entity(d, p->en->name);
     ddbst__diff_report(d, DDBST_CHANGE_CLEANUP, path,
                        "%s's unique constraint %s is removed: its guard "
@@ -262,8 +259,7 @@ void ddbst__diff_entities(ddbst__differ *d) {
     ddbst__diff_entity(d, e->name);
     ddbst__diff_readers(d, d->next, i, -2);
     ddbst__diff_report(d, DDBST_CHANGE_FREE, path,
-                       "a new entity %s: no item of it is stored yet",
-                       e->name);
+                       "a new entity %s: no item of it is stored yet", e->name);
   }
   for (int i = 0; i < d->old->nentities; i++) {
     const ddbst__entity *e = &d->old->entities[i];

@@ -40,12 +40,11 @@ static int facet_form(const ddbst__attr *a, const ddbst__seg *sa,
                       size_t cap, int *narrows, int *said) {
   size_t n = strlen(how);
   int changed = 0;
-#define SAY(...)                                                          \
-  do {                                                                    \
-    if (*said && n < cap)                                                 \
-      n += (size_t)snprintf(how + n, cap - n, "; ");                      \
-    if (n < cap) n += (size_t)snprintf(how + n, cap - n, __VA_ARGS__);    \
-    changed = *said = 1;                                                  \
+#define SAY(...)                                                               \
+  do {                                                                         \
+    if (*said && n < cap) n += (size_t)snprintf(how + n, cap - n, "; ");       \
+    if (n < cap) n += (size_t)snprintf(how + n, cap - n, __VA_ARGS__);         \
+    changed = *said = 1;                                                       \
   } while (0)
   if (a->type != b->type) {
     SAY("%s: type %s becomes %s", a->name, ddbst__type_name(a->type),
@@ -88,7 +87,8 @@ static int facet_form(const ddbst__attr *a, const ddbst__seg *sa,
 static int has_facet(const ddbst__entity *e, const ddbst__template *t,
                      const char *name) {
   for (int i = 0; i < t->nsegs; i++)
-    if (t->segs[i].attr >= 0 && strcmp(e->attrs[t->segs[i].attr].name, name) == 0)
+    if (t->segs[i].attr >= 0 &&
+        strcmp(e->attrs[t->segs[i].attr].name, name) == 0)
       return 1;
   return 0;
 }

@@ -33,8 +33,8 @@ static void names_json(ddbst__jw *w, const char *key, const char *const *list,
   ddbst__jw_close(w, ']');
 }
 
-static void names_text(ddbst__jw *w, const char *label,
-                       const char *const *list, int n) {
+static void names_text(ddbst__jw *w, const char *label, const char *const *list,
+                       int n) {
   if (!n) return;
   ddbst__jw_puts(w, label);
   for (int i = 0; i < n; i++) {
@@ -102,9 +102,8 @@ static int on_change(void *user, const ddbst__change *c) {
   return w->rc;
 }
 
-int ddbst_model_diff(const ddbst_model *old_model,
-                     const ddbst_model *new_model, uint32_t flags,
-                     ddbst_buf *out, ddbst_error *err) {
+int ddbst_model_diff(const ddbst_model *old_model, const ddbst_model *new_model,
+                     uint32_t flags, ddbst_buf *out, ddbst_error *err) {
   if (!out) return ddbst__fail(err, DDBST_EINVAL, NULL, "out is NULL");
   ddbst_buf_reset(out);
   if (flags & ~(uint32_t)(DDBST_DIFF_TEXT | DDBST_DIFF_TABLE_RENAMED))
@@ -122,10 +121,11 @@ int ddbst_model_diff(const ddbst_model *old_model,
     ddbst__jw_key(&wr.w, "changes");
     ddbst__jw_open(&wr.w, '[');
   }
-  int worst = wr.w.rc ? wr.w.rc
-                      : ddbst__diff_walk(old_model, new_model,
-                                         (flags & DDBST_DIFF_TABLE_RENAMED) != 0,
-                                         &out->alloc, on_change, &wr, err);
+  int worst = wr.w.rc
+                  ? wr.w.rc
+                  : ddbst__diff_walk(old_model, new_model,
+                                     (flags & DDBST_DIFF_TABLE_RENAMED) != 0,
+                                     &out->alloc, on_change, &wr, err);
   if (worst >= 0) {
     if (wr.text) {
       if (wr.count)
@@ -143,7 +143,8 @@ int ddbst_model_diff(const ddbst_model *old_model,
   }
   if (worst < 0) {
     ddbst_buf_reset(out);
-    if (worst == DDBST_ENOMEM) return ddbst__fail(err, DDBST_ENOMEM, NULL, NULL);
+    if (worst == DDBST_ENOMEM)
+      return ddbst__fail(err, DDBST_ENOMEM, NULL, NULL);
     return worst;
   }
   return worst;

@@ -75,17 +75,18 @@ static int same_filter(const ddbst_model *o, const ddbst__pattern *a,
 /* Whether `a` and `b` read the same way. */
 static int same_pattern(const ddbst_model *o, const ddbst__pattern *a,
                         const ddbst_model *n, const ddbst__pattern *b) {
-  const char *ra = a->range >= 0 ? o->entities[a->entities[0]].attrs[a->range].name : "";
-  const char *rb = b->range >= 0 ? n->entities[b->entities[0]].attrs[b->range].name : "";
+  const char *ra =
+      a->range >= 0 ? o->entities[a->entities[0]].attrs[a->range].name : "";
+  const char *rb =
+      b->range >= 0 ? n->entities[b->entities[0]].attrs[b->range].name : "";
   const char *da = a->description ? a->description : "";
   const char *db = b->description ? b->description : "";
-  return a->op == b->op && strcmp(index_name(o, a->index),
-                                  index_name(n, b->index)) == 0 &&
+  return a->op == b->op &&
+         strcmp(index_name(o, a->index), index_name(n, b->index)) == 0 &&
          same_entities(o, a, n, b) && strcmp(ra, rb) == 0 &&
          a->descending == b->descending &&
-         a->limit_default == b->limit_default &&
-         a->limit_max == b->limit_max && same_filter(o, a, n, b) &&
-         strcmp(da, db) == 0;
+         a->limit_default == b->limit_default && a->limit_max == b->limit_max &&
+         same_filter(o, a, n, b) && strcmp(da, db) == 0;
 }
 
 static void scope_pattern(ddbst__differ *d, const ddbst_model *m,

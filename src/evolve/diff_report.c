@@ -44,11 +44,12 @@ void ddbst__diff_report(ddbst__differ *d, int cls, const char *what,
   vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
   ddbst__trim_partial_utf8(reason);
-  ddbst__change c = {cls, what, reason,
-                     cls == DDBST_CHANGE_UNSAFE && d->check[0] ? d->check
-                                                               : NULL,
-                     d->add_index, d->remove_index,
-                     d->ents, d->nents, d->pats, d->npats};
+  ddbst__change c = {
+      cls,          what,
+      reason,       cls == DDBST_CHANGE_UNSAFE && d->check[0] ? d->check : NULL,
+      d->add_index, d->remove_index,
+      d->ents,      d->nents,
+      d->pats,      d->npats};
   if (cls > d->worst) d->worst = cls;
   if (d->fn) {
     int rc = d->fn(d->user, &c);
@@ -74,4 +75,3 @@ int ddbst__diff_attr_of(const ddbst__entity *e, const char *name) {
     if (strcmp(e->attrs[i].name, name) == 0) return i;
   return -1;
 }
-

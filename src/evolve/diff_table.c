@@ -205,7 +205,8 @@ static void index_added(ddbst__differ *d, int i) {
                        "(ddbst_update_table_add_index_request), then write "
                        "%s%s%s on every item already stored that belongs in "
                        "it; until then its patterns miss those items",
-                       ix->name, ix->pk_attr, ddbst__index_own_sk(ix) ? " and " : "",
+                       ix->name, ix->pk_attr,
+                       ddbst__index_own_sk(ix) ? " and " : "",
                        ddbst__index_own_sk(ix) ? ix->sk_attr : "");
 }
 
@@ -234,7 +235,8 @@ static void index_removed(ddbst__differ *d, int i) {
                        "the index %s is removed: delete it with UpdateTable "
                        "(ddbst_update_table_remove_index_request); %s%s%s "
                        "stay on items until removed",
-                       ix->name, ix->pk_attr, ddbst__index_own_sk(ix) ? " and " : "",
+                       ix->name, ix->pk_attr,
+                       ddbst__index_own_sk(ix) ? " and " : "",
                        ddbst__index_own_sk(ix) ? ix->sk_attr : "");
 }
 
@@ -264,16 +266,16 @@ static void index_changed(ddbst__differ *d, int oi, int ni) {
       d->remove_index = a->name;
       /* keyed on what items hold already: no item is written, DynamoDB
        * refills the index */
-      ddbst__diff_report(d, fills_itself(b) ? DDBST_CHANGE_BACKFILL
-                                            : DDBST_CHANGE_REWRITE,
-                         path,
-                         "the key attributes of %s change: DynamoDB cannot "
-                         "change an index's key schema; delete it and create "
-                         "it again (UpdateTable, twice)%s",
-                         b->name,
-                         fills_itself(b) ? ", and DynamoDB backfills it"
-                                         : ", and write every item of it "
-                                           "under the new key attributes");
+      ddbst__diff_report(
+          d, fills_itself(b) ? DDBST_CHANGE_BACKFILL : DDBST_CHANGE_REWRITE,
+          path,
+          "the key attributes of %s change: DynamoDB cannot "
+          "change an index's key schema; delete it and create "
+          "it again (UpdateTable, twice)%s",
+          b->name,
+          fills_itself(b) ? ", and DynamoDB backfills it"
+                          : ", and write every item of it "
+                            "under the new key attributes");
     }
     return;
   }

@@ -29,8 +29,8 @@ int ddbst__diff_walk(const ddbst_model *old, const ddbst_model *next,
   d.ents_cap = max_int(old->nentities, next->nentities) * 2 + 1;
   d.pats_cap = max_int(old->npatterns, next->npatterns) * 2 + 1;
   d.ents = ddbst__malloc(&a, (size_t)d.ents_cap * sizeof *d.ents);
-  d.pats = d.ents ? ddbst__malloc(&a, (size_t)d.pats_cap * sizeof *d.pats)
-                  : NULL;
+  d.pats =
+      d.ents ? ddbst__malloc(&a, (size_t)d.pats_cap * sizeof *d.pats) : NULL;
   if (!d.pats) {
     ddbst__free(&a, d.ents);
     return ddbst__fail(err, DDBST_ENOMEM, NULL, NULL);

@@ -36,13 +36,12 @@ int ddbst__ffi_load_older(call *c, const ddbst__jnode *req,
 
 /* {"op":"diff","old":"<model text>" | "oldFile":"path", "oldTable": the
  * old model's table name in force (as the session's "table"),
- * "tableRenamed": bool, "format":"json" | "text"}: ddbst_model_diff of the old model and
- * the session's. The JSON form is the answer itself; the text form is
+ * "tableRenamed": bool, "format":"json" | "text"}: ddbst_model_diff of the old
+ * model and the session's. The JSON form is the answer itself; the text form is
  * {"text":"...","worst":"rewrite"}. */
 int ddbst__ffi_op_diff(call *c, const ddbst__jnode *req) {
-  static const char *const f[] = {"op",     "old",          "oldFile",
-                                  "oldTable", "format", "tableRenamed",
-                                  NULL};
+  static const char *const f[] = {
+      "op", "old", "oldFile", "oldTable", "format", "tableRenamed", NULL};
   if (ddbst__ffi_only(c, req, "diff", f)) return c->err.code;
   const char *format = NULL;
   int renamed = 0;
@@ -54,13 +53,14 @@ int ddbst__ffi_op_diff(call *c, const ddbst__jnode *req) {
     return ddbst__ffi_fail(c, DDBST_EINVAL, "format",
                            "format %s: expected \"json\" or \"text\"", format);
   ddbst_model *old = NULL;
-  if (ddbst__ffi_load_older(c, req, "old", "oldFile", "oldTable", &old)) return c->err.code;
+  if (ddbst__ffi_load_older(c, req, "old", "oldFile", "oldTable", &old))
+    return c->err.code;
   if (!old)
     return ddbst__ffi_fail(c, DDBST_EMISSING, "oldFile",
                            "diff needs the older model: \"old\" (its text) "
                            "or \"oldFile\" (a path)");
-  uint32_t flags = (text ? DDBST_DIFF_TEXT : 0) |
-                   (renamed ? DDBST_DIFF_TABLE_RENAMED : 0);
+  uint32_t flags =
+      (text ? DDBST_DIFF_TEXT : 0) | (renamed ? DDBST_DIFF_TABLE_RENAMED : 0);
   int worst = ddbst_model_diff(old, c->m, flags, &c->tmp, &c->err);
   ddbst_model_free(old);
   if (worst < 0) return worst;

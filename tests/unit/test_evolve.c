@@ -8,13 +8,13 @@
 #include "support.h"
 
 /* A table of one entity; OLD_* pieces are spliced to make each version. */
-#define MODEL(table, sk, attrs, extra)                                      \
-  "{\"ddbst\":1,\"table\":{\"name\":\"" table "\",\"partitionKey\":\"PK\","  \
-  "\"sortKey\":\"SK\"},\"entities\":{\"Event\":{\"attributes\":{"           \
-  "\"id\":\"string\",\"at\":{\"type\":\"timestamp\",\"precision\":\"ms\"}," \
-  "\"kind\":{\"type\":\"enum\",\"values\":[\"a\",\"b\"]}" attrs "},"        \
-  "\"key\":{\"pk\":\"EVENT#{id}\",\"sk\":\"" sk "\"}" extra "}},"           \
-  "\"patterns\":{\"listEvents\":{\"query\":\"Event\",\"limit\":{\"max\":"   \
+#define MODEL(table, sk, attrs, extra)                                         \
+  "{\"ddbst\":1,\"table\":{\"name\":\"" table "\",\"partitionKey\":\"PK\","    \
+  "\"sortKey\":\"SK\"},\"entities\":{\"Event\":{\"attributes\":{"              \
+  "\"id\":\"string\",\"at\":{\"type\":\"timestamp\",\"precision\":\"ms\"},"    \
+  "\"kind\":{\"type\":\"enum\",\"values\":[\"a\",\"b\"]}" attrs "},"           \
+  "\"key\":{\"pk\":\"EVENT#{id}\",\"sk\":\"" sk "\"}" extra "}},"              \
+  "\"patterns\":{\"listEvents\":{\"query\":\"Event\",\"limit\":{\"max\":"      \
   "10}}}}"
 
 static const char *const base_text = MODEL("tbl", "AT#{at}", "", "");
@@ -65,8 +65,7 @@ static void precision_lowered(void **state) {
       "\"key\":{\"pk\":\"EVENT#{id}\",\"sk\":\"AT#{at}\"}}},"
       "\"patterns\":{\"listEvents\":{\"query\":\"Event\",\"limit\":{\"max\":"
       "10}}}}";
-  assert_int_equal(diff(base_text, lowered, 0, out, NULL),
-                   DDBST_CHANGE_UNSAFE);
+  assert_int_equal(diff(base_text, lowered, 0, out, NULL), DDBST_CHANGE_UNSAFE);
   assert_string_equal(
       ddbst_buf_data(out),
       "{\"table\":\"tbl\",\"changes\":["
@@ -120,8 +119,7 @@ static void native_index_rekeyed(void **state) {
   ddbst_model *a = load_example("examples/games/model.json");
   ddbst_model *b = load_text(text);
   ddbst_buf *out = ddbst_buf_new(NULL);
-  assert_int_equal(ddbst_model_diff(a, b, 0, out, NULL),
-                   DDBST_CHANGE_BACKFILL);
+  assert_int_equal(ddbst_model_diff(a, b, 0, out, NULL), DDBST_CHANGE_BACKFILL);
   assert_non_null(strstr(ddbst_buf_data(out),
                          "{\"class\":\"backfill\",\"what\":\"table.indexes."
                          "Leaderboard\",\"reason\":\"the key attributes of "
@@ -159,9 +157,9 @@ static void bad_input(void **state) {
   assert_string_equal(err.path, "table.name");
   assert_non_null(strstr(err.message, "different tables (tbl and other)"));
   assert_int_equal(ddbst_buf_len(out), 0);
-  assert_int_equal(ddbst_model_diff(m, other, DDBST_DIFF_TABLE_RENAMED, out,
-                                    &err),
-                   DDBST_CHANGE_IMPOSSIBLE);
+  assert_int_equal(
+      ddbst_model_diff(m, other, DDBST_DIFF_TABLE_RENAMED, out, &err),
+      DDBST_CHANGE_IMPOSSIBLE);
   assert_non_null(strstr(ddbst_buf_data(out),
                          "\"what\":\"table.name\",\"reason\":\"the table tbl "
                          "becomes other: DynamoDB cannot rename a table"));
@@ -175,9 +173,8 @@ static void bad_input(void **state) {
 
 static void class_names(void **state) {
   (void)state;
-  static const char *const names[] = {"none",    "free",   "cleanup",
-                                      "backfill", "rewrite", "unsafe",
-                                      "impossible"};
+  static const char *const names[] = {
+      "none", "free", "cleanup", "backfill", "rewrite", "unsafe", "impossible"};
   for (int i = 0; i <= DDBST_CHANGE_IMPOSSIBLE; i++)
     assert_string_equal(ddbst_change_class_name(i), names[i]);
   assert_null(ddbst_change_class_name(7));
@@ -191,8 +188,8 @@ static void allocation_failures(void **state) {
   counting_alloc ca;
   counting_alloc_init(&ca);
   ddbst_model *a = load_text(base_text);
-  ddbst_model *b = load_text(MODEL("tbl", "{kind}#AT#{at}",
-                                   ",\"note\":\"string\"", ""));
+  ddbst_model *b =
+      load_text(MODEL("tbl", "{kind}#AT#{at}", ",\"note\":\"string\"", ""));
   for (uint32_t flags = 0; flags <= DDBST_DIFF_TEXT; flags++) {
     int failures = 0;
     for (long n = 1;; n++) {
@@ -297,10 +294,11 @@ static void lint_since_allocation_failures(void **state) {
   o.size = sizeof o;
   o.allocator = &ca.hooks;
   ddbst_model *old, *now;
-  const char *changed = MODEL("tbl", "AT#{at}", "", ",\"unique\":{\"id\":"
-                                                  "\"ID#{id}\"}");
-  assert_int_equal(ddbst_model_load(base_text, strlen(base_text), &o, &old,
-                                    NULL), 0);
+  const char *changed = MODEL("tbl", "AT#{at}", "",
+                              ",\"unique\":{\"id\":"
+                              "\"ID#{id}\"}");
+  assert_int_equal(
+      ddbst_model_load(base_text, strlen(base_text), &o, &old, NULL), 0);
   assert_int_equal(ddbst_model_load(changed, strlen(changed), &o, &now, NULL),
                    0);
   long baseline = ca.live;
@@ -390,13 +388,15 @@ static void json_entry(void **state) {
              "/examples/saas/model.json\"}");
   assert_non_null(strstr(a, "\"path\":\"table.name\""));
   ddbst_json_free(a);
-  a = ask(s, "{\"op\":\"diff\",\"tableRenamed\":true,\"oldFile\":\""
-             DDBST_SOURCE_DIR "/examples/saas/model.json\"}");
+  a = ask(
+      s,
+      "{\"op\":\"diff\",\"tableRenamed\":true,\"oldFile\":\"" DDBST_SOURCE_DIR
+      "/examples/saas/model.json\"}");
   assert_non_null(strstr(a, "\"worst\":\"impossible\"}"));
   ddbst_json_free(a);
   /* the old model's table name in force, as the session's "table" */
-  a = ask(s, "{\"op\":\"diff\",\"oldTable\":\"blog-prod\",\"oldFile\":\""
-             DDBST_SOURCE_DIR "/tests/evolve/cleanup.old.json\"}");
+  a = ask(s, "{\"op\":\"diff\",\"oldTable\":\"blog-prod\",\"oldFile\":"
+             "\"" DDBST_SOURCE_DIR "/tests/evolve/cleanup.old.json\"}");
   assert_non_null(strstr(a, "different tables (blog-prod and blog-dev)"));
   ddbst_json_free(a);
   a = ask(s, "{\"op\":\"diff\",\"format\":\"yaml\",\"oldFile\":\"x\"}");
@@ -412,8 +412,8 @@ static void json_entry(void **state) {
   ddbst_json_free(a);
   ddbst_json_close(s);
 
-  config = "{\"modelFile\":\"" DDBST_SOURCE_DIR
-           "/tests/evolve/unsafe.new.json\"}";
+  config =
+      "{\"modelFile\":\"" DDBST_SOURCE_DIR "/tests/evolve/unsafe.new.json\"}";
   s = ddbst_json_open(config, strlen(config), NULL, &error);
   if (!s) fail_msg("open: %s", error);
   a = ask(s, "{\"op\":\"lint\",\"sinceFile\":\"" DDBST_SOURCE_DIR
