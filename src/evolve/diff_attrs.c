@@ -54,9 +54,36 @@ static const char *default_words(const ddbst__attr *a) {
   }
 }
 
+/* An attribute the model adds itself: the version, or a timestamp it
+ * fills on writes. Items already stored lack it. */
+static void added_implicit(attr_ref *r) {
+  ddbst__differ *d = r->d;
+  int ix = (int)(r->b - r->en->attrs);
+  int version = ix == r->en->version_attr;
+  char path[DDBST__REASON_MAX];
+  snprintf(path, sizeof path, "entities.%s.%s", r->en->name,
+           version ? "version" : "timestamps");
+  scope(r);
+  if (version)
+    ddbst__diff_report(d, DDBST_CHANGE_BACKFILL, path,
+                       "%s now keeps its version in %s: items already "
+                       "stored have none, so a write that expects one is "
+                       "refused for them until each is given its first (1)",
+                       r->en->name, r->b->name);
+  else
+    ddbst__diff_report(d, DDBST_CHANGE_BACKFILL, path,
+                       "%s of %s is filled on writes from now: items already "
+                       "stored lack it until it is written on them",
+                       r->b->name, r->en->name);
+}
+
 static void added(attr_ref *r) {
   ddbst__differ *d = r->d;
   const ddbst__attr *b = r->b;
+  if (b->implicit) {
+    added_implicit(r);
+    return;
+  }
   scope(r);
   if (b->def != DDBST__DEF_NONE) {
     ddbst__diff_report(d, DDBST_CHANGE_BACKFILL, r->path,
