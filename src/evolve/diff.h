@@ -5,6 +5,8 @@
 #ifndef DDBST_EVOLVE_DIFF_H
 #define DDBST_EVOLVE_DIFF_H
 
+#include <string.h>
+
 #include "model/model.h"
 
 /* One change, valid during the call that receives it. `cls` is a
@@ -73,6 +75,17 @@ void ddbst__diff_report(ddbst__differ *d, int cls, const char *what,
 int ddbst__diff_index_of(const ddbst_model *m, const char *name);
 int ddbst__diff_entity_of(const ddbst_model *m, const char *name);
 int ddbst__diff_attr_of(const ddbst__entity *e, const char *name);
+
+/* Whether template `t` of entity `e` has a facet of attribute `name`. */
+static inline int ddbst__diff_has_facet(const ddbst__entity *e,
+                                        const ddbst__template *t,
+                                        const char *name) {
+  for (int i = 0; i < t->nsegs; i++)
+    if (t->segs[i].attr >= 0 &&
+        strcmp(e->attrs[t->segs[i].attr].name, name) == 0)
+      return 1;
+  return 0;
+}
 
 /* Compares the key text template `a` (of entity `ea`) renders with what
  * `b` (of `eb`) renders: literals, facets and each facet's key form (type,

@@ -6,24 +6,16 @@
 
 #include "evolve/diff.h"
 
-static int in_template(const ddbst__entity *e, const ddbst__template *t,
-                       const char *name) {
-  for (int i = 0; i < t->nsegs; i++)
-    if (t->segs[i].attr >= 0 &&
-        strcmp(e->attrs[t->segs[i].attr].name, name) == 0)
-      return 1;
-  return 0;
-}
-
 int ddbst__diff_in_key(const ddbst__entity *e, const char *name) {
-  if (in_template(e, &e->key.pk, name) || in_template(e, &e->key.sk, name))
+  if (ddbst__diff_has_facet(e, &e->key.pk, name) ||
+      ddbst__diff_has_facet(e, &e->key.sk, name))
     return 1;
   for (int i = 0; i < e->nindexes; i++)
-    if (in_template(e, &e->indexes[i].pk, name) ||
-        in_template(e, &e->indexes[i].sk, name))
+    if (ddbst__diff_has_facet(e, &e->indexes[i].pk, name) ||
+        ddbst__diff_has_facet(e, &e->indexes[i].sk, name))
       return 1;
   for (int i = 0; i < e->nuniques; i++)
-    if (in_template(e, &e->uniques[i].tmpl, name)) return 1;
+    if (ddbst__diff_has_facet(e, &e->uniques[i].tmpl, name)) return 1;
   return 0;
 }
 

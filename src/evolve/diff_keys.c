@@ -83,16 +83,6 @@ static int facet_form(const ddbst__attr *a, const ddbst__seg *sa,
   return changed;
 }
 
-/* Whether template `t` of `e` has a facet of attribute `name`. */
-static int has_facet(const ddbst__entity *e, const ddbst__template *t,
-                     const char *name) {
-  for (int i = 0; i < t->nsegs; i++)
-    if (t->segs[i].attr >= 0 &&
-        strcmp(e->attrs[t->segs[i].attr].name, name) == 0)
-      return 1;
-  return 0;
-}
-
 int ddbst__diff_template(const ddbst__entity *ea, const ddbst__template *a,
                          const ddbst__entity *eb, const ddbst__template *b,
                          char *how, size_t cap, int *narrows) {
@@ -102,7 +92,7 @@ int ddbst__diff_template(const ddbst__entity *ea, const ddbst__template *a,
    * only in it now share a key. */
   for (int i = 0; i < a->nsegs; i++)
     if (a->segs[i].attr >= 0 &&
-        !has_facet(eb, b, ea->attrs[a->segs[i].attr].name))
+        !ddbst__diff_has_facet(eb, b, ea->attrs[a->segs[i].attr].name))
       *narrows = 1;
   int shape = a->nsegs != b->nsegs;
   for (int i = 0; !shape && i < a->nsegs; i++) {
