@@ -1411,6 +1411,79 @@ DDBST_API int ddbst_model_lint(const ddbst_model *model,
 /* "error", "warning" or "note" (static), or NULL for an unknown severity. */
 DDBST_API const char *ddbst_lint_severity_name(int32_t severity);
 
+/* ---- model evolution ---- */
+
+/* Classes of change, by what a change does to the items already stored,
+ * least severe first (docs/evolution.md gives an example of each):
+ *   FREE        nothing stored changes (a new pattern served by keys items
+ *               have, a new optional attribute, a description);
+ *   CLEANUP     something removed stays on items until removed (an index's
+ *               key attributes, an attribute, guard items, an entity's items);
+ *   BACKFILL    items already stored lack what the new model writes (a new
+ *               index's keys, a default, an entity joining an index);
+ *   REWRITE     every affected item moves to a new key (a template, facet
+ *               order, precision, width, casing or delimiter changed);
+ *   UNSAFE      items may hold what the new model refuses or merges (an enum
+ *               value removed, a type changed, a unique constraint added):
+ *               each says what a migration must check first;
+ *   IMPOSSIBLE  DynamoDB cannot do it in place (a new local index, a changed
+ *               table key schema, a rename): a new table and a copy. */
+#define DDBST_CHANGE_NONE 0
+#define DDBST_CHANGE_FREE 1
+#define DDBST_CHANGE_CLEANUP 2
+#define DDBST_CHANGE_BACKFILL 3
+#define DDBST_CHANGE_REWRITE 4
+#define DDBST_CHANGE_UNSAFE 5
+#define DDBST_CHANGE_IMPOSSIBLE 6
+
+/* Flags of ddbst_model_diff. */
+#define DDBST_DIFF_TEXT 0x1u          /* text for people instead of JSON */
+#define DDBST_DIFF_TABLE_RENAMED 0x2u /* models of differently named tables
+                                         are one table renamed (an
+                                         IMPOSSIBLE change), not an error */
+
+/* Every difference between `old_model` and `new_model` that matters to the
+ * items already in the table, classified (DDBST_CHANGE_*), into `out`
+ * (replacing its contents). Keys are compared as compiled (templates,
+ * facets and each facet's key form), so a model reformatted or reordered
+ * is no change. The JSON form:
+ *   {"table":"saas-api-dev","changes":[{"class":"rewrite",
+ *    "what":"entities.Project.key.sk","reason":"...","entities":["Project"],
+ *    "patterns":["listProjects"],"check":"..." (unsafe only),
+ *    "updateTable":[{"removeIndex":"GSI2"},{"addIndex":"GSI2"}] (when the
+ *    change needs UpdateTable)}],"worst":"rewrite"}
+ * in a stable order: table, indexes, entities (the new model's order, then
+ * those removed), patterns; "what" is a path in the new model file (the
+ * old one's for what was removed). DDBST_DIFF_TEXT writes one change a
+ * paragraph ("CLASS WHAT: REASON", then its entities and patterns, what to
+ * check first, the UpdateTable steps) and a last line "N changes, the
+ * worst: CLASS" or "no change".
+ * Returns the most severe class met (DDBST_CHANGE_NONE .. _IMPOSSIBLE: a CI
+ * job fails on >= DDBST_CHANGE_REWRITE, say), or DDBST_EINVAL (a NULL
+ * model or buffer, unknown flags, models of tables with different names
+ * without DDBST_DIFF_TABLE_RENAMED, path "table.name"), DDBST_ENOMEM; on
+ * error `out` is left empty. Allocates through `out`'s allocator only.
+ * Reentrant: the models are only read. */
+DDBST_API int ddbst_model_diff(const ddbst_model *old_model,
+                               const ddbst_model *new_model, uint32_t flags,
+                               ddbst_buf *out, ddbst_error *err);
+
+/* "free", "cleanup", ... (static) for a DDBST_CHANGE_*, "none" for
+ * DDBST_CHANGE_NONE, NULL for anything else. */
+DDBST_API const char *ddbst_change_class_name(int32_t cls);
+
+/* ddbst_model_lint of `model`, then one finding for each change since the
+ * model `since` that ddbst_model_diff classes UNSAFE (rule "change-unsafe",
+ * its message ending with what to check first) or IMPOSSIBLE (rule
+ * "change-impossible"), both of severity DDBST_LINT_ERROR, at the change's
+ * path; a renamed table is such a change, not an error. Returns the number
+ * of error findings, or DDBST_EINVAL (a NULL model), DDBST_ENOMEM (the
+ * findings given so far stand). Allocates through `model`'s allocator. */
+DDBST_API int ddbst_model_lint_since(const ddbst_model *model,
+                                     const ddbst_model *since,
+                                     ddbst_lint_fn on_finding, void *user,
+                                     ddbst_error *err);
+
 /* Markdown for a design review, into `out`: the entity and key table
  * (Entity | PK | SK | each index's keys | other attributes), the indexes, the
  * access-pattern table (# | pattern | operation | index | key condition |

@@ -20,6 +20,7 @@ static const struct {
     {"answers", cli_page_help},
     {NULL, cli_hydrate_help},
     {"infrastructure and review", cli_infra_help},
+    {NULL, cli_evolve_help},
     {NULL, cli_view_help},
     {NULL, cli_workbench_help},
     {"types for a type checker", cli_generate_help},
@@ -211,7 +212,8 @@ static void print_man(FILE *out) {
   troff(out, "Cursor keys: 64 hex characters each, comma-separated, newest "
              "first (else \\-\\-cursor\\-key\\-file).\n");
   fprintf(out, ".SH EXIT STATUS\n0: done; 1: lint found an error, or "
-               "output failed; 2: bad input (a message names what was "
+               "output failed; 12 to 16: diff found a change of class "
+               "cleanup, backfill, rewrite, unsafe or impossible; 2: bad input (a message names what was "
                "wrong; a model error is FILE:LINE:COLUMN: path: message).\n"
                ".SH FILES\n");
   troff(out, "share/ddbst/ddbst.schema.json: the model file's JSON Schema "
@@ -219,7 +221,7 @@ static void print_man(FILE *out) {
              "the command; it asks ddbst help \\-\\-verbs, \\-\\-options "
              "VERB and \\-\\-names MODEL KIND.\n");
   fprintf(out, ".SH SEE ALSO\nThe docs/ of the source tree: model.md, "
-               "queries.md, requests.md, responses.md, review.md, view.md.\n");
+               "queries.md, requests.md, responses.md, review.md, evolution.md, view.md.\n");
 }
 
 /* What the completion scripts ask (cli_help_answer). */

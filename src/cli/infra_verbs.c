@@ -19,6 +19,9 @@ static const cli_option lint_options[] = {
     {"--format", "text|json|sarif",
      "text (the default): SEVERITY PATH: MESSAGE lines; json; sarif: SARIF "
      "2.1.0 for code scanning"},
+    {"--since", "OLD",
+     "also the changes since model OLD that are unsafe or impossible in "
+     "place (docs/evolution.md)"},
     {NULL, NULL, NULL}};
 
 const cli_help cli_infra_help[] = {
@@ -27,10 +30,12 @@ const cli_help cli_infra_help[] = {
      "template.",
      cloudformation_options,
      "ddbst cloudformation examples/saas/model.json --yaml"},
-    {"lint", "MODEL [--format text|json|sarif]",
+    {"lint", "MODEL [--format text|json|sarif] [--since OLD]",
      "The design review: one finding per problem, with its rule and the\n"
-     "place in the model file (docs/review.md explains every rule). Exit 1\n"
-     "when a finding is an error.",
+     "place in the model file (docs/review.md explains every rule). With\n"
+     "--since, the changes from OLD that no migration may take blindly are\n"
+     "findings too (change-unsafe, change-impossible). Exit 1 when a\n"
+     "finding is an error.",
      lint_options, "ddbst lint examples/blog/model.json --format sarif"},
     {"doc", "MODEL",
      "Markdown for a design review: entities and keys, indexes, access\n"
@@ -44,12 +49,18 @@ static void print_text(const char *s, size_t n) {
   if (n && s[n - 1] != '\n') fputc('\n', stdout);
 }
 
-/* The answer to {"op":"<op>"} parsed, or NULL (the error printed). */
-static yajl_val run_op(const char *model, const char *op, int every_error) {
+/* The answer to {"op":"<op>"} (with "sinceFile" when `since` is not
+ * NULL) parsed, or NULL (the error printed). */
+static yajl_val run_op(const char *model, const char *op, int every_error,
+                       const char *since) {
   cli_text req = {0};
   cli_add(&req, "{\"op\":\"");
   cli_add(&req, op);
-  cli_add(&req, "\"}");
+  cli_add(&req, "\"");
+  if (since) cli_add_field(&req, "sinceFile", since);
+  if (since && cli_table_override)
+    cli_add_field(&req, "sinceTable", cli_table_override);
+  cli_add(&req, "}");
   cli_session s = {.model = model, .every_error = every_error};
   char *answer = cli_run(&s, &req);
   char why[256];
@@ -180,7 +191,8 @@ static void write_sarif(cli_text *t, const char *file, cli_span text,
   for (size_t k = 0; k < nrules; k++) {
     char help[200];
     snprintf(help, sizeof help,
-             "docs/review.md explains the rule %s and how to fix the model",
+             "docs/%s.md explains the rule %s and how to fix the model",
+             strncmp(rules[k], "change-", 7) ? "review" : "evolution",
              rules[k]);
     cli_add(t, k ? ",{\"id\":" : "{\"id\":");
     cli_add_string(t, rules[k], strlen(rules[k]));
@@ -255,13 +267,17 @@ static void write_json(cli_text *t, const char *file, cli_span text,
   cli_add(t, tail);
 }
 
-/* lint MODEL [--format text|json|sarif]: text is SEVERITY PATH: MESSAGE
+/* lint MODEL [--format text|json|sarif] [--since OLD]: text is SEVERITY PATH: MESSAGE
  * lines; exit 1 on an error */
 int cli_lint(int argc, char **argv) {
-  const char *model = NULL, *format = "text";
+  const char *model = NULL, *format = "text", *since = NULL;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--format") && i + 1 < argc)
       format = argv[++i];
+    else if (!strcmp(argv[i], "--since") && i + 1 < argc)
+      since = argv[++i];
+    else if (!strncmp(argv[i], "--since=", 8))
+      since = argv[i] + 8;
     else if (!strncmp(argv[i], "--format=", 9))
       format = argv[i] + 9;
     else if (argv[i][0] == '-' && argv[i][1])
@@ -278,7 +294,7 @@ int cli_lint(int argc, char **argv) {
             format);
     return 2;
   }
-  yajl_val root = run_op(model, "lint", 1);
+  yajl_val root = run_op(model, "lint", 1, since);
   if (!root) return 2;
   const char *findings[] = {"findings", NULL}, *errors[] = {"errors", NULL};
   yajl_val all = yajl_tree_get(root, findings, yajl_t_array);
@@ -316,7 +332,7 @@ int cli_lint(int argc, char **argv) {
 /* doc MODEL: Markdown for a design review */
 int cli_doc(int argc, char **argv) {
   if (argc != 1) return cli_usage_error("doc takes one model file");
-  yajl_val root = run_op(argv[0], "doc", 0);
+  yajl_val root = run_op(argv[0], "doc", 0, NULL);
   if (!root) return 2;
   const char *markdown = string_at(root, "markdown");
   print_text(markdown, strlen(markdown));

@@ -34,6 +34,7 @@ static const struct {
     {"stream", cli_stream},
     {"cloudformation", cli_cloudformation},
     {"lint", cli_lint},
+    {"diff", cli_diff},
     {"doc", cli_doc},
     {"generate", cli_generate},
     {"view", cli_view},

@@ -130,6 +130,14 @@ int ddbst__ffi_op_create_table(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_table(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_cloudformation(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_lint(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_diff(call *c, const ddbst__jnode *req);
+/* An older model from the request's `text_field` (its text) or
+ * `file_field` (a path), its table name overridden by `table_field` when
+ * given, into *out (NULL when neither is given; free it with
+ * ddbst_model_free); errors at the field's path (evolve_ops.c). */
+int ddbst__ffi_load_older(call *c, const ddbst__jnode *req,
+                          const char *text_field, const char *file_field,
+                          const char *table_field, ddbst_model **out);
 int ddbst__ffi_op_doc(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_version(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_view(call *c, const ddbst__jnode *req);

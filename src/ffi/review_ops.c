@@ -126,14 +126,25 @@ static void on_finding(void *user, int32_t severity, const char *rule,
   ddbst__jw_close(w, '}');
 }
 
+/* {"op":"lint"}, and with "since" (an older model's text) or "sinceFile"
+ * (its path), "sinceTable" its table name in force: ddbst_model_lint_since. */
 int ddbst__ffi_op_lint(call *c, const ddbst__jnode *req) {
-  static const char *const f[] = {"op", NULL};
+  static const char *const f[] = {"op", "since", "sinceFile", "sinceTable",
+                                  NULL};
   if (ddbst__ffi_only(c, req, "lint", f)) return c->err.code;
+  ddbst_model *since = NULL;
+  if (ddbst__ffi_load_older(c, req, "since", "sinceFile", "sinceTable",
+                            &since))
+    return c->err.code;
   ddbst__jw *w = &c->w;
   ddbst__jw_open(w, '{');
   ddbst__jw_key(w, "findings");
   ddbst__jw_open(w, '[');
-  int errors = w->rc ? w->rc : ddbst_model_lint(c->m, on_finding, w, &c->err);
+  int errors =
+      w->rc     ? w->rc
+      : since   ? ddbst_model_lint_since(c->m, since, on_finding, w, &c->err)
+                : ddbst_model_lint(c->m, on_finding, w, &c->err);
+  ddbst_model_free(since);
   if (errors < 0) return errors;
   ddbst__jw_close(w, ']');
   ddbst__jw_key(w, "errors");

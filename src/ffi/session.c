@@ -90,6 +90,7 @@ static int dispatch(call *c, const ddbst__jnode *req) {
       {"updateTable", ddbst__ffi_op_table},
       {"cloudformation", ddbst__ffi_op_cloudformation},
       {"lint", ddbst__ffi_op_lint},
+      {"diff", ddbst__ffi_op_diff},
       {"doc", ddbst__ffi_op_doc},
       {"keys", ddbst__ffi_op_keys},
       {"itemSize", ddbst__ffi_op_item_size},

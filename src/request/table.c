@@ -135,7 +135,7 @@ void ddbst__table_local_secondary_indexes(ddbst__jw *w, const ddbst_model *m) {
   secondary_indexes(w, m, 1);
 }
 
-static const char *stream_view_name(ddbst__stream s) {
+const char *ddbst__stream_view_name(ddbst__stream s) {
   switch (s) {
   case DDBST__STREAM_KEYS_ONLY: return "KEYS_ONLY";
   case DDBST__STREAM_NEW_IMAGE: return "NEW_IMAGE";
@@ -148,7 +148,7 @@ static const char *stream_view_name(ddbst__stream s) {
 
 void ddbst__table_stream_specification(ddbst__jw *w, const ddbst_model *m,
                                        int api) {
-  const char *view = stream_view_name(m->stream);
+  const char *view = ddbst__stream_view_name(m->stream);
   if (!view) return;
   ddbst__jw_key(w, "StreamSpecification");
   ddbst__jw_open(w, '{');

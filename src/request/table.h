@@ -41,6 +41,10 @@ void ddbst__table_global_secondary_indexes(ddbst__jw *w,
  * has no local index. DynamoDB creates them with the table only. */
 void ddbst__table_local_secondary_indexes(ddbst__jw *w, const ddbst_model *m);
 
+/* The stream view type as DynamoDB spells it ("NEW_IMAGE"), NULL for
+ * none. */
+const char *ddbst__stream_view_name(ddbst__stream s);
+
 /* "StreamSpecification":{...} with the stream's view type; nothing when the
  * table has no stream. CreateTable's form (`api`) says StreamEnabled as
  * well; CloudFormation's has the view alone. */

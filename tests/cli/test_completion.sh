@@ -42,6 +42,9 @@ expect_bash entities "Organisation" ddbst keys "$saas" Org
 expect_bash attributes "userId=" ddbst keys "$saas" User us
 expect_bash generate "python" ddbst generate py
 expect_bash help "workbench" ddbst help wor
+expect_bash diff-verb "diff" ddbst di
+expect_bash diff-options "--table-renamed" ddbst diff a.json b.json --t
+expect_bash lint-since "--since" ddbst lint "$saas" --si
 
 if command -v zsh >/dev/null 2>&1; then
   zsh -n "$src/completions/_ddbst" && pass || fail "zsh: _ddbst does not parse"
@@ -63,6 +66,7 @@ if command -v zsh >/dev/null 2>&1; then
   }
   expect_zsh verbs "query" ddbst que
   expect_zsh options "--limit" ddbst query "$saas" listUsers --li
+  expect_zsh lint-since "--since" ddbst lint "$saas" --si
   expect_zsh patterns "listEvents listProjects listUsers" ddbst query "$saas" list
   expect_zsh entities "Organisation" ddbst keys "$saas" Org
   expect_zsh attributes "userId" ddbst keys "$saas" User us

@@ -47,13 +47,13 @@ expect() {
 # file write it there.
 mkdir -p "$tmp/tree/tests"
 cp -r "$src/examples" "$src/docs" "$tmp/tree/"
-cp -r "$src/tests/data" "$tmp/tree/tests/"
+cp -r "$src/tests/data" "$src/tests/evolve" "$tmp/tree/tests/"
 
 # ---- help ----
 verbs=$("$ddbst" --help | sed -n 's/^       ddbst \([a-z][a-z-]*\).*/\1/p' | grep -vx help | sort -u)
 # every verb the command runs (a new verb goes here, and into its file's
 # help table)
-all="batch-get batch-write check cloudformation create create-table delete doc
+all="batch-get batch-write check cloudformation create create-table delete diff doc
 generate get hydrate keys lint page parse patterns put query schema stream transact
 update view workbench"
 if [[ $(echo $verbs) == $(echo $all) ]]; then pass; else fail "overview lists: $(echo $verbs)"; fi
@@ -85,7 +85,7 @@ expect help-unknown-verb 2 '' "ddbst: help: no verb 'qurey'; did you mean query?
 
 # ---- usage errors: the verb's usage, not every verb's ----
 expect usage-check 2 '' $'ddbst: check takes one model file\nusage: ddbst check MODEL\n(ddbst help check: its options and an example)' -- check
-expect usage-lint 2 '' $'ddbst: lint takes one model file\nusage: ddbst lint MODEL [--format text|json|sarif]\n(ddbst help lint: its options and an example)' -- lint "$saas" "$blog"
+expect usage-lint 2 '' $'ddbst: lint takes one model file\nusage: ddbst lint MODEL [--format text|json|sarif] [--since OLD]\n(ddbst help lint: its options and an example)' -- lint "$saas" "$blog"
 expect usage-no-verb 2 '' '' --
 [[ $err == "usage: ddbst [--table NAME] VERB ARGUMENTS..."* ]] && pass || fail "no verb: $err"
 
@@ -95,7 +95,7 @@ expect verb-far 2 '' $'ddbst: unknown verb \'frobnicate\'\n(ddbst --help lists t
 expect option-typo 2 '' $'ddbst: query: unknown option --limt; did you mean --limit?\nusage: ddbst query MODEL PATTERN NAME=VALUE... [options]\n(ddbst help query: its options and an example)' -- query "$saas" listUsers orgId=1 --limt 3
 expect option-typo-item 2 '' $'ddbst: get: unknown option --consistant; did you mean --consistent?\nusage: ddbst get MODEL ENTITY NAME=VALUE... [options]\n(ddbst help get: its options and an example)' -- get "$saas" User orgId=1 userId=2 --consistant
 expect option-typo-cf 2 '' $'ddbst: cloudformation: unknown option --yml; did you mean --yaml?\nusage: ddbst cloudformation MODEL [--yaml] [--stream-filter ENTITY[:EVENTS]]...\n(ddbst help cloudformation: its options and an example)' -- cloudformation "$saas" --yml
-expect option-missing-value 2 '' $'ddbst: lint: unknown option --formt; did you mean --format?\nusage: ddbst lint MODEL [--format text|json|sarif]\n(ddbst help lint: its options and an example)' -- lint "$saas" --formt=json
+expect option-missing-value 2 '' $'ddbst: lint: unknown option --formt; did you mean --format?\nusage: ddbst lint MODEL [--format text|json|sarif] [--since OLD]\n(ddbst help lint: its options and an example)' -- lint "$saas" --formt=json
 expect entity-typo 2 '' 'ddbst: entity: the model has no entity Usr; did you mean User?' -- keys "$saas" Usr orgId=1
 expect attribute-typo 2 '' 'ddbst: values.userID: User has no attribute userID; did you mean userId?' -- keys "$saas" User orgId=1 userID=2
 expect pattern-typo 2 '' 'ddbst: pattern: the model has no pattern listUser; did you mean listUsers?' -- query "$saas" listUser orgId=1

@@ -37,7 +37,8 @@ PAGES = ["docs/*.md", "bindings/*/README.md", "bindings/README.md"]
 # run by tests/doc/pages.sh, through the bindings they are about
 LANGUAGE_PAGES = {"docs/c.md", "docs/python.md", "docs/node.md", "docs/go.md",
                   "docs/rust.md", "docs/lambda.md"}
-COPY = ["docs", "examples", "schema", "tests/data", "tests/integration/models",
+COPY = ["docs", "examples", "schema", "tests/data", "tests/evolve",
+        "tests/integration/models",
         "tests/lint", "tests/workbench"]
 
 # Things a command makes anew each run, each matched by its shape.
