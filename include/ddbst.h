@@ -1062,6 +1062,19 @@ DDBST_API int ddbst_page_reason_count(const ddbst_page *page);
 DDBST_API int ddbst_page_reason(const ddbst_page *page, int i,
                                 const char **code, const char **message);
 
+/* ThrottlingReasons of the error body last parsed (newer DynamoDB error
+ * bodies carry them with a throttling exception): how many (at most 8; a
+ * body with more is refused), and entry `i`'s reason
+ * ("TableWriteKeyRangeThroughputExceeded": resource type, operation and
+ * limit) and resource (the table's or index's ARN; "" when absent). Both
+ * strings live as long as the page's parse. Returns 0, or DDBST_EINVAL for
+ * an `i` out of range. ddbst_item_explain and ddbst_txn_explain name them
+ * in words. */
+DDBST_API int ddbst_page_throttling_reason_count(const ddbst_page *page);
+DDBST_API int ddbst_page_throttling_reason(const ddbst_page *page, int i,
+                                           const char **reason,
+                                           const char **resource);
+
 /* The item an error answer carried (DDBST_RETURN_OLD_ON_FAILURE): with
  * `reason` -1 a single write's (ConditionalCheckFailedException), else
  * that of CancellationReasons[reason], into `item` as ddbst_page_item

@@ -254,9 +254,13 @@ static int nth_failure(const ddbst_model *m, const ddbst__txn_view *v,
                      pg->error_kind == DDBST_DDB_TRANSACTION_IN_PROGRESS
                  ? DDBST_FAIL_CONFLICT
                  : DDBST_FAIL_OTHER;
-  snprintf(out, cap, "the request failed as a whole: %s: %s%s",
-           text + pg->etype, ddbst_page_error_message(pg),
-           kind == DDBST_FAIL_OTHER ? "" : "; retry with backoff");
+  snprintf(out, cap, "the request failed as a whole: %s: %s",
+           text + pg->etype, ddbst_page_error_message(pg));
+  ddbst__throttling_say(pg, out, cap);
+  if (kind != DDBST_FAIL_OTHER) {
+    size_t used = strlen(out);
+    snprintf(out + used, cap - used, "; retry with backoff");
+  }
   return kind;
 }
 
