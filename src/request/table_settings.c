@@ -7,29 +7,33 @@
 #include "request/request.h"
 #include "request/table.h"
 
+/* `unset`: what stands for a member the model leaves out (0: nothing). */
 static void throughput(ddbst__jw *w, const char *member,
                        const ddbst__throughput *t, const char *read,
-                       const char *write) {
+                       const char *write, int unset) {
   if (!t->read && !t->write) return;
   ddbst__jw_key(w, member);
   ddbst__jw_open(w, '{');
-  if (t->read) {
+  if (t->read || unset) {
     ddbst__jw_key(w, read);
-    ddbst__jw_int(w, (long long)t->read);
+    ddbst__jw_int(w, t->read ? (long long)t->read : unset);
   }
-  if (t->write) {
+  if (t->write || unset) {
     ddbst__jw_key(w, write);
-    ddbst__jw_int(w, (long long)t->write);
+    ddbst__jw_int(w, t->write ? (long long)t->write : unset);
   }
   ddbst__jw_close(w, '}');
 }
 
+/* An on-demand maximum the model leaves out is -1 in the API's form, "no
+ * maximum" as DynamoDB documents it (DynamoDB Local refuses a missing
+ * one); CloudFormation's form, whose minimum is 1, leaves it out. */
 static void capacity(ddbst__jw *w, const ddbst__throughput *on_demand,
-                     const ddbst__throughput *warm) {
+                     const ddbst__throughput *warm, int cfn) {
   throughput(w, "OnDemandThroughput", on_demand, "MaxReadRequestUnits",
-             "MaxWriteRequestUnits");
+             "MaxWriteRequestUnits", cfn ? 0 : -1);
   throughput(w, "WarmThroughput", warm, "ReadUnitsPerSecond",
-             "WriteUnitsPerSecond");
+             "WriteUnitsPerSecond", 0);
 }
 
 static void insights_cfn(ddbst__jw *w, int enabled) {
@@ -43,7 +47,7 @@ static void insights_cfn(ddbst__jw *w, int enabled) {
 
 void ddbst__table_index_settings(ddbst__jw *w, const ddbst__index *ix,
                                  int cfn) {
-  capacity(w, &ix->settings.on_demand, &ix->settings.warm);
+  capacity(w, &ix->settings.on_demand, &ix->settings.warm, cfn);
   if (cfn) insights_cfn(w, ix->settings.contributor_insights);
 }
 
@@ -63,7 +67,7 @@ static void pitr_body(ddbst__jw *w, const ddbst_model *m) {
 
 void ddbst__table_settings_write(ddbst__jw *w, const ddbst_model *m, int cfn) {
   const ddbst__table_settings *s = &m->settings;
-  capacity(w, &s->on_demand, &s->warm);
+  capacity(w, &s->on_demand, &s->warm, cfn);
   if (s->deletion_protection >= 0) {
     ddbst__jw_key(w, "DeletionProtectionEnabled");
     ddbst__jw_bool(w, s->deletion_protection);

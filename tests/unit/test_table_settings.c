@@ -170,8 +170,9 @@ static void create_table_carries_every_setting(void **state) {
       "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"GSI1\",\"KeySchema\":["
       "{\"AttributeName\":\"G1PK\",\"KeyType\":\"HASH\"}],\"Projection\":{"
       "\"ProjectionType\":\"ALL\"},\"OnDemandThroughput\":{"
-      "\"MaxWriteRequestUnits\":10},\"WarmThroughput\":{"
-      "\"ReadUnitsPerSecond\":12000}}],\"OnDemandThroughput\":{"
+      "\"MaxReadRequestUnits\":-1,\"MaxWriteRequestUnits\":10},"
+      "\"WarmThroughput\":{\"ReadUnitsPerSecond\":12000}}],"
+      "\"OnDemandThroughput\":{"
       "\"MaxReadRequestUnits\":100,\"MaxWriteRequestUnits\":50},"
       "\"WarmThroughput\":{\"ReadUnitsPerSecond\":15000,"
       "\"WriteUnitsPerSecond\":5000},\"DeletionProtectionEnabled\":true,"
@@ -187,8 +188,8 @@ static void create_table_carries_every_setting(void **state) {
                    DDBST_OP_UPDATE_TABLE);
   assert_non_null(strstr(ddbst_buf_data(b),
                          "\"Projection\":{\"ProjectionType\":\"ALL\"},"
-                         "\"OnDemandThroughput\":{\"MaxWriteRequestUnits\":"
-                         "10},\"WarmThroughput\":{\"ReadUnitsPerSecond\":"
+                         "\"OnDemandThroughput\":{\"MaxReadRequestUnits\":"
+                         "-1,\"MaxWriteRequestUnits\":10},\"WarmThroughput\":{\"ReadUnitsPerSecond\":"
                          "12000}}}]}"));
   ddbst_buf_free(b);
   ddbst_model_free(m);
