@@ -1233,6 +1233,23 @@ static void explain_transactions(void **state) {
                       "TransactItems[1]: Organisation (ORG#1): another "
                       "transaction was writing it at the same time; retry the "
                       "transaction\n");
+  /* one entry throttled, the body saying where */
+  static const char entry_throttled[] =
+      "{\"__type\":\"TransactionCanceledException\",\"Message\":\"x\","
+      "\"CancellationReasons\":[{\"Code\":\"None\"},{\"Code\":"
+      "\"ThrottlingError\"}],\"ThrottlingReasons\":[{\"reason\":"
+      "\"TableWriteProvisionedThroughputExceeded\",\"resource\":\"arn:aws:"
+      "dynamodb:eu-west-1:123456789012:table/t-1\"}]}";
+  assert_true(ddbst_page_parse_error(page, entry_throttled,
+                                     strlen(entry_throttled), &err) > 0);
+  assert_int_equal(ddbst_txn_explain(txn, page, out, &err),
+                   DDBST_FAIL_THROTTLED);
+  assert_string_equal(ddbst_buf_data(out),
+                      "TransactItems[1]: Organisation (ORG#1): throttled "
+                      "(ThrottlingError); throttled: "
+                      "TableWriteProvisionedThroughputExceeded (above its "
+                      "provisioned capacity) on arn:aws:dynamodb:eu-west-1:"
+                      "123456789012:table/t-1; retry with backoff\n");
   /* the request failed as a whole */
   static const char throttled[] =
       "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ThrottlingException\","
