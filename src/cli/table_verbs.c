@@ -54,30 +54,6 @@ static int print_answer(const char *model, const cli_text *request) {
   return 0;
 }
 
-/* {"op": op} on the one model file. */
-static int plain(int argc, char **argv, const char *op) {
-  if (argc != 1) return cli_usage_error("it takes one model file");
-  cli_text req = {0};
-  cli_add(&req, "{\"op\":");
-  cli_add_string(&req, op, strlen(op));
-  cli_add(&req, "}");
-  int rc = print_answer(argv[0], &req);
-  cli_text_free(&req);
-  return rc;
-}
-
-int cli_describe_table(int argc, char **argv) {
-  return plain(argc, argv, "describeTable");
-}
-
-int cli_delete_table(int argc, char **argv) {
-  return plain(argc, argv, "deleteTable");
-}
-
-int cli_update_continuous_backups(int argc, char **argv) {
-  return plain(argc, argv, "updateContinuousBackups");
-}
-
 /* MODEL and the options of `allowed` (each taking a value), gathered as
  * ,"field":"value" members; 2 and a message on a bad line. */
 static int gather(int argc, char **argv, const char *const *allowed,
@@ -87,7 +63,11 @@ static int gather(int argc, char **argv, const char *const *allowed,
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] != '-') {
-      if (*model) return cli_usage_error("it takes one model file");
+      if (*model) {
+        char why[96];
+        snprintf(why, sizeof why, "%s takes one model file", cli_verb);
+        return cli_usage_error(why);
+      }
       *model = a;
       continue;
     }
@@ -105,28 +85,44 @@ static int gather(int argc, char **argv, const char *const *allowed,
   return 0;
 }
 
-int cli_update_table(int argc, char **argv) {
-  static const char *const opts[] = {"--add-index", "--remove-index", NULL};
-  static const char *const fields[] = {"addIndex", "removeIndex"};
+/* {"op": op, ...the options} on MODEL. */
+static int with_options(int argc, char **argv, const char *op,
+                        const char *const *allowed,
+                        const char *const *fields) {
   cli_text req = {0};
-  cli_add(&req, "{\"op\":\"updateTable\"");
+  cli_add(&req, "{\"op\":");
+  cli_add_string(&req, op, strlen(op));
   const char *model;
-  int rc = gather(argc, argv, opts, fields, &req, &model);
+  int rc = gather(argc, argv, allowed, fields, &req, &model);
   cli_add(&req, "}");
   if (!rc) rc = print_answer(model, &req);
   cli_text_free(&req);
   return rc;
 }
 
+int cli_update_table(int argc, char **argv) {
+  static const char *const opts[] = {"--add-index", "--remove-index", NULL};
+  static const char *const fields[] = {"addIndex", "removeIndex"};
+  return with_options(argc, argv, "updateTable", opts, fields);
+}
+
 int cli_update_contributor_insights(int argc, char **argv) {
   static const char *const opts[] = {"--index", NULL};
   static const char *const fields[] = {"index"};
-  cli_text req = {0};
-  cli_add(&req, "{\"op\":\"updateContributorInsights\"");
-  const char *model;
-  int rc = gather(argc, argv, opts, fields, &req, &model);
-  cli_add(&req, "}");
-  if (!rc) rc = print_answer(model, &req);
-  cli_text_free(&req);
-  return rc;
+  return with_options(argc, argv, "updateContributorInsights", opts, fields);
+}
+
+static const char *const no_options[] = {NULL};
+
+int cli_describe_table(int argc, char **argv) {
+  return with_options(argc, argv, "describeTable", no_options, NULL);
+}
+
+int cli_delete_table(int argc, char **argv) {
+  return with_options(argc, argv, "deleteTable", no_options, NULL);
+}
+
+int cli_update_continuous_backups(int argc, char **argv) {
+  return with_options(argc, argv, "updateContinuousBackups", no_options,
+                      NULL);
 }

@@ -185,7 +185,7 @@ expect insights-index 0 "UpdateContributorInsights${tab}{\"TableName\":\"orders-
   -- update-contributor-insights "$orders" --index GSI1
 expect insights-undeclared 2 '' 'contributorInsights: the model does not declare contributorInsights for the table' \
   -- update-contributor-insights "$saas"
-expect describe-table-two-models 2 '' 'it takes one model file' -- describe-table "$saas" "$saas"
+expect describe-table-two-models 2 '' 'describe-table takes one model file' -- describe-table "$saas" "$saas"
 # Arguments reach the library as they were typed: quotes, backslashes and
 # control characters escaped in the request, not interpreted.
 expect keys-escaped 0 '{"PK":"ORG#a\"b\\c","SK":"ORG#a\"b\\c","_type":"Organisation"}' '' \
