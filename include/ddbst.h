@@ -213,7 +213,9 @@ typedef void (*ddbst_error_fn)(void *user, const ddbst_error *err);
 typedef struct ddbst_load_options {
   uint32_t size;
   uint32_t flags;           /* reserved, 0 */
-  /* Overrides table.name, e.g. from a TABLE_NAME variable per stage. */
+  /* Overrides table.name, e.g. from a TABLE_NAME variable per stage; a
+   * table's ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME) is taken as
+   * well, and then names the table in every request. */
   const char *table_name;
   const ddbst_allocator *allocator;
   /* When set, receives every error in the model, not only the first. */
@@ -242,7 +244,8 @@ DDBST_API int ddbst_model_load_file(const char *path,
  * batches made from it must be freed first. NULL is ignored. */
 DDBST_API void ddbst_model_free(ddbst_model *model);
 
-/* The table name in force (the override given at load, else table.name). */
+/* The table name in force (the override given at load, else table.name):
+ * a name, or the table's ARN when that is what was given. */
 DDBST_API const char *ddbst_model_table_name(const ddbst_model *model);
 
 /* Entities, in the order the model file declares them. */
