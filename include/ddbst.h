@@ -213,7 +213,9 @@ typedef void (*ddbst_error_fn)(void *user, const ddbst_error *err);
 typedef struct ddbst_load_options {
   uint32_t size;
   uint32_t flags;           /* reserved, 0 */
-  /* Overrides table.name, e.g. from a TABLE_NAME variable per stage. */
+  /* Overrides table.name, e.g. from a TABLE_NAME variable per stage; a
+   * table's ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME) is taken as
+   * well, and then names the table in every request. */
   const char *table_name;
   const ddbst_allocator *allocator;
   /* When set, receives every error in the model, not only the first. */
@@ -242,7 +244,8 @@ DDBST_API int ddbst_model_load_file(const char *path,
  * batches made from it must be freed first. NULL is ignored. */
 DDBST_API void ddbst_model_free(ddbst_model *model);
 
-/* The table name in force (the override given at load, else table.name). */
+/* The table name in force (the override given at load, else table.name):
+ * a name, or the table's ARN when that is what was given. */
 DDBST_API const char *ddbst_model_table_name(const ddbst_model *model);
 
 /* Entities, in the order the model file declares them. */
@@ -572,6 +575,10 @@ DDBST_API int ddbst_item_bind(ddbst_item *item, const char *param,
 #define DDBST_OP_DESCRIBE_TABLE 11
 #define DDBST_OP_DELETE_TABLE 12
 #define DDBST_OP_UPDATE_TABLE 13
+/* The follow-ups of CreateTable for what it cannot set (numbered apart
+ * from the data-plane operations). */
+#define DDBST_OP_UPDATE_CONTINUOUS_BACKUPS 20
+#define DDBST_OP_UPDATE_CONTRIBUTOR_INSIGHTS 21
 
 /* "GetItem", "Query", ... (static), or NULL for an unknown code. */
 DDBST_API const char *ddbst_operation_name(int op);
@@ -648,8 +655,16 @@ DDBST_API int ddbst_update_request(ddbst_item *item, uint32_t flags,
 DDBST_API int ddbst_delete_request(ddbst_item *item, uint32_t flags,
                                    ddbst_buf *out, ddbst_error *err);
 
-/* CreateTable for the model: key attributes, GSIs with their projections,
- * on-demand billing, the stream view type. */
+/* CreateTable for the model: key attributes, GSIs with their projections
+ * (and each one's onDemandThroughput and warmThroughput), on-demand
+ * billing, the stream view type, and what the model's table declares of
+ * OnDemandThroughput, WarmThroughput, DeletionProtectionEnabled,
+ * TableClass, Tags and ResourcePolicy (the policy document as a JSON
+ * string). TableName is the model's as given, a table's ARN included.
+ * Point-in-time recovery and contributor insights are not CreateTable's:
+ * send ddbst_update_continuous_backups_request and
+ * ddbst_update_contributor_insights_request once the table is ACTIVE
+ * (and UpdateTimeToLive for the TTL attribute). */
 DDBST_API int ddbst_create_table_request(const ddbst_model *model,
                                          ddbst_buf *out, ddbst_error *err);
 
@@ -686,6 +701,27 @@ DDBST_API int ddbst_update_table_remove_index_request(const ddbst_model *model,
                                                       const char *index,
                                                       ddbst_buf *out,
                                                       ddbst_error *err);
+
+/* UpdateContinuousBackups of the model's table: point-in-time recovery
+ * on (with RecoveryPeriodInDays when the model gives one) unless the
+ * model's table says "pointInTimeRecovery": false. Replaces what `out`
+ * held; returns DDBST_OP_UPDATE_CONTINUOUS_BACKUPS, or DDBST_EINVAL (a
+ * NULL argument), DDBST_ENOMEM with `out` empty. Thread-safe. */
+DDBST_API int ddbst_update_continuous_backups_request(const ddbst_model *model,
+                                                      ddbst_buf *out,
+                                                      ddbst_error *err);
+
+/* UpdateContributorInsights of the table (`index` NULL) or of its global
+ * index `index`: ENABLE or DISABLE as the model's contributorInsights
+ * says. Replaces what `out` held; returns
+ * DDBST_OP_UPDATE_CONTRIBUTOR_INSIGHTS, or leaves `out` empty and returns
+ * DDBST_ENOTFOUND (no such index; the model declares no
+ * contributorInsights there), DDBST_EINVAL (a NULL model or buffer; a
+ * local index, whose insights are the table's), DDBST_ENOMEM.
+ * Thread-safe. */
+DDBST_API int ddbst_update_contributor_insights_request(
+    const ddbst_model *model, const char *index, ddbst_buf *out,
+    ddbst_error *err);
 
 /* ---- transactions ---- */
 
@@ -1028,6 +1064,19 @@ DDBST_API int ddbst_page_reason_count(const ddbst_page *page);
  * `i`. */
 DDBST_API int ddbst_page_reason(const ddbst_page *page, int i,
                                 const char **code, const char **message);
+
+/* ThrottlingReasons of the error body last parsed (newer DynamoDB error
+ * bodies carry them with a throttling exception): how many (at most 8; a
+ * body with more is refused), and entry `i`'s reason
+ * ("TableWriteKeyRangeThroughputExceeded": resource type, operation and
+ * limit) and resource (the table's or index's ARN; "" when absent). Both
+ * strings live as long as the page's parse. Returns 0, or DDBST_EINVAL for
+ * an `i` out of range. ddbst_item_explain and ddbst_txn_explain name them
+ * in words. */
+DDBST_API int ddbst_page_throttling_reason_count(const ddbst_page *page);
+DDBST_API int ddbst_page_throttling_reason(const ddbst_page *page, int i,
+                                           const char **reason,
+                                           const char **resource);
 
 /* The item an error answer carried (DDBST_RETURN_OLD_ON_FAILURE): with
  * `reason` -1 a single write's (ConditionalCheckFailedException), else

@@ -24,6 +24,9 @@ export class Table<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
   send(request: Request, write?: { op: string; [field: string]: unknown }): Promise<unknown>;
   createTable(options?: { wait?: boolean }): Promise<void>;
   deleteTable(): Promise<void>;
+  describeTable(): Promise<{ [member: string]: unknown }>;
+  addIndex(index: string, options?: { wait?: boolean }): Promise<void>;
+  removeIndex(index: string, options?: { wait?: boolean }): Promise<void>;
   get<E extends EntityName<M>>(entity: E, values: Key<M, E>, options?: GetOptions): Promise<Item<M, E, N> | null>;
   put<E extends EntityName<M>>(entity: E, values: Input<M, E>, options?: PutOptions): Promise<Item<M, E, N>>;
   create<E extends EntityName<M>>(entity: E, values: Input<M, E>, options?: PutOptions): Promise<Item<M, E, N>>;

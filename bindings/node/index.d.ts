@@ -193,6 +193,8 @@ export interface DynamoDBSays {
   message: string;
   retryable: boolean;
   reasons: { code: string; kind: string; message: string }[];
+  /** a throttling error's ThrottlingReasons, when DynamoDB gives them */
+  throttlingReasons?: { reason: string; resource: string }[];
 }
 
 export class Ddbst<M extends ModelShape = AnyModel, N extends NumberMode = 'number'> {
@@ -209,6 +211,12 @@ export class Ddbst<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
   version(): string;
   patterns(): { [pattern: string]: { [field: string]: unknown } };
   createTable(): Request;
+  describeTable(): Request;
+  deleteTable(): Request;
+  /** one of the two: the model's index to create, or one it no longer declares */
+  updateTable(options: { addIndex?: string; removeIndex?: string }): Request;
+  updateContinuousBackups(): Request;
+  updateContributorInsights(index?: string): Request;
   cloudformation(streamFilters?: string[]): { [member: string]: unknown };
   lint(): { findings: { severity: 'error' | 'warning' | 'note'; rule: string; path: string; message: string }[]; errors: number };
   doc(): string;
@@ -277,6 +285,7 @@ export class DynamoDBError extends DdbstError {
   dynamodb: DynamoDBSays;
   kind: string;
   retryable: boolean;
+  throttlingReasons: { reason: string; resource: string }[];
   /** a refused write sent through ddbst/aws-sdk: why, in the model's words */
   explanation?: string;
   /** its kind: 'unique', 'exists', 'version', 'missing', ... */

@@ -33,7 +33,8 @@ typedef struct cli_help {
 
 extern const cli_help cli_model_help[], cli_request_help[], cli_batch_help[],
     cli_page_help[], cli_infra_help[], cli_view_help[], cli_generate_help[],
-    cli_workbench_help[], cli_hydrate_help[], cli_evolve_help[];
+    cli_workbench_help[], cli_hydrate_help[], cli_evolve_help[],
+    cli_table_help[];
 
 /* The verb being run (main sets it), for usage errors and option hints. */
 extern const char *cli_verb;
@@ -159,6 +160,13 @@ int cli_parse(int argc, char **argv);
 int cli_patterns(int argc, char **argv);
 int cli_schema(int argc, char **argv);
 int cli_create_table(int argc, char **argv);
+/* describe-table, delete-table, update-table, update-continuous-backups,
+ * update-contributor-insights (table_verbs.c) */
+int cli_describe_table(int argc, char **argv);
+int cli_delete_table(int argc, char **argv);
+int cli_update_table(int argc, char **argv);
+int cli_update_continuous_backups(int argc, char **argv);
+int cli_update_contributor_insights(int argc, char **argv);
 int cli_get(int argc, char **argv);
 int cli_put(int argc, char **argv);
 int cli_create(int argc, char **argv);

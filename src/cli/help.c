@@ -17,6 +17,7 @@ static const struct {
     {"the model", cli_model_help},
     {"requests, printed as OPERATION<TAB>BODY lines", cli_request_help},
     {NULL, cli_batch_help},
+    {NULL, cli_table_help},
     {"answers", cli_page_help},
     {NULL, cli_hydrate_help},
     {"infrastructure and review", cli_infra_help},

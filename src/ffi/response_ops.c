@@ -58,6 +58,21 @@ static void put_dynamodb_error(call *c, const ddbst_page *pg) {
     ddbst__jw_close(w, '}');
   }
   ddbst__jw_close(w, ']');
+  /* only when the body carried them: older answers stay as they were */
+  int nthrottles = ddbst_page_throttling_reason_count(pg);
+  if (nthrottles) {
+    ddbst__jw_key(w, "throttlingReasons");
+    ddbst__jw_open(w, '[');
+    for (int i = 0; i < nthrottles; i++) {
+      const char *reason, *resource;
+      ddbst_page_throttling_reason(pg, i, &reason, &resource);
+      ddbst__jw_open(w, '{');
+      ddbst__jw_pair(w, "reason", reason);
+      ddbst__jw_pair(w, "resource", resource);
+      ddbst__jw_close(w, '}');
+    }
+    ddbst__jw_close(w, ']');
+  }
   ddbst__jw_close(w, '}');
 }
 

@@ -44,8 +44,10 @@ int ddbst__ffi_op_create_table(call *c, const ddbst__jnode *req) {
   return c->w.rc;
 }
 
-/* {"op":"describeTable"}, {"op":"deleteTable"}, and {"op":"updateTable",
- * "addIndex": name} or {"op":"updateTable","removeIndex": name}. */
+/* {"op":"describeTable"}, {"op":"deleteTable"}, {"op":"updateTable",
+ * "addIndex": name} or {"op":"updateTable","removeIndex": name}, and the
+ * follow-ups of createTable: {"op":"updateContinuousBackups"},
+ * {"op":"updateContributorInsights"[,"index": name]}. */
 int ddbst__ffi_op_table(call *c, const ddbst__jnode *req) {
   static const char *const plain[] = {"op", NULL};
   static const char *const upd[] = {"op", "addIndex", "removeIndex", NULL};
@@ -65,6 +67,17 @@ int ddbst__ffi_op_table(call *c, const ddbst__jnode *req) {
     op = add ? ddbst_update_table_add_index_request(c->m, add, &c->tmp, &c->err)
              : ddbst_update_table_remove_index_request(c->m, rem, &c->tmp,
                                                        &c->err);
+  } else if (!strcmp(name, "updateContributorInsights")) {
+    static const char *const ci[] = {"op", "index", NULL};
+    const char *index = NULL;
+    if (ddbst__ffi_only(c, req, name, ci) ||
+        ddbst__ffi_get_string(c, req, "index", 0, &index, NULL))
+      return c->err.code;
+    op = ddbst_update_contributor_insights_request(c->m, index, &c->tmp,
+                                                   &c->err);
+  } else if (!strcmp(name, "updateContinuousBackups")) {
+    if (ddbst__ffi_only(c, req, name, plain)) return c->err.code;
+    op = ddbst_update_continuous_backups_request(c->m, &c->tmp, &c->err);
   } else {
     if (ddbst__ffi_only(c, req, name, plain)) return c->err.code;
     op = !strcmp(name, "describeTable")

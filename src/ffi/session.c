@@ -88,6 +88,8 @@ static int dispatch(call *c, const ddbst__jnode *req) {
       {"describeTable", ddbst__ffi_op_table},
       {"deleteTable", ddbst__ffi_op_table},
       {"updateTable", ddbst__ffi_op_table},
+      {"updateContinuousBackups", ddbst__ffi_op_table},
+      {"updateContributorInsights", ddbst__ffi_op_table},
       {"cloudformation", ddbst__ffi_op_cloudformation},
       {"lint", ddbst__ffi_op_lint},
       {"diff", ddbst__ffi_op_diff},

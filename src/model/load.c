@@ -10,21 +10,9 @@
 #include "model/compile.h"
 #include "model/load.h"
 #include "model/model.h"
+#include "model/table_settings.h"
 
 /* ---- table ---- */
-
-/* DynamoDB's rule for table and index names: 3–255 of [A-Za-z0-9_.-]. */
-static int is_table_name(const char *s) {
-  size_t n = strlen(s);
-  if (n < 3 || n > 255) return 0;
-  for (size_t i = 0; i < n; i++) {
-    char c = s[i];
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
-      return 0;
-  }
-  return 1;
-}
 
 /* Key attribute names: 1–255 bytes, no control characters. */
 static int is_key_attr_name(const char *s) {
@@ -105,8 +93,9 @@ static void shared_keys(ddbst__loader *L, const ddbst__jnode *n,
 
 static void load_index(ddbst__loader *L, const ddbst__jnode *n,
                        ddbst__index *ix) {
-  static const char *const fields[] = {"partitionKey", "sortKey", "projection",
-                                       NULL};
+  static const char *const fields[] = {
+      "partitionKey",   "sortKey",        "projection",
+      "onDemandThroughput", "warmThroughput", "contributorInsights", NULL};
   if (!ddbst__load_expect(L, n, DDBST__J_OBJECT, "an object")) return;
   ddbst__load_check_fields(L, n, fields);
   if (ddbst__load_native_keys(L, n, ix)) {
@@ -118,6 +107,7 @@ static void load_index(ddbst__loader *L, const ddbst__jnode *n,
     ix->sk_attr = key_attr(L, n, "sortKey", 0);
     shared_keys(L, n, ix);
   }
+  ddbst__load_index_settings(L, n, ix);
   ix->projection = DDBST__PROJ_ALL;
   const ddbst__jnode *p = ddbst__jobj_get(n, "projection");
   if (!p) return;
@@ -224,7 +214,7 @@ static void load_indexes(ddbst__loader *L, const ddbst__jnode *t) {
         ddbst__index *ix = &m->indexes[m->nindexes++];
         ix->name = ddbst__load_dup(L, ixs->keys[i]);
         ix->local = k == 1;
-        if (!is_table_name(ixs->keys[i]))
+        if (!ddbst__is_table_name(ixs->keys[i]))
           ddbst__load_report(L, ixs->items[i],
                              "an index name is 3 to 255 of A-Z a-z 0-9 _ - .");
         for (int j = 0; j + 1 < m->nindexes; j++)
@@ -252,26 +242,36 @@ static void load_table(ddbst__loader *L, const ddbst__jnode *t,
   static const char *const fields[] = {
       "name",          "partitionKey", "sortKey",   "indexes",
       "entityAttribute", "ttlAttribute", "delimiter", "stream",
-      "cursors",       "localIndexes", NULL};
+      "cursors",       "localIndexes",
+      "onDemandThroughput", "warmThroughput", "deletionProtection",
+      "pointInTimeRecovery", "tableClass", "contributorInsights", "tags",
+      "resourcePolicy", NULL};
   ddbst_model *m = L->m;
   if (!ddbst__load_expect(L, t, DDBST__J_OBJECT, "an object")) return;
   ddbst__load_check_fields(L, t, fields);
 
   const ddbst__jnode *name = ddbst__load_string(L, t, "name", 1);
-  if (name && !is_table_name(name->text))
+  if (name && !ddbst__table_name_part(name->text))
     ddbst__load_report_field(L, "name", name,
-                             "a table name is 3 to 255 of A-Z a-z 0-9 _ - .");
+                             "a table name is 3 to 255 of A-Z a-z 0-9 _ - . "
+                             "(or the table's ARN, "
+                             "arn:aws:dynamodb:REGION:ACCOUNT:table/NAME)");
+  const char *given = name ? name->text : NULL;
   if (name_override) {
-    if (!is_table_name(name_override))
+    if (!ddbst__table_name_part(name_override))
       ddbst__load_report_field(
           L, "name", NULL,
           "the table name given at load ('%.64s') is not 3 to 255 of "
-          "A-Z a-z 0-9 _ - .",
+          "A-Z a-z 0-9 _ - . nor a table's ARN",
           name_override);
-    m->table_name = ddbst__load_dup(L, name_override);
-  } else if (name) {
-    m->table_name = ddbst__load_dup(L, name->text);
+    given = name_override;
   }
+  if (given) {
+    m->table_name = ddbst__load_dup(L, given);
+    const char *plain = ddbst__table_name_part(m->table_name);
+    m->table_plain_name = plain ? plain : m->table_name;
+  }
+  ddbst__load_table_settings(L, t);
   int lists = ddbst__load_table_key_not_list(L, t);
   if (!(lists & 1)) m->pk_attr = key_attr(L, t, "partitionKey", 1);
   if (!(lists & 2)) m->sk_attr = key_attr(L, t, "sortKey", 0);

@@ -198,8 +198,22 @@ typedef enum {
   DDBST__PROJ_INCLUDE
 } ddbst__projection;
 
+/* A pair of capacity figures the model declares (0: not declared). */
+typedef struct ddbst__throughput {
+  int64_t read, write;
+} ddbst__throughput;
+
+/* A global index's own settings (table.indexes.<name>): its on-demand
+ * maximum and warm throughput, and contributor insights (-1: not
+ * declared). */
+typedef struct ddbst__index_settings {
+  ddbst__throughput on_demand, warm;
+  int contributor_insights;
+} ddbst__index_settings;
+
 typedef struct ddbst__index {
   const char *name;
+  ddbst__index_settings settings;
   const char *pk_attr;
   const char *sk_attr; /* NULL when the index has no sort key */
   ddbst__jtext pk_jname, sk_jname;
@@ -304,10 +318,30 @@ typedef enum {
   DDBST__STREAM_NEW_AND_OLD_IMAGES
 } ddbst__stream;
 
+/* The table's settings beyond its keys (load_table_settings.c), for
+ * CreateTable, its follow-ups and CloudFormation. -1: not declared. */
+typedef struct ddbst__table_settings {
+  ddbst__throughput on_demand, warm;
+  int deletion_protection;
+  int pitr;      /* point-in-time recovery: -1 (CloudFormation turns it on) */
+  int pitr_days; /* 1..35; 0: DynamoDB's default */
+  const char *table_class; /* NULL: DynamoDB's default, STANDARD */
+  int contributor_insights;
+  const char **tag_keys, **tag_values;
+  int ntags;
+  const char *resource_policy; /* the policy as compact JSON, or NULL */
+} ddbst__table_settings;
+
 struct ddbst_model {
   ddbst_allocator alloc;
   ddbst__arena arena;
+  /* As the model (or the load's override) gives it: a name or a table
+   * ARN, which DynamoDB takes wherever it takes a name. */
   const char *table_name;
+  /* The name alone (the ARN's last part): what CloudFormation's TableName
+   * and the docs show. */
+  const char *table_plain_name;
+  ddbst__table_settings settings;
   const char *pk_attr;
   const char *sk_attr; /* NULL when the table has no sort key */
   /* The key names (table's, indexes'), the entity attribute's and every

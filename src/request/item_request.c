@@ -31,6 +31,10 @@ const char *ddbst_operation_name(int op) {
     return "DeleteTable";
   case DDBST_OP_UPDATE_TABLE:
     return "UpdateTable";
+  case DDBST_OP_UPDATE_CONTINUOUS_BACKUPS:
+    return "UpdateContinuousBackups";
+  case DDBST_OP_UPDATE_CONTRIBUTOR_INSIGHTS:
+    return "UpdateContributorInsights";
   default:
     return NULL;
   }

@@ -91,19 +91,30 @@ static const char *projection_name(ddbst__projection p) {
   return "ALL";
 }
 
+static void index_element(ddbst__jw *w, const ddbst__index *ix, int cfn);
+
 /* The indexes of one kind (`local`), or nothing when there is none. */
-static void secondary_indexes(ddbst__jw *w, const ddbst_model *m, int local) {
+static void secondary_indexes(ddbst__jw *w, const ddbst_model *m, int local,
+                              int cfn) {
   int any = 0;
   for (int i = 0; i < m->nindexes; i++) any |= m->indexes[i].local == local;
   if (!any) return;
   ddbst__jw_key(w, local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes");
   ddbst__jw_open(w, '[');
   for (int i = 0; i < m->nindexes; i++)
-    if (m->indexes[i].local == local) ddbst__table_index(w, &m->indexes[i]);
+    if (m->indexes[i].local == local) index_element(w, &m->indexes[i], cfn);
   ddbst__jw_close(w, ']');
 }
 
 void ddbst__table_index(ddbst__jw *w, const ddbst__index *ix) {
+  index_element(w, ix, 0);
+}
+
+void ddbst__table_index_cfn(ddbst__jw *w, const ddbst__index *ix) {
+  index_element(w, ix, 1);
+}
+
+static void index_element(ddbst__jw *w, const ddbst__index *ix, int cfn) {
   {
     ddbst__jw_open(w, '{');
     ddbst__jw_pair(w, "IndexName", ix->name);
@@ -122,17 +133,23 @@ void ddbst__table_index(ddbst__jw *w, const ddbst__index *ix) {
       ddbst__jw_close(w, ']');
     }
     ddbst__jw_close(w, '}');
+    if (!ix->local) ddbst__table_index_settings(w, ix, cfn);
     ddbst__jw_close(w, '}');
   }
 }
 
 void ddbst__table_global_secondary_indexes(ddbst__jw *w,
                                            const ddbst_model *m) {
-  secondary_indexes(w, m, 0);
+  secondary_indexes(w, m, 0, 0);
+}
+
+void ddbst__table_global_secondary_indexes_cfn(ddbst__jw *w,
+                                               const ddbst_model *m) {
+  secondary_indexes(w, m, 0, 1);
 }
 
 void ddbst__table_local_secondary_indexes(ddbst__jw *w, const ddbst_model *m) {
-  secondary_indexes(w, m, 1);
+  secondary_indexes(w, m, 1, 0);
 }
 
 const char *ddbst__stream_view_name(ddbst__stream s) {
@@ -188,6 +205,7 @@ int ddbst_create_table_request(const ddbst_model *m, ddbst_buf *out,
   ddbst__table_global_secondary_indexes(&w, m);
   ddbst__table_local_secondary_indexes(&w, m);
   ddbst__table_stream_specification(&w, m, 1);
+  ddbst__table_settings_write(&w, m, 0);
   ddbst__jw_close(&w, '}');
   return w.rc ? ddbst__abandon(out, start, w.rc, err) : DDBST_OP_CREATE_TABLE;
 }

@@ -19,9 +19,13 @@ void ddbst__table_attribute_definitions(ddbst__jw *w, const ddbst_model *m);
 void ddbst__table_attribute_definitions_of(ddbst__jw *w, const ddbst_model *m,
                                            int only);
 
-/* One index's {"IndexName","KeySchema","Projection"}: CreateTable's
- * element and UpdateTable's Create alike. */
+/* One index's {"IndexName","KeySchema","Projection"} and its settings:
+ * CreateTable's element and UpdateTable's Create alike. */
 void ddbst__table_index(ddbst__jw *w, const ddbst__index *ix);
+
+/* The same element as CloudFormation declares it (with the index's
+ * ContributorInsightsSpecification). */
+void ddbst__table_index_cfn(ddbst__jw *w, const ddbst__index *ix);
 
 /* "KeySchema":[...]: the partition key (HASH), then the sort key (RANGE)
  * when there is one. */
@@ -35,6 +39,9 @@ void ddbst__table_billing_mode(ddbst__jw *w);
  * nothing when the table has no global index. */
 void ddbst__table_global_secondary_indexes(ddbst__jw *w,
                                            const ddbst_model *m);
+/* The same in CloudFormation's form (ddbst__table_index_cfn). */
+void ddbst__table_global_secondary_indexes_cfn(ddbst__jw *w,
+                                               const ddbst_model *m);
 
 /* "LocalSecondaryIndexes":[...], each with its key schema (the table's
  * partition key, its own sort key) and projection; nothing when the table
@@ -55,5 +62,21 @@ void ddbst__table_stream_specification(ddbst__jw *w, const ddbst_model *m,
  * when it has none. CloudFormation's form, and UpdateTimeToLive's (which
  * CreateTable cannot do). */
 void ddbst__table_ttl_specification(ddbst__jw *w, const ddbst_model *m);
+
+/* The table's settings (model/table_settings.h) as CreateTable's members
+ * (`cfn` 0: OnDemandThroughput, WarmThroughput, DeletionProtectionEnabled,
+ * TableClass, Tags, ResourcePolicy as a string) or as
+ * AWS::DynamoDB::Table's properties (`cfn` 1: the same, ResourcePolicy's
+ * PolicyDocument as an object, and PointInTimeRecoverySpecification and
+ * ContributorInsightsSpecification, which the API sets by requests of
+ * their own). Nothing for what the model does not declare
+ * (request/table_settings.c). */
+void ddbst__table_settings_write(ddbst__jw *w, const ddbst_model *m, int cfn);
+
+/* A global index's OnDemandThroughput and WarmThroughput (CreateTable's,
+ * UpdateTable's Create and CloudFormation's alike), and with `cfn` its
+ * ContributorInsightsSpecification. */
+void ddbst__table_index_settings(ddbst__jw *w, const ddbst__index *ix,
+                                 int cfn);
 
 #endif

@@ -142,9 +142,14 @@ static int why_failed(const ddbst_page *pg, const ddbst_model *m,
                        "time; retry the transaction",
              what);
     return DDBST_FAIL_CONFLICT;
-  case DDBST_DDB_THROTTLED:
-    snprintf(out, cap, "%s: throttled (%s); retry with backoff", what, code);
+  case DDBST_DDB_THROTTLED: {
+    /* the body's ThrottlingReasons, when it has them, say where */
+    snprintf(out, cap, "%s: throttled (%s)", what, code);
+    ddbst__throttling_say(pg, out, cap);
+    size_t used = strlen(out);
+    snprintf(out + used, cap - used, "; retry with backoff");
     return DDBST_FAIL_THROTTLED;
+  }
   case DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT:
     snprintf(out, cap, "%s: the partition's item collection is over 10 GB",
              what);
@@ -254,9 +259,13 @@ static int nth_failure(const ddbst_model *m, const ddbst__txn_view *v,
                      pg->error_kind == DDBST_DDB_TRANSACTION_IN_PROGRESS
                  ? DDBST_FAIL_CONFLICT
                  : DDBST_FAIL_OTHER;
-  snprintf(out, cap, "the request failed as a whole: %s: %s%s",
-           text + pg->etype, ddbst_page_error_message(pg),
-           kind == DDBST_FAIL_OTHER ? "" : "; retry with backoff");
+  snprintf(out, cap, "the request failed as a whole: %s: %s",
+           text + pg->etype, ddbst_page_error_message(pg));
+  ddbst__throttling_say(pg, out, cap);
+  if (kind != DDBST_FAIL_OTHER) {
+    size_t used = strlen(out);
+    snprintf(out + used, cap - used, "; retry with backoff");
+  }
   return kind;
 }
 

@@ -119,6 +119,7 @@ void ddbst__page_clear(ddbst_page *pg, int keep_error) {
     ddbst_buf_reset(&pg->text);
     pg->error_kind = DDBST_DDB_NONE;
     pg->nreasons = 0;
+    pg->nthrottles = 0;
     pg->etype = pg->etype_len = pg->emsg = pg->emsg_len = 0;
   }
 }

@@ -95,6 +95,14 @@ typedef struct ddbst__preason {
   uint32_t code, code_len, msg, msg_len; /* into text */
 } ddbst__preason;
 
+/* One ThrottlingReasons entry: reason (TableWriteKeyRangeThroughputExceeded
+ * ...) and resource (the table's or index's ARN), into text. A body holds
+ * at most DDBST__MAX_THROTTLES: more is refused, never cut. */
+typedef struct ddbst__pthrottle {
+  uint32_t reason, reason_len, resource, resource_len;
+} ddbst__pthrottle;
+enum { DDBST__MAX_THROTTLES = 8 };
+
 /* A table's part of UnprocessedKeys / UnprocessedItems; its entries are the
  * re-written key maps or write requests, spans of text. */
 typedef struct ddbst__pgroup {
@@ -145,6 +153,8 @@ struct ddbst_page {
   uint32_t etype, etype_len, emsg, emsg_len;
   ddbst__preason *reasons;
   uint32_t nreasons, cap_reasons;
+  ddbst__pthrottle throttles[DDBST__MAX_THROTTLES];
+  uint32_t nthrottles;
   /* stream records */
   ddbst__precord *records;
   uint32_t nrecords, cap_records;
@@ -298,5 +308,10 @@ static inline int ddbst__av_is_container(int t) {
   return t == DDBST__AV_L || t == DDBST__AV_M || t == DDBST__AV_SS ||
          t == DDBST__AV_NS || t == DDBST__AV_BS;
 }
+
+/* Appends "; throttled: <reason> (<what it means>) on <resource>; ..."
+ * to the NUL-terminated sentence in `out` (throttling.c): nothing when the
+ * body carried no ThrottlingReasons. Cut at `cap`. */
+void ddbst__throttling_say(const ddbst_page *pg, char *out, size_t cap);
 
 #endif

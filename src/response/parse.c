@@ -88,6 +88,7 @@ static int root_key(ddbst__parser *p, const char *k, size_t n) {
       {DDBST__ANSWER_ERROR, "message", X_EMSG},
       {DDBST__ANSWER_ERROR, "Message", X_EMSG},
       {DDBST__ANSWER_ERROR, "CancellationReasons", X_REASONS},
+      {DDBST__ANSWER_ERROR, "ThrottlingReasons", X_THROTTLES},
       {DDBST__ANSWER_GET_ITEM, "Item", X_ITEM_SINGLE},
       {DDBST__ANSWER_ERROR, "Item", X_ERROR_ITEM},
       {DDBST__ANSWER_WRITE, "Attributes", X_ATTRIBUTES},
@@ -168,7 +169,8 @@ static int on_value(ddbst__parser *p, int vt, const char *s, size_t n, int b) {
           {F_LIST, X_AV},           {F_SET, X_SET_ELEM},
           {F_ITEMS, X_ITEM_ELEM},   {F_TXN_RESP, X_TXN_ENTRY},
           {F_KEYLIST, X_KEY_ELEM},  {F_WRITELIST, X_WRITE_ELEM},
-          {F_REASONS, X_REASON_ELEM}, {F_RECORDS, X_RECORD_ELEM}};
+          {F_REASONS, X_REASON_ELEM}, {F_THROTTLES, X_THROTTLE_ELEM},
+          {F_RECORDS, X_RECORD_ELEM}};
       x = X_NONE;
       for (size_t i = 0; i < sizeof elems / sizeof elems[0]; i++)
         if (elems[i][0] == f->kind) x = elems[i][1];

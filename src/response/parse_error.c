@@ -1,6 +1,6 @@
-/* The answer parser's part for DynamoDB's error bodies: __type, message and
- * CancellationReasons, with the exception types and reason codes told
- * apart. */
+/* The answer parser's part for DynamoDB's error bodies: __type, message,
+ * CancellationReasons and ThrottlingReasons, with the exception types and
+ * reason codes told apart. */
 #include <string.h>
 
 #include "response/parser.h"
@@ -53,6 +53,8 @@ static const ddbst__shape_member reason_members[] = {
     {F_REASON, "Code", X_RCODE},
     {F_REASON, "Message", X_RMSG},
     {F_REASON, "Item", X_REASON_ITEM},
+    {F_THROTTLE, "reason", X_TREASON},
+    {F_THROTTLE, "resource", X_TRESOURCE},
 };
 
 int ddbst__error_body_key(ddbst__parser *p, const char *k, size_t n) {
@@ -106,6 +108,28 @@ int ddbst__error_body_value(ddbst__parser *p, int x, int vt, const char *s,
     ddbst__preason *r = &pg->reasons[top(p)->target];
     return keep_string(p, vt, s, n, &r->msg, &r->msg_len, "a string");
   }
+  case X_THROTTLES:
+    return want(p, vt, V_ARRAY, "a list") && push(p, F_THROTTLES, M_RAW, -1);
+  case X_THROTTLE_ELEM: {
+    if (!want(p, vt, V_MAP, "an object")) return 0;
+    if (pg->nthrottles == DDBST__MAX_THROTTLES)
+      return ddbst__refuse(p, DDBST_EVALUE, p->depth, NULL,
+                           "more than %d throttling reasons",
+                           DDBST__MAX_THROTTLES);
+    ddbst__pthrottle *t = &pg->throttles[pg->nthrottles];
+    memset(t, 0, sizeof *t);
+    t->reason = UINT32_MAX;
+    return push(p, F_THROTTLE, M_RAW, (int32_t)pg->nthrottles++);
+  }
+  case X_TREASON: {
+    ddbst__pthrottle *t = &pg->throttles[top(p)->target];
+    return keep_string(p, vt, s, n, &t->reason, &t->reason_len, "a string");
+  }
+  case X_TRESOURCE: {
+    ddbst__pthrottle *t = &pg->throttles[top(p)->target];
+    return keep_string(p, vt, s, n, &t->resource, &t->resource_len,
+                       "a string");
+  }
   case X_REASON_ITEM: {
     /* ReturnValuesOnConditionCheckFailure: the item as it was */
     if (!want(p, vt, V_MAP, "an item (a JSON object)")) return 0;
@@ -134,6 +158,10 @@ int ddbst__error_body_end(ddbst__parser *p) {
     r->kind = ddbst__ddb_error_kind(pg->text.data + r->code, r->code_len);
     break;
   }
+  case F_THROTTLE:
+    if (pg->throttles[f->target].reason == UINT32_MAX)
+      return ddbst__refuse(p, DDBST_EVALUE, up, "reason", "missing");
+    break;
   default:
     break;
   }

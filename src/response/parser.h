@@ -40,6 +40,8 @@ enum {
   F_DELREQ,
   /* error_body.c */
   F_REASONS,
+  F_THROTTLES, /* ThrottlingReasons */
+  F_THROTTLE,
   F_REASON,
   /* stream.c */
   F_RECORDS,
@@ -51,7 +53,7 @@ enum {
 static inline int is_array(int kind) {
   return kind == F_LIST || kind == F_SET || kind == F_ITEMS ||
          kind == F_TXN_RESP || kind == F_KEYLIST || kind == F_WRITELIST ||
-         kind == F_REASONS || kind == F_RECORDS;
+         kind == F_REASONS || kind == F_THROTTLES || kind == F_RECORDS;
 }
 
 /* What the next value must be, grouped by the file that reads it. */
@@ -98,6 +100,10 @@ enum {
   X_RCODE,
   X_RMSG,
   X_REASON_ITEM,
+  X_THROTTLES,
+  X_THROTTLE_ELEM,
+  X_TREASON,
+  X_TRESOURCE,
   X_REASON_ELEM,
   /* stream.c */
   X_RECORDS,

@@ -55,7 +55,7 @@ void ddbst__cfn_policy_resource(ddbst__jw *w, const ddbst_model *m) {
   snprintf(desc, sizeof desc,
            "What the ddbst model of %.255s needs: its access patterns and "
            "writes, on the table and its indexes only",
-           m->table_name);
+           m->table_plain_name);
   ddbst__jw_key(w, POLICY_ID);
   ddbst__jw_open(w, '{');
   ddbst__jw_pair(w, "Type", "AWS::IAM::ManagedPolicy");

@@ -77,7 +77,43 @@ const cases = [
    '/entities/User/attributes/n', 'oneOf'],
   ['a delimiter the loader refuses', (m) => { m.table.delimiter = ':'; },
    '/table/delimiter', 'pattern'],
+  ['a recovery period over 35 days',
+   (m) => { m.table.pointInTimeRecovery = {recoveryPeriodInDays: 36}; },
+   '/table/pointInTimeRecovery/recoveryPeriodInDays', 'maximum'],
+  ['an unknown table class', (m) => { m.table.tableClass = 'IA'; },
+   '/table/tableClass', 'enum'],
+  ['a tag key of AWS\'s own', (m) => { m.table.tags = {'aws:x': 'y'}; },
+   '/table/tags', 'pattern'],
+  ['an empty warm throughput', (m) => { m.table.warmThroughput = {}; },
+   '/table/warmThroughput', 'minProperties'],
+  ['a misspelt index setting',
+   (m) => { m.table.indexes.GSI1.onDemand = {maxReadRequestUnits: 5}; },
+   '/table/indexes/GSI1', 'additionalProperties'],
+  ['a stream ARN for a table name',
+   (m) => { m.table.name = 'arn:aws:dynamodb:eu-west-1:123456789012:table/t-1/stream/x'; },
+   '/table/name', 'oneOf'],
 ];
+
+test('every table setting, and a table ARN, validate', () => {
+  const m = saas();
+  Object.assign(m.table, {
+    name: 'arn:aws-cn:dynamodb:cn-north-1:123456789012:table/saas-api-dev',
+    onDemandThroughput: {maxReadRequestUnits: 100},
+    warmThroughput: {readUnitsPerSecond: 15000, writeUnitsPerSecond: 5000},
+    deletionProtection: true,
+    pointInTimeRecovery: {recoveryPeriodInDays: 7},
+    tableClass: 'STANDARD_INFREQUENT_ACCESS',
+    contributorInsights: false,
+    tags: {team: 'billing', 'cost centre': '42', 'équipe': 'é'},
+    resourcePolicy: {Version: '2012-10-17', Statement: []},
+  });
+  Object.assign(m.table.indexes.GSI1, {
+    onDemandThroughput: {maxWriteRequestUnits: 10},
+    warmThroughput: {readUnitsPerSecond: 12000},
+    contributorInsights: true,
+  });
+  assert.ok(validate(m), JSON.stringify(validate.errors));
+});
 for (const [name, edit, where, keyword] of cases) {
   test(`refused: ${name}`, () => {
     const m = saas();

@@ -161,6 +161,31 @@ if [[ $out == *'line 2: transaction: two operations on one item'* ]]; then passe
 out=$(printf '%s\n' '{"op":"create","entity":"Organisation","values":{"orgId":"1"}, "colour": 1}' | "$ddbst" transact "$saas" 2>&1)
 if [[ $out == *'line 1: colour: unknown field'* ]]; then passed=$((passed + 1)); else echo "FAIL transact-unknown-field: $out"; failed=$((failed + 1)); fi
 expect create-table 0 '' '' -- create-table "$saas"
+# The other table verbs: exact lines, and each refusal.
+orders=$src/docs/examples/orders-settings.json
+tab=$'\t'
+expect describe-table 0 "DescribeTable${tab}{\"TableName\":\"saas-api-dev\"}" '' -- describe-table "$saas"
+expect delete-table 0 "DeleteTable${tab}{\"TableName\":\"saas-api-prod\"}" '' -- --table saas-api-prod delete-table "$saas"
+expect describe-table-arn 0 "DescribeTable${tab}{\"TableName\":\"arn:aws:dynamodb:eu-west-1:123456789012:table/saas-api-dev\"}" '' \
+  -- --table arn:aws:dynamodb:eu-west-1:123456789012:table/saas-api-dev describe-table "$saas"
+expect update-table-add 0 "UpdateTable${tab}{\"TableName\":\"saas-api-dev\",\"AttributeDefinitions\":[{\"AttributeName\":\"GSI1PK\",\"AttributeType\":\"S\"}],\"GlobalSecondaryIndexUpdates\":[{\"Create\":{\"IndexName\":\"GSI1\",\"KeySchema\":[{\"AttributeName\":\"GSI1PK\",\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}}]}" '' \
+  -- update-table "$saas" --add-index GSI1
+expect update-table-remove 0 "UpdateTable${tab}{\"TableName\":\"saas-api-dev\",\"GlobalSecondaryIndexUpdates\":[{\"Delete\":{\"IndexName\":\"OldIndex\"}}]}" '' \
+  -- update-table --remove-index OldIndex "$saas"
+expect update-table-neither 2 '' 'updateTable takes addIndex or removeIndex, one of them' -- update-table "$saas"
+expect update-table-unknown-index 2 '' 'the model declares no index named GSI7' -- update-table "$saas" --add-index GSI7
+expect update-table-still-declared 2 '' 'the model still declares GSI2' -- update-table "$saas" --remove-index GSI2
+expect update-table-no-value 2 '' '--add-index needs a value' -- update-table "$saas" --add-index
+expect update-table-bad-option 2 '' 'unknown option --index' -- update-table "$saas" --index GSI1
+expect backups 0 "UpdateContinuousBackups${tab}{\"TableName\":\"orders-prod\",\"PointInTimeRecoverySpecification\":{\"PointInTimeRecoveryEnabled\":true,\"RecoveryPeriodInDays\":14}}" '' \
+  -- update-continuous-backups "$orders"
+expect insights-table 0 "UpdateContributorInsights${tab}{\"TableName\":\"orders-prod\",\"ContributorInsightsAction\":\"ENABLE\"}" '' \
+  -- update-contributor-insights "$orders"
+expect insights-index 0 "UpdateContributorInsights${tab}{\"TableName\":\"orders-prod\",\"IndexName\":\"GSI1\",\"ContributorInsightsAction\":\"ENABLE\"}" '' \
+  -- update-contributor-insights "$orders" --index GSI1
+expect insights-undeclared 2 '' 'contributorInsights: the model does not declare contributorInsights for the table' \
+  -- update-contributor-insights "$saas"
+expect describe-table-two-models 2 '' 'describe-table takes one model file' -- describe-table "$saas" "$saas"
 # Arguments reach the library as they were typed: quotes, backslashes and
 # control characters escaped in the request, not interpreted.
 expect keys-escaped 0 '{"PK":"ORG#a\"b\\c","SK":"ORG#a\"b\\c","_type":"Organisation"}' '' \

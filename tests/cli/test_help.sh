@@ -53,9 +53,10 @@ cp -r "$src/tests/data" "$src/tests/evolve" "$tmp/tree/tests/"
 verbs=$("$ddbst" --help | sed -n 's/^       ddbst \([a-z][a-z-]*\).*/\1/p' | grep -vx help | sort -u)
 # every verb the command runs (a new verb goes here, and into its file's
 # help table)
-all="batch-get batch-write check cloudformation create create-table delete diff doc
-generate get hydrate keys lint page parse patterns put query schema stream transact
-update view workbench"
+all="batch-get batch-write check cloudformation create create-table delete
+delete-table describe-table diff doc generate get hydrate keys lint page parse
+patterns put query schema stream transact update update-continuous-backups
+update-contributor-insights update-table view workbench"
 if [[ $(echo $verbs) == $(echo $all) ]]; then pass; else fail "overview lists: $(echo $verbs)"; fi
 for verb in $all; do
   run "$verb" --help

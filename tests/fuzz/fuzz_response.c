@@ -113,6 +113,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (ddbst_page_reason(page, i, &code, &msg) < 0 || !code || !msg)
       __builtin_trap();
   }
+  /* ThrottlingReasons: bounded, each with its reason, NUL-terminated */
+  int nthrottles = ddbst_page_throttling_reason_count(page);
+  if (nthrottles < 0 || nthrottles > 8) __builtin_trap();
+  for (int i = 0; i < nthrottles; i++) {
+    const char *reason, *resource;
+    if (ddbst_page_throttling_reason(page, i, &reason, &resource) != 0 ||
+        !reason || !resource)
+      __builtin_trap();
+    (void)strlen(reason);
+    (void)strlen(resource);
+  }
   /* the items an error body carried (ReturnValuesOnConditionCheckFailure) */
   if (ddbst_page_error_kind(page) != DDBST_DDB_NONE)
     for (int i = -1; i < ddbst_page_reason_count(page); i++) {

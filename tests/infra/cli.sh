@@ -40,7 +40,9 @@ if command -v node >/dev/null 2>&1; then
       const t = JSON.parse(require("fs").readFileSync(0, "utf8"));
       const p = t.Resources.AppTable.Properties;
       const f = t.Metadata.ddbst.filterPatterns[0];
-      const ok = p.TableName === "saas-api-dev" &&
+      const ok = t.Parameters.TableName.Default === "saas-api-dev" &&
+        p.TableName["Fn::If"][2].Ref === "TableName" &&
+        t.Outputs.StreamArn.Value["Fn::GetAtt"].join() === "AppTable,StreamArn" &&
         p.KeySchema.map(k => k.AttributeName).join() === "PK,SK" &&
         f.dynamodb.Keys.SK.S[0].prefix === "PROJECT#" &&
         f.eventName.join() === "INSERT,MODIFY";
@@ -58,7 +60,7 @@ expect cf-yaml-first-line 0 'Resources:' '' -- cloudformation --yaml "$saas"
   { echo "FAIL cf-yaml-first-line: $(head -1 "$tmp/out")"; failed=$((failed + 1)); }
 expect cf-filter-equals 0 '"prefix": "USER#"' '' \
   -- cloudformation "$saas" --stream-filter=User
-expect cf-table-override 0 '"TableName": "saas-api-prod"' '' \
+expect cf-table-override 0 '"Default": "saas-api-prod"' '' \
   -- --table saas-api-prod cloudformation "$saas"
 expect cf-unknown-entity 2 '' "ddbst: streamFilters[0]: 'Nope' is not an entity" \
   -- cloudformation "$saas" --stream-filter Nope

@@ -236,7 +236,30 @@ static void saas_json_structure(void **state) {
   require_string(t, "Resources/AppTable/Type", "AWS::DynamoDB::Table");
   require_string(t, "Resources/AppTable/DeletionPolicy", "Retain");
   require_string(t, "Resources/AppTable/UpdateReplacePolicy", "Retain");
-  require_string(t, "Resources/AppTable/Properties/TableName", "saas-api-dev");
+  /* The name is a parameter, the model's by default, with a stage suffix
+   * when one is given. */
+  require_string(t, "Parameters/TableName/Default", "saas-api-dev");
+  require_string(t, "Parameters/TableName/Type", "String");
+  require_string(t, "Parameters/Stage/Default", "");
+  require_string(t, "Resources/AppTable/Properties/TableName/Fn::If/#0",
+                 "HasStage");
+  require_string(t, "Resources/AppTable/Properties/TableName/Fn::If/#1/"
+                    "Fn::Join/#0", "-");
+  require_string(t, "Resources/AppTable/Properties/TableName/Fn::If/#1/"
+                    "Fn::Join/#1/#1/Ref", "Stage");
+  require_string(t, "Resources/AppTable/Properties/TableName/Fn::If/#2/Ref",
+                 "TableName");
+  require_string(t, "Conditions/HasStage/Fn::Not/#0/Fn::Equals/#0/Ref",
+                 "Stage");
+  require_string(t, "Outputs/TableName/Value/Ref", "AppTable");
+  assert_string_equal(strings_at(t, "Outputs/TableArn/Value/Fn::GetAtt", NULL),
+                      "AppTable Arn");
+  assert_string_equal(strings_at(t, "Outputs/StreamArn/Value/Fn::GetAtt", NULL),
+                      "AppTable StreamArn");
+  require_string(t, "Outputs/StreamArn/Export/Name/Fn::Join/#1/#0/Ref",
+                 "AWS::StackName");
+  require_string(t, "Outputs/StreamArn/Export/Name/Fn::Join/#1/#1",
+                 "StreamArn");
   require_string(t, "Resources/AppTable/Properties/BillingMode",
                 "PAY_PER_REQUEST");
   assert_string_equal(strings_at(t,
@@ -326,8 +349,11 @@ static void saas_json_structure(void **state) {
                                  "prefix"),
                       "USER#");
   /* Only the sections a template may have. */
-  assert_int_equal(length_at(t, ""), 2);
+  assert_int_equal(length_at(t, ""), 5);
   assert_non_null(at(t, "Resources"));
+  assert_non_null(at(t, "Parameters"));
+  assert_non_null(at(t, "Conditions"));
+  assert_non_null(at(t, "Outputs"));
   assert_non_null(at(t, "Metadata"));
   yajl_tree_free(t);
   free(text);

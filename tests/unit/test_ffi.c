@@ -551,6 +551,19 @@ static void create_table_and_review(void **state) {
          "\"IndexName\":\"GSI9\"}}]}}");
   expect_error("{\"op\":\"updateTable\"}", DDBST_EINVAL, "EINVAL", "",
                "updateTable takes addIndex or removeIndex, one of them");
+  /* createTable's follow-ups: recovery on by default; the SaaS model
+   * declares no contributor insights */
+  expect("{\"op\":\"updateContinuousBackups\"}",
+         "{\"operation\":\"UpdateContinuousBackups\",\"target\":"
+         "\"DynamoDB_20120810.UpdateContinuousBackups\",\"body\":{"
+         "\"TableName\":\"saas-api-dev\",\"PointInTimeRecoverySpecification"
+         "\":{\"PointInTimeRecoveryEnabled\":true}}}");
+  expect_error("{\"op\":\"updateContributorInsights\",\"index\":\"GSI1\"}",
+               DDBST_ENOTFOUND, "ENOTFOUND", "index",
+               "the model does not declare contributorInsights for index GSI1");
+  expect_error("{\"op\":\"updateContributorInsights\",\"idx\":\"GSI1\"}",
+               DDBST_EINVAL, "EINVAL", "idx",
+               "unknown field for updateContributorInsights");
   expect("{\"op\":\"check\"}",
          "{\"ok\":true,\"table\":\"saas-api-dev\",\"entities\":4,"
          "\"patterns\":7}");

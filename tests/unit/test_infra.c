@@ -33,36 +33,48 @@ static void saas_template_exactly(void **state) {
   ddbst_model *m = load_example("examples/saas/model.json");
   assert_string_equal(
       cf(m, NULL, 0),
-      "{\"Resources\":{\"AppTable\":{\"Type\":\"AWS::DynamoDB::Table\","
-      "\"DeletionPolicy\":\"Retain\",\"UpdateReplacePolicy\":\"Retain\","
-      "\"Properties\":{\"TableName\":\"saas-api-dev\",\"BillingMode\":"
-      "\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[{\"AttributeName\":"
-      "\"PK\",\"AttributeType\":\"S\"},{\"AttributeName\":\"SK\","
-      "\"AttributeType\":\"S\"},{\"AttributeName\":\"GSI1PK\","
-      "\"AttributeType\":\"S\"},{\"AttributeName\":\"GSI2PK\","
-      "\"AttributeType\":\"S\"},{\"AttributeName\":\"GSI2SK\","
-      "\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":\"PK\","
-      "\"KeyType\":\"HASH\"},{\"AttributeName\":\"SK\",\"KeyType\":"
-      "\"RANGE\"}],\"GlobalSecondaryIndexes\":[{\"IndexName\":\"GSI1\","
-      "\"KeySchema\":[{\"AttributeName\":\"GSI1PK\",\"KeyType\":\"HASH\"}],"
-      "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}},{\"IndexName\":"
-      "\"GSI2\",\"KeySchema\":[{\"AttributeName\":\"GSI2PK\",\"KeyType\":"
-      "\"HASH\"},{\"AttributeName\":\"GSI2SK\",\"KeyType\":\"RANGE\"}],"
-      "\"Projection\":{\"ProjectionType\":\"INCLUDE\",\"NonKeyAttributes\":"
-      "[\"name\",\"status\"]}}],\"StreamSpecification\":{\"StreamViewType\":"
-      "\"NEW_AND_OLD_IMAGES\"},\"PointInTimeRecoverySpecification\":{"
-      "\"PointInTimeRecoveryEnabled\":true},\"SSESpecification\":{"
-      "\"SSEEnabled\":true},\"TimeToLiveSpecification\":{\"AttributeName\":"
-      "\"expiresAt\",\"Enabled\":true}}},\"AppTableAccess\":{\"Type\":"
-      "\"AWS::IAM::ManagedPolicy\",\"Properties\":{\"Description\":\"What "
-      "the ddbst model of saas-api-dev needs: its access patterns and "
-      "writes, on the table and its indexes only\",\"PolicyDocument\":{"
-      "\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
-      "\"Action\":[\"dynamodb:GetItem\",\"dynamodb:PutItem\","
-      "\"dynamodb:UpdateItem\",\"dynamodb:DeleteItem\",\"dynamodb:Query\","
-      "\"dynamodb:BatchGetItem\"],\"Resource\":[{\"Fn::GetAtt\":["
-      "\"AppTable\",\"Arn\"]},{\"Fn::Join\":[\"\",[{\"Fn::GetAtt\":["
-      "\"AppTable\",\"Arn\"]},\"/index/*\"]]}]}]}}}}}");
+      "{\"Resources\":{\"AppTable\":{\"Type\":\"AWS::DynamoDB::Table\",\"Deleti"
+      "onPolicy\":\"Retain\",\"UpdateReplacePolicy\":\"Retain\",\"Properties\":"
+      "{\"TableName\":{\"Fn::If\":[\"HasStage\",{\"Fn::Join\":[\"-\",[{\"Ref\":"
+      "\"TableName\"},{\"Ref\":\"Stage\"}]]},{\"Ref\":\"TableName\"}]},\"Billin"
+      "gMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[{\"AttributeName\""
+      ":\"PK\",\"AttributeType\":\"S\"},{\"AttributeName\":\"SK\",\"AttributeTy"
+      "pe\":\"S\"},{\"AttributeName\":\"GSI1PK\",\"AttributeType\":\"S\"},{\"At"
+      "tributeName\":\"GSI2PK\",\"AttributeType\":\"S\"},{\"AttributeName\":\"G"
+      "SI2SK\",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":\"PK"
+      "\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"SK\",\"KeyType\":\"RANGE\""
+      "}],\"GlobalSecondaryIndexes\":[{\"IndexName\":\"GSI1\",\"KeySchema\":[{"
+      "\"AttributeName\":\"GSI1PK\",\"KeyType\":\"HASH\"}],\"Projection\":{\"Pr"
+      "ojectionType\":\"KEYS_ONLY\"}},{\"IndexName\":\"GSI2\",\"KeySchema\":[{"
+      "\"AttributeName\":\"GSI2PK\",\"KeyType\":\"HASH\"},{\"AttributeName\":\""
+      "GSI2SK\",\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"IN"
+      "CLUDE\",\"NonKeyAttributes\":[\"name\",\"status\"]}}],\"StreamSpecificat"
+      "ion\":{\"StreamViewType\":\"NEW_AND_OLD_IMAGES\"},\"PointInTimeRecoveryS"
+      "pecification\":{\"PointInTimeRecoveryEnabled\":true},\"SSESpecification"
+      "\":{\"SSEEnabled\":true},\"TimeToLiveSpecification\":{\"AttributeName\":"
+      "\"expiresAt\",\"Enabled\":true}}},\"AppTableAccess\":{\"Type\":\"AWS::IA"
+      "M::ManagedPolicy\",\"Properties\":{\"Description\":\"What the ddbst mode"
+      "l of saas-api-dev needs: its access patterns and writes, on the table an"
+      "d its indexes only\",\"PolicyDocument\":{\"Version\":\"2012-10-17\",\"St"
+      "atement\":[{\"Effect\":\"Allow\",\"Action\":[\"dynamodb:GetItem\",\"dyna"
+      "modb:PutItem\",\"dynamodb:UpdateItem\",\"dynamodb:DeleteItem\",\"dynamod"
+      "b:Query\",\"dynamodb:BatchGetItem\"],\"Resource\":[{\"Fn::GetAtt\":[\"Ap"
+      "pTable\",\"Arn\"]},{\"Fn::Join\":[\"\",[{\"Fn::GetAtt\":[\"AppTable\",\""
+      "Arn\"]},\"/index/*\"]]}]}]}}}},\"Parameters\":{\"TableName\":{\"Type\":"
+      "\"String\",\"Default\":\"saas-api-dev\",\"AllowedPattern\":\"[A-Za-z0-9_"
+      ".-]{3,200}\",\"Description\":\"The table's name (the model's by default)"
+      "\"},\"Stage\":{\"Type\":\"String\",\"Default\":\"\",\"AllowedPattern\":"
+      "\"[A-Za-z0-9_.-]{0,50}\",\"Description\":\"When given (dev, prod), the t"
+      "able is named TableName-Stage\"}},\"Conditions\":{\"HasStage\":{\"Fn::No"
+      "t\":[{\"Fn::Equals\":[{\"Ref\":\"Stage\"},\"\"]}]}},\"Outputs\":{\"Table"
+      "Name\":{\"Description\":\"The table's name\",\"Value\":{\"Ref\":\"AppTab"
+      "le\"},\"Export\":{\"Name\":{\"Fn::Join\":[\"-\",[{\"Ref\":\"AWS::StackNa"
+      "me\"},\"TableName\"]]}}},\"TableArn\":{\"Description\":\"The table's ARN"
+      "\",\"Value\":{\"Fn::GetAtt\":[\"AppTable\",\"Arn\"]},\"Export\":{\"Name"
+      "\":{\"Fn::Join\":[\"-\",[{\"Ref\":\"AWS::StackName\"},\"TableArn\"]]}}},"
+      "\"StreamArn\":{\"Description\":\"The table's stream's ARN\",\"Value\":{"
+      "\"Fn::GetAtt\":[\"AppTable\",\"StreamArn\"]},\"Export\":{\"Name\":{\"Fn:"
+      ":Join\":[\"-\",[{\"Ref\":\"AWS::StackName\"},\"StreamArn\"]]}}}}}");
   ddbst_model_free(m);
 }
 
@@ -77,7 +89,7 @@ static void table_name_override(void **state) {
   o.table_name = "saas-api-prod";
   ddbst_model *m = NULL;
   assert_int_equal(ddbst_model_load_file(path, &o, &m, NULL), 0);
-  assert_non_null(strstr(cf(m, NULL, 0), "\"TableName\":\"saas-api-prod\""));
+  assert_non_null(strstr(cf(m, NULL, 0), "\"Default\":\"saas-api-prod\""));
   assert_null(strstr(cf(m, NULL, 0), "saas-api-dev"));
   ddbst_model_free(m);
 }
@@ -94,20 +106,32 @@ static void plain_table(void **state) {
   ddbst_model *m = load_text(TABLE_ONLY "\"patterns\":{}}");
   assert_string_equal(
       cf(m, NULL, 0),
-      "{\"Resources\":{\"AppTable\":{\"Type\":\"AWS::DynamoDB::Table\","
-      "\"DeletionPolicy\":\"Retain\",\"UpdateReplacePolicy\":\"Retain\","
-      "\"Properties\":{\"TableName\":\"plain\",\"BillingMode\":"
-      "\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[{\"AttributeName\":"
-      "\"id\",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":"
-      "\"id\",\"KeyType\":\"HASH\"}],\"PointInTimeRecoverySpecification\":{"
-      "\"PointInTimeRecoveryEnabled\":true},\"SSESpecification\":{"
-      "\"SSEEnabled\":true}}},\"AppTableAccess\":{\"Type\":"
-      "\"AWS::IAM::ManagedPolicy\",\"Properties\":{\"Description\":\"What "
-      "the ddbst model of plain needs: its access patterns and writes, on "
-      "the table and its indexes only\",\"PolicyDocument\":{\"Version\":"
-      "\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":["
-      "\"dynamodb:PutItem\",\"dynamodb:UpdateItem\",\"dynamodb:DeleteItem\"],"
-      "\"Resource\":[{\"Fn::GetAtt\":[\"AppTable\",\"Arn\"]}]}]}}}}}");
+      "{\"Resources\":{\"AppTable\":{\"Type\":\"AWS::DynamoDB::Table\",\"Deleti"
+      "onPolicy\":\"Retain\",\"UpdateReplacePolicy\":\"Retain\",\"Properties\":"
+      "{\"TableName\":{\"Fn::If\":[\"HasStage\",{\"Fn::Join\":[\"-\",[{\"Ref\":"
+      "\"TableName\"},{\"Ref\":\"Stage\"}]]},{\"Ref\":\"TableName\"}]},\"Billin"
+      "gMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[{\"AttributeName\""
+      ":\"id\",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":\"id"
+      "\",\"KeyType\":\"HASH\"}],\"PointInTimeRecoverySpecification\":{\"PointI"
+      "nTimeRecoveryEnabled\":true},\"SSESpecification\":{\"SSEEnabled\":true}}"
+      "},\"AppTableAccess\":{\"Type\":\"AWS::IAM::ManagedPolicy\",\"Properties"
+      "\":{\"Description\":\"What the ddbst model of plain needs: its access pa"
+      "tterns and writes, on the table and its indexes only\",\"PolicyDocument"
+      "\":{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Ac"
+      "tion\":[\"dynamodb:PutItem\",\"dynamodb:UpdateItem\",\"dynamodb:DeleteIt"
+      "em\"],\"Resource\":[{\"Fn::GetAtt\":[\"AppTable\",\"Arn\"]}]}]}}}},\"Par"
+      "ameters\":{\"TableName\":{\"Type\":\"String\",\"Default\":\"plain\",\"Al"
+      "lowedPattern\":\"[A-Za-z0-9_.-]{3,200}\",\"Description\":\"The table's n"
+      "ame (the model's by default)\"},\"Stage\":{\"Type\":\"String\",\"Default"
+      "\":\"\",\"AllowedPattern\":\"[A-Za-z0-9_.-]{0,50}\",\"Description\":\"Wh"
+      "en given (dev, prod), the table is named TableName-Stage\"}},\"Condition"
+      "s\":{\"HasStage\":{\"Fn::Not\":[{\"Fn::Equals\":[{\"Ref\":\"Stage\"},\""
+      "\"]}]}},\"Outputs\":{\"TableName\":{\"Description\":\"The table's name\""
+      ",\"Value\":{\"Ref\":\"AppTable\"},\"Export\":{\"Name\":{\"Fn::Join\":[\""
+      "-\",[{\"Ref\":\"AWS::StackName\"},\"TableName\"]]}}},\"TableArn\":{\"Des"
+      "cription\":\"The table's ARN\",\"Value\":{\"Fn::GetAtt\":[\"AppTable\","
+      "\"Arn\"]},\"Export\":{\"Name\":{\"Fn::Join\":[\"-\",[{\"Ref\":\"AWS::Sta"
+      "ckName\"},\"TableArn\"]]}}}}}");
   ddbst_model_free(m);
 }
 

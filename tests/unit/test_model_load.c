@@ -297,7 +297,8 @@ static void unknown_fields_are_errors_everywhere(void **state) {
                           "'projection':'KEYS_ONLY','hash':1"),
                      "table.indexes.GSI2.hash",
                      "unknown field 'hash' (expected one of: partitionKey, "
-                     "sortKey, projection)");
+                     "sortKey, projection, onDemandThroughput, warmThroughput, "
+                     "contributorInsights)");
   EXPECT_MODEL_ERROR(edit(BASE, "'Org':{", "'Org':{'owner':1,"),
                      "entities.Org.owner", "unknown field 'owner'");
   EXPECT_MODEL_ERROR(edit(BASE, "'type':'enum',", "'type':'enum','colour':1,"),

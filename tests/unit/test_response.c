@@ -1233,6 +1233,23 @@ static void explain_transactions(void **state) {
                       "TransactItems[1]: Organisation (ORG#1): another "
                       "transaction was writing it at the same time; retry the "
                       "transaction\n");
+  /* one entry throttled, the body saying where */
+  static const char entry_throttled[] =
+      "{\"__type\":\"TransactionCanceledException\",\"Message\":\"x\","
+      "\"CancellationReasons\":[{\"Code\":\"None\"},{\"Code\":"
+      "\"ThrottlingError\"}],\"ThrottlingReasons\":[{\"reason\":"
+      "\"TableWriteProvisionedThroughputExceeded\",\"resource\":\"arn:aws:"
+      "dynamodb:eu-west-1:123456789012:table/t-1\"}]}";
+  assert_true(ddbst_page_parse_error(page, entry_throttled,
+                                     strlen(entry_throttled), &err) > 0);
+  assert_int_equal(ddbst_txn_explain(txn, page, out, &err),
+                   DDBST_FAIL_THROTTLED);
+  assert_string_equal(ddbst_buf_data(out),
+                      "TransactItems[1]: Organisation (ORG#1): throttled "
+                      "(ThrottlingError); throttled: "
+                      "TableWriteProvisionedThroughputExceeded (above its "
+                      "provisioned capacity) on arn:aws:dynamodb:eu-west-1:"
+                      "123456789012:table/t-1; retry with backoff\n");
   /* the request failed as a whole */
   static const char throttled[] =
       "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ThrottlingException\","
@@ -1250,6 +1267,73 @@ static void explain_transactions(void **state) {
   assert_int_equal(ent, DDBST_ENOTFOUND);
   assert_int_equal(ddbst_txn_failure(txn, page, 1, &index, &ent, &unique),
                    DDBST_ENOTFOUND);
+  assert_int_equal(ddbst_page_throttling_reason_count(page), 0);
+
+  /* newer bodies say why, and where: each reason named, in words */
+  static const char reasons[] =
+      "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+      "ProvisionedThroughputExceededException\",\"message\":\"Throughput "
+      "exceeds the maximum\",\"ThrottlingReasons\":[{\"reason\":"
+      "\"TableWriteKeyRangeThroughputExceeded\",\"resource\":"
+      "\"arn:aws:dynamodb:eu-west-1:123456789012:table/saas-api-dev\"},"
+      "{\"resource\":\"arn:aws:dynamodb:eu-west-1:123456789012:table/"
+      "saas-api-dev/index/GSI1\",\"reason\":"
+      "\"IndexWriteMaxOnDemandThroughputExceeded\"},{\"reason\":"
+      "\"TableReadSomethingNew\"}]}";
+  assert_true(ddbst_page_parse_error(page, reasons, strlen(reasons), &err) > 0);
+  assert_int_equal(ddbst_page_throttling_reason_count(page), 3);
+  const char *reason, *resource;
+  assert_int_equal(ddbst_page_throttling_reason(page, 1, &reason, &resource),
+                   0);
+  assert_string_equal(reason, "IndexWriteMaxOnDemandThroughputExceeded");
+  assert_string_equal(resource, "arn:aws:dynamodb:eu-west-1:123456789012:"
+                                "table/saas-api-dev/index/GSI1");
+  assert_int_equal(ddbst_page_throttling_reason(page, 2, &reason, &resource),
+                   0);
+  assert_string_equal(resource, "");
+  assert_int_equal(ddbst_page_throttling_reason(page, 3, &reason, &resource),
+                   DDBST_EINVAL);
+  assert_int_equal(ddbst_page_throttling_reason(page, -1, NULL, NULL),
+                   DDBST_EINVAL);
+  assert_int_equal(ddbst_txn_explain(txn, page, out, &err),
+                   DDBST_FAIL_THROTTLED);
+  assert_string_equal(
+      ddbst_buf_data(out),
+      "the request failed as a whole: ProvisionedThroughputExceededException: "
+      "Throughput exceeds the maximum; throttled: "
+      "TableWriteKeyRangeThroughputExceeded (too much on one partition's key "
+      "range (a hot partition: spread the partition key)) on "
+      "arn:aws:dynamodb:eu-west-1:123456789012:table/saas-api-dev; "
+      "IndexWriteMaxOnDemandThroughputExceeded (above the on-demand maximum "
+      "the table declares (onDemandThroughput)) on "
+      "arn:aws:dynamodb:eu-west-1:123456789012:table/saas-api-dev/index/GSI1; "
+      "TableReadSomethingNew; retry with backoff\n");
+  /* hostile: bounded, typed, complete; a refused body leaves no reasons */
+  static const char *const refused[][2] = {
+      {"{\"__type\":\"ThrottlingException\",\"ThrottlingReasons\":"
+       "[{},{}]}",
+       "ThrottlingReasons[0].reason: missing"},
+      {"{\"__type\":\"ThrottlingException\",\"ThrottlingReasons\":"
+       "[{\"reason\":7}]}",
+       "ThrottlingReasons[0].reason: expected a string"},
+      {"{\"__type\":\"ThrottlingException\",\"ThrottlingReasons\":{}}",
+       "ThrottlingReasons: expected a list"},
+      {"{\"__type\":\"ThrottlingException\",\"ThrottlingReasons\":[{\"reason\""
+       ":\"a\"},{\"reason\":\"a\"},{\"reason\":\"a\"},{\"reason\":\"a\"},"
+       "{\"reason\":\"a\"},{\"reason\":\"a\"},{\"reason\":\"a\"},"
+       "{\"reason\":\"a\"},{\"reason\":\"a\"}]}",
+       "ThrottlingReasons[8]: more than 8 throttling reasons"},
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    assert_int_equal(ddbst_page_parse_error(page, refused[i][0],
+                                            strlen(refused[i][0]), &err),
+                     DDBST_EVALUE);
+    char said[600];
+    snprintf(said, sizeof said, "%s: %s", err.path, err.message);
+    if (!strstr(said, refused[i][1]))
+      fail_msg("case %zu: '%s' lacks '%s'", i, said, refused[i][1]);
+    assert_int_equal(ddbst_page_throttling_reason_count(page), 0);
+  }
 
   /* a delete tied to its unique values, and a validation error */
   ddbst_txn_reset(txn);

@@ -25,6 +25,10 @@ const COMMANDS = {
   DeleteItem: 'DeleteItemCommand', Query: 'QueryCommand', BatchGetItem: 'BatchGetItemCommand',
   BatchWriteItem: 'BatchWriteItemCommand', TransactWriteItems: 'TransactWriteItemsCommand',
   TransactGetItems: 'TransactGetItemsCommand', CreateTable: 'CreateTableCommand',
+  DescribeTable: 'DescribeTableCommand', DeleteTable: 'DeleteTableCommand',
+  UpdateTable: 'UpdateTableCommand',
+  UpdateContinuousBackups: 'UpdateContinuousBackupsCommand',
+  UpdateContributorInsights: 'UpdateContributorInsightsCommand',
 };
 
 // A request body for the SDK: {"B": base64} and {"BS": [...]} as bytes.
@@ -136,9 +140,32 @@ class Table {
                                  { TableName: request.body.TableName });
     }
   }
+  // Refused by DynamoDB while the table's deletion protection is on.
   async deleteTable() {
-    const { DeleteTableCommand } = commands();
-    await this.client.send(new DeleteTableCommand({ TableName: this.db.check().table }));
+    await this.send(this.db.deleteTable());
+  }
+  // The SDK's Table of DescribeTable.
+  async describeTable() {
+    return (await this.send(this.db.describeTable())).Table;
+  }
+  async _waitIndex(index, gone) {
+    for (let i = 0; i < 600; i++) {
+      const ixs = (await this.describeTable()).GlobalSecondaryIndexes || [];
+      const ix = ixs.find((x) => x.IndexName === index);
+      if (gone ? !ix : ix && ix.IndexStatus === 'ACTIVE') return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error(`index ${index} never became ${gone ? 'gone' : 'ACTIVE'}`);
+  }
+  // UpdateTable creating the model's global index (DynamoDB backfills it).
+  async addIndex(index, { wait = true } = {}) {
+    await this.send(this.db.updateTable({ addIndex: index }));
+    if (wait) await this._waitIndex(index, false);
+  }
+  // UpdateTable deleting an index the model no longer declares.
+  async removeIndex(index, { wait = true } = {}) {
+    await this.send(this.db.updateTable({ removeIndex: index }));
+    if (wait) await this._waitIndex(index, true);
   }
 
   // ---- items ----

@@ -35,6 +35,8 @@ class DynamoDBError extends DdbstError {
     this.dynamodb = answer.dynamodb;
     this.kind = answer.dynamodb.kind;
     this.retryable = Boolean(answer.dynamodb.retryable);
+    // why DynamoDB throttled, and where: [{ reason, resource }]
+    this.throttlingReasons = answer.dynamodb.throttlingReasons || [];
     if (options && options.cause !== undefined) this.cause = options.cause;
   }
 }
@@ -184,6 +186,17 @@ class Ddbst {
   version() { return this.call({ op: 'version' }).version; }
   patterns() { return this.call({ op: 'patterns' }).patterns; }
   createTable() { return this.call({ op: 'createTable' }); }
+  describeTable() { return this.call({ op: 'describeTable' }); }
+  deleteTable() { return this.call({ op: 'deleteTable' }); }
+  // { addIndex: name } or { removeIndex: name }, one of the two
+  updateTable(options = {}) {
+    const { addIndex, removeIndex } = options;
+    return this.call({ op: 'updateTable', addIndex, removeIndex });
+  }
+  updateContinuousBackups() { return this.call({ op: 'updateContinuousBackups' }); }
+  updateContributorInsights(index) {
+    return this.call({ op: 'updateContributorInsights', index });
+  }
   cloudformation(streamFilters) {
     return this.call({ op: 'cloudformation', streamFilters }).template;
   }

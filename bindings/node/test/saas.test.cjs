@@ -207,7 +207,10 @@ describe('the SaaS example through the ddbst package and the AWS SDK', { skip },
     const props = template.Resources.AppTable.Properties;
     const create = db.createTable().body;
     assert.equal(template.Resources.AppTable.Type, 'AWS::DynamoDB::Table');
-    assert.equal(props.TableName, table);
+    // the name in force is the TableName parameter's default
+    assert.equal(template.Parameters.TableName.Default, table);
+    assert.deepEqual(props.TableName['Fn::If'][2], { Ref: 'TableName' });
+    assert.deepEqual(template.Outputs.TableArn.Value, { 'Fn::GetAtt': ['AppTable', 'Arn'] });
     assert.deepEqual(props.AttributeDefinitions, create.AttributeDefinitions);
     assert.deepEqual(props.KeySchema, create.KeySchema);
     assert.deepEqual(props.TimeToLiveSpecification, { AttributeName: 'expiresAt', Enabled: true });

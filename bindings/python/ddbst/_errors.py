@@ -64,7 +64,10 @@ class DynamoDBError(DdbstError):
     `kind` ("ConditionalCheckFailed", "TransactionCanceled", "Throttled",
     "Validation", ...), `dynamodb_message`, `retryable` and `reasons` (a
     transaction's cancellation reasons: dicts of code, kind, message) are
-    what DynamoDB said, sorted by ddbst.
+    what DynamoDB said, sorted by ddbst; `throttling_reasons` lists the
+    ThrottlingReasons a throttling error carries (dicts of reason, e.g.
+    "TableWriteKeyRangeThroughputExceeded", and resource, the table's or
+    index's ARN).
 
     For a refused write sent through ddbst.boto3, `explanation` says why in
     the model's words ("TransactItems[1]: unique constraint User.email:
@@ -88,6 +91,8 @@ class DynamoDBError(DdbstError):
         self.dynamodb_message: str = dynamodb.get("message", "")
         self.retryable = bool(dynamodb.get("retryable"))
         self.reasons: list[dict[str, Any]] = dynamodb.get("reasons", [])
+        self.throttling_reasons: list[dict[str, str]] = dynamodb.get(
+            "throttlingReasons", [])
         self.explanation: str | None = None
         self.reason: str | None = None
         self.failures: list[dict[str, Any]] | None = None

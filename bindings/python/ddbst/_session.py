@@ -274,8 +274,38 @@ class Ddbst:
                     self.call(build_request("patterns"))["patterns"])
 
     def create_table(self) -> Request:
-        """The CreateTable request."""
+        """The CreateTable request: keys, indexes, stream and the table
+        settings the model declares."""
         return cast(Request, self.call(build_request("createTable")))
+
+    def describe_table(self) -> Request:
+        """The DescribeTable request of the model's table."""
+        return cast(Request, self.call(build_request("describeTable")))
+
+    def delete_table(self) -> Request:
+        """The DeleteTable request of the model's table."""
+        return cast(Request, self.call(build_request("deleteTable")))
+
+    def update_table(self, add_index: str | None = None,
+                     remove_index: str | None = None) -> Request:
+        """The UpdateTable request creating the model's global index
+        add_index on the live table, or deleting remove_index, which the
+        model no longer declares (give one of the two)."""
+        return cast(Request, self.call(build_request(
+            "updateTable", addIndex=add_index, removeIndex=remove_index)))
+
+    def update_continuous_backups(self) -> Request:
+        """The UpdateContinuousBackups request: point-in-time recovery as
+        the model's pointInTimeRecovery says (on unless false)."""
+        return cast(Request, self.call(build_request(
+            "updateContinuousBackups")))
+
+    def update_contributor_insights(self, index: str | None = None
+                                    ) -> Request:
+        """The UpdateContributorInsights request of the table (or its
+        global index `index`), as the model's contributorInsights says."""
+        return cast(Request, self.call(build_request(
+            "updateContributorInsights", index=index)))
 
     def cloudformation(self, stream_filters: Sequence[str] | None = None
                        ) -> dict[str, Any]:

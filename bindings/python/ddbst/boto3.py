@@ -41,6 +41,10 @@ METHODS = {
     "BatchWriteItem": "batch_write_item",
     "TransactWriteItems": "transact_write_items",
     "TransactGetItems": "transact_get_items", "CreateTable": "create_table",
+    "DescribeTable": "describe_table", "DeleteTable": "delete_table",
+    "UpdateTable": "update_table",
+    "UpdateContinuousBackups": "update_continuous_backups",
+    "UpdateContributorInsights": "update_contributor_insights",
 }
 
 
@@ -212,8 +216,38 @@ class Table:
                 WaiterConfig={"Delay": 1, "MaxAttempts": 60})
 
     def delete_table(self) -> None:
-        """DeleteTable of the model's table."""
-        self.client.delete_table(TableName=self.db.check()["table"])
+        """DeleteTable of the model's table (refused by DynamoDB while its
+        deletion protection is on)."""
+        self.send(self.db.delete_table())
+
+    def describe_table(self) -> dict[str, Any]:
+        """DescribeTable of the model's table: boto3's "Table"."""
+        return cast(dict[str, Any],
+                    self.send(self.db.describe_table())["Table"])
+
+    def _wait_index(self, index: str, gone: bool) -> None:
+        for _ in range(600):
+            status = {i["IndexName"]: i.get("IndexStatus") for i in
+                      self.describe_table().get("GlobalSecondaryIndexes", [])}
+            if (index not in status) if gone else status.get(index) == "ACTIVE":
+                return
+            time.sleep(0.5)
+        raise TimeoutError(f"index {index} never became "
+                           f"{'gone' if gone else 'ACTIVE'}")
+
+    def add_index(self, index: str, wait: bool = True) -> None:
+        """UpdateTable creating the model's global index `index` on the
+        live table (DynamoDB backfills it), waiting until it is ACTIVE."""
+        self.send(self.db.update_table(add_index=index))
+        if wait:
+            self._wait_index(index, gone=False)
+
+    def remove_index(self, index: str, wait: bool = True) -> None:
+        """UpdateTable deleting global index `index`, which the model no
+        longer declares, waiting until it is gone."""
+        self.send(self.db.update_table(remove_index=index))
+        if wait:
+            self._wait_index(index, gone=True)
 
     # ---- items ----
 

@@ -356,6 +356,78 @@ class Refusals(unittest.TestCase):
         self.assertFalse(cm.exception.retryable)
 
 
+SETTINGS = os.path.join(ROOT, "docs", "examples", "orders-settings.json")
+
+
+class TableRequests(unittest.TestCase):
+    """The table's requests through boto3 on DynamoDB Local: a table with
+    every setting of docs/examples/orders-settings.json, read back."""
+
+    def test_settings_describe_protect_delete(self):
+        own = f"{name}-settings"
+        with Ddbst(model_file=SETTINGS, table=own) as sdb:
+            t = Table(sdb, raw)
+            t.create_table()
+            described = t.describe_table()
+            self.assertEqual(described["TableName"], own)
+            self.assertTrue(described["DeletionProtectionEnabled"])
+            self.assertEqual(
+                described["GlobalSecondaryIndexes"][0]["OnDemandThroughput"],
+                {"MaxReadRequestUnits": 200, "MaxWriteRequestUnits": -1})
+            self.assertEqual(sdb.update_contributor_insights("GSI1")["body"],
+                             {"TableName": own, "IndexName": "GSI1",
+                              "ContributorInsightsAction": "ENABLE"})
+            self.assertEqual(
+                sdb.update_continuous_backups()["body"]
+                ["PointInTimeRecoverySpecification"],
+                {"PointInTimeRecoveryEnabled": True,
+                 "RecoveryPeriodInDays": 14})
+            with self.assertRaises(DdbstError) as cm:
+                sdb.update_table(remove_index="GSI1")
+            self.assertEqual(cm.exception.path, "index")
+            self.assertIn("the model still declares GSI1", cm.exception.message)
+            # protected: refused until the protection is off
+            with self.assertRaises(DynamoDBError) as refused:
+                t.delete_table()
+            self.assertEqual(refused.exception.kind, "Validation")
+            self.assertIn("protected against deletion",
+                          refused.exception.dynamodb_message)
+            raw.update_table(TableName=own, DeletionProtectionEnabled=False)
+            t.delete_table()
+            with self.assertRaises(DynamoDBError) as gone:
+                t.describe_table()
+            self.assertEqual(gone.exception.kind, "ResourceNotFound")
+
+    def test_an_index_added_and_removed(self):
+        # the shop model's table, without its index first
+        import json
+        with open(MODEL, encoding="utf-8") as fh:
+            full = json.load(fh)
+        index = next(iter(full["table"]["indexes"]))
+        without = json.loads(json.dumps(full))
+        del without["table"]["indexes"][index]
+        for entity in without["entities"].values():
+            entity.get("indexes", {}).pop(index, None)
+            if entity.get("indexes") == {}:
+                del entity["indexes"]
+        without["patterns"] = {
+            k: p for k, p in without["patterns"].items()
+            if p.get("index") != index}
+        own = f"{name}-idx"
+        with Ddbst(model=json.dumps(without), table=own) as v1, \
+                Ddbst(model=json.dumps(full), table=own) as v2:
+            t1, t2 = Table(v1, raw), Table(v2, raw)
+            t1.create_table()
+            self.assertNotIn("GlobalSecondaryIndexes", t1.describe_table())
+            t2.add_index(index)
+            self.assertEqual(
+                [i["IndexStatus"] for i in
+                 t2.describe_table()["GlobalSecondaryIndexes"]], ["ACTIVE"])
+            t1.remove_index(index)
+            self.assertNotIn("GlobalSecondaryIndexes", t1.describe_table())
+            t1.delete_table()
+
+
 if __name__ == "__main__":
     if not os.environ.get("DDBST_ENDPOINT"):
         print("test_boto3.py: skipped: DDBST_ENDPOINT is not set",

@@ -253,8 +253,15 @@ class SaaS(unittest.TestCase):
         resources = template["Resources"]
         self.assertEqual(resources["AppTable"]["Type"],
                          "AWS::DynamoDB::Table")
-        self.assertEqual(resources["AppTable"]["Properties"]["TableName"],
+        # the name in force is the TableName parameter's default
+        self.assertEqual(template["Parameters"]["TableName"]["Default"],
                          table)
+        self.assertEqual(resources["AppTable"]["Properties"]["TableName"],
+                         {"Fn::If": ["HasStage", {"Fn::Join": [
+                             "-", [{"Ref": "TableName"}, {"Ref": "Stage"}]]},
+                             {"Ref": "TableName"}]})
+        self.assertEqual(template["Outputs"]["StreamArn"]["Value"],
+                         {"Fn::GetAtt": ["AppTable", "StreamArn"]})
         self.assertIn("INSERT", json.dumps(template))
         with self.assertRaises(DdbstError) as cm:
             db.cloudformation(stream_filters=["Nobody"])
