@@ -15,8 +15,16 @@ int ddbst__cursor_finish(const ddbst_cursor_keys *keys, const ddbst_model *m,
                          uint8_t *env, size_t w_len, ddbst_buf *out,
                          ddbst_error *err) {
   uint8_t ad[AD_MAX]; /* first byte, key id, context */
+  size_t ctx_len =
+      ddbst__cursor_context(m, p, part.p, part.n, ad + 1 + KEY_ID_BYTES);
+  return ddbst__cursor_finish_ctx(keys, ad, ctx_len, flags, env, w_len, out,
+                                  err);
+}
+
+int ddbst__cursor_finish_ctx(const ddbst_cursor_keys *keys, uint8_t *ad,
+                             size_t ctx_len, int flags, uint8_t *env,
+                             size_t w_len, ddbst_buf *out, ddbst_error *err) {
   uint8_t *ctx = ad + 1 + KEY_ID_BYTES;
-  size_t ctx_len = ddbst__cursor_context(m, p, part.p, part.n, ctx);
   size_t total;
   env[0] = (uint8_t)(FORMAT << 4 | flags | (keys ? 0 : F_UNSEALED));
   if (keys) {

@@ -31,6 +31,8 @@ const char *ddbst_operation_name(int op) {
     return "DeleteTable";
   case DDBST_OP_UPDATE_TABLE:
     return "UpdateTable";
+  case DDBST_OP_SCAN:
+    return "Scan";
   default:
     return NULL;
   }
