@@ -190,11 +190,11 @@ static int refuse_target(const ddbst_cursor_keys *keys, const unwrapped *u,
            "table, or for a query, or it was altered");
 }
 
-/* ,"name":{"T":"value"} (no comma for the first). */
+/* `{` (first) or `,`, then "name":{"T":"value"}. */
 static int put_key(ddbst_buf *out, int first, const char *name, char type,
                    const uint8_t *v, size_t n) {
   char tag[8] = {'"', type, '"', ':', '\0'};
-  int rc = first ? 0 : ddbst__buf_putc(out, ',');
+  int rc = ddbst__buf_putc(out, first ? '{' : ',');
   rc = rc ? rc : ddbst__json_string(out, name, strlen(name));
   rc = rc ? rc : ddbst__buf_puts(out, ":{");
   rc = rc ? rc : ddbst__buf_puts(out, tag);
