@@ -1,6 +1,7 @@
 /* Scans: exact bodies, cursors bound to their scan (segment, total,
  * index, filter), pages that keep items of no entity, and the orphan-guard
  * audit on answers written here as DynamoDB writes them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -454,6 +455,113 @@ static void no_allocation_when_warm(void **state) {
   assert_int_equal(ca.live, 0);
 }
 
+/* The JSON entry's answer to `request` (malloc'd). */
+static char *call_json(ddbst_json *j, const char *request) {
+  char *a = ddbst_json_call(j, request, strlen(request), NULL);
+  char *c = dup_text(a);
+  ddbst_json_free(a);
+  return c;
+}
+
+static void json_entry(void **state) {
+  (void)state;
+  const char *config =
+      "{\"modelFile\":\"" DDBST_SOURCE_DIR "/examples/saas/model.json\","
+      "\"cursorKeys\":\"000102030405060708090a0b0c0d0e0f101112131415161718191a"
+      "1b1c1d1e1f\"}";
+  ddbst_json *j = ddbst_json_open(config, strlen(config), NULL, NULL);
+  assert_non_null(j);
+  char *a = call_json(j, "{\"op\":\"scan\",\"entities\":[\"User\"],"
+                         "\"filter\":\"role = :r\",\"params\":{\"r\":\"admin\"},"
+                         "\"segment\":2,\"totalSegments\":3,\"limit\":5}");
+  assert_string_equal(
+      a, "{\"operation\":\"Scan\",\"target\":\"DynamoDB_20120810.Scan\","
+         "\"body\":{\"TableName\":\"saas-api-dev\",\"FilterExpression\":\"#n0 = "
+         ":v0 AND (#n1 = :v1)\",\"ExpressionAttributeNames\":{\"#n0\":\"_type\","
+         "\"#n1\":\"role\"},\"ExpressionAttributeValues\":{\":v0\":{\"S\":"
+         "\"User\"},\":v1\":{\"S\":\"admin\"}},\"Segment\":2,\"TotalSegments\":"
+         "3,\"Limit\":5}}");
+  free(a);
+  a = call_json(j, "{\"op\":\"scan\",\"filter\":\"role = :r\"}");
+  assert_string_equal(
+      a, "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":\"filter\","
+         "\"message\":\"a filter reads one entity's attributes: give that "
+         "entity alone in \\\"entities\\\"\"}}");
+  free(a);
+  a = call_json(j, "{\"op\":\"scan\",\"segment\":1}");
+  assert_string_equal(
+      a, "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":"
+         "\"totalSegments\",\"message\":\"a parallel scan gives segment and "
+         "totalSegments\"}}");
+  free(a);
+  /* a page: every item, the guard and the stranger as they are */
+  char req[4096];
+  ddbst_buf *q = ddbst_buf_new(NULL);
+  assert_int_equal(ddbst_buf_append_json_string(q, answer, strlen(answer)), 0);
+  snprintf(req, sizeof req,
+           "{\"op\":\"scanPage\",\"segment\":0,\"totalSegments\":2,"
+           "\"response\":%s}",
+           ddbst_buf_data(q));
+  a = call_json(j, req);
+  const char *want_items =
+      "{\"items\":[{\"entity\":\"User\",\"item\":{\"orgId\":\"1\",\"userId\":"
+      "\"2\",\"email\":\"Ann@X.com\"}},{\"entity\":null,\"item\":{\"PK\":"
+      "\"EMAIL#ann@x.com\",\"SK\":\"EMAIL#ann@x.com\",\"_type\":\"User.email\","
+      "\"holderKey\":{\"PK\":\"ORG#1\",\"SK\":\"USER#2\"}}},{\"entity\":null,"
+      "\"item\":{\"PK\":\"LEGACY#9\",\"SK\":\"X\",\"_type\":\"Invoice\","
+      "\"total\":12.50}}],\"count\":3,\"hasMore\":true,\"scanned\":3,"
+      "\"cursor\":\"";
+  assert_true(strncmp(a, want_items, strlen(want_items)) == 0);
+  /* its cursor continues segment 0 of 2, and no other */
+  const char *cur = a + strlen(want_items);
+  size_t clen = strcspn(cur, "\"");
+  snprintf(req, sizeof req,
+           "{\"op\":\"scan\",\"segment\":0,\"totalSegments\":2,\"cursor\":"
+           "\"%.*s\"}",
+           (int)clen, cur);
+  char *b = call_json(j, req);
+  assert_string_equal(
+      b, "{\"operation\":\"Scan\",\"target\":\"DynamoDB_20120810.Scan\","
+         "\"body\":{\"TableName\":\"saas-api-dev\",\"Segment\":0,"
+         "\"TotalSegments\":2,\"ExclusiveStartKey\":{\"PK\":{\"S\":"
+         "\"LEGACY#9\"},\"SK\":{\"S\":\"X\"}}}}");
+  free(b);
+  snprintf(req, sizeof req,
+           "{\"op\":\"scan\",\"segment\":1,\"totalSegments\":2,\"cursor\":"
+           "\"%.*s\"}",
+           (int)clen, cur);
+  b = call_json(j, req);
+  assert_string_equal(
+      b, "{\"error\":{\"code\":-11,\"name\":\"ECURSOR\",\"path\":\"cursor\","
+         "\"message\":\"the cursor was made for segment 0 of 2, and this scan "
+         "is segment 1 of 2: give each segment its own cursors\"}}");
+  free(b);
+  free(a);
+  /* guards: first the holders' request, then with its answer the orphans */
+  snprintf(req, sizeof req, "{\"op\":\"guards\",\"pages\":[%s]}",
+           ddbst_buf_data(q));
+  a = call_json(j, req);
+  assert_string_equal(
+      a, "{\"request\":{\"operation\":\"BatchGetItem\",\"target\":"
+         "\"DynamoDB_20120810.BatchGetItem\",\"body\":{\"RequestItems\":{"
+         "\"saas-api-dev\":{\"Keys\":[{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":"
+         "\"USER#2\"}}],\"ConsistentRead\":true}}}}}");
+  free(a);
+  snprintf(req, sizeof req,
+           "{\"op\":\"guards\",\"pages\":[%s],\"holders\":["
+           "\"{\\\"Responses\\\":{\\\"saas-api-dev\\\":[]},"
+           "\\\"UnprocessedKeys\\\":{}}\"]}",
+           ddbst_buf_data(q));
+  a = call_json(j, req);
+  assert_string_equal(
+      a, "{\"guards\":1,\"orphans\":[{\"kind\":\"missing\",\"entity\":"
+         "\"User\",\"unique\":\"email\",\"guard\":\"EMAIL#ann@x.com\","
+         "\"holder\":{\"PK\":\"ORG#1\",\"SK\":\"USER#2\"}}]}");
+  free(a);
+  ddbst_buf_free(q);
+  ddbst_json_close(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bodies),
@@ -463,6 +571,7 @@ int main(void) {
       cmocka_unit_test(index_cursor),
       cmocka_unit_test(audit),
       cmocka_unit_test(no_allocation_when_warm),
+      cmocka_unit_test(json_entry),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
