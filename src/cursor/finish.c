@@ -7,6 +7,24 @@
 #include "cursor/keyring.h"
 #include "cursor/layout.h"
 
+int ddbst__cursor_start(const ddbst_cursor_keys *keys, int64_t now_us,
+                        uint8_t *env, cw *w, int64_t *issued, int *flags,
+                        ddbst_error *err) {
+  *issued = -1;
+  *flags = 0;
+  if (keys && keys->max_age > 0) {
+    *issued = ddbst__cursor_now_s(now_us);
+    if (*issued < 0)
+      return ddbst__fail(err, DDBST_EINVAL, "now_unix_us",
+                         "the issue time is before 1970");
+    *flags = F_TIME;
+  }
+  size_t head = keys ? SEALED_HEAD : 1;
+  *w = (cw){env + head, 0, ENV_MAX - head - (keys ? TAG_BYTES : CHECK_BYTES),
+            0};
+  return 0;
+}
+
 /* Seals (or checksums) the envelope env[0..) whose payload, w_len bytes,
  * was written after its head, binds it to pattern `p` and partition
  * `part`, and appends it as base64url. */

@@ -100,6 +100,15 @@ int ddbst__cursor_finish(const ddbst_cursor_keys *keys, const ddbst_model *m,
                          uint8_t *env, size_t w_len, ddbst_buf *out,
                          ddbst_error *err);
 
+/* Starts a cursor's payload in env (ENV_MAX bytes): `w` is the writer of
+ * its values, after the head the keys make room for, and leaves room for
+ * the tag or checksum; with a keyring that sets a maximum age, *issued is
+ * the issue time (else -1) and *flags holds F_TIME. 0, or DDBST_EINVAL for
+ * an issue time before 1970. */
+int ddbst__cursor_start(const ddbst_cursor_keys *keys, int64_t now_us,
+                        uint8_t *env, cw *w, int64_t *issued, int *flags,
+                        ddbst_error *err);
+
 /* The same with the context already written at ad + 1 + KEY_ID_BYTES
  * (ctx_len bytes): what a scan's cursor is bound to (scan_cursor.c). */
 int ddbst__cursor_finish_ctx(const ddbst_cursor_keys *keys, uint8_t *ad,
