@@ -1265,7 +1265,9 @@ DDBST_API int ddbst_guard_audit_request(ddbst_guard_audit *audit,
  * when the answer left no UnprocessedKeys, and asked again otherwise.
  * Returns the number of guards it decided, or ddbst_page_parse's errors
  * (DDBST_EDYNAMODB for an error answer: build the request again, after a
- * pause when throttled), DDBST_EINVAL (no request built). */
+ * pause when throttled), DDBST_EINVAL (no request built), DDBST_ENOMEM
+ * (the guards it had not decided are asked for again by the next
+ * request). */
 DDBST_API int ddbst_guard_audit_answer(ddbst_guard_audit *audit,
                                        const char *json, size_t len,
                                        ddbst_error *err);

@@ -270,12 +270,15 @@ int ddbst_guard_audit_request(ddbst_guard_audit *a, ddbst_buf *out,
 }
 
 /* Whether the holder, item `i` of the answer, holds guard `gd`: it is of
- * the entity the guard claims, and its values render the guard's key. */
+ * the entity the guard claims, and its values render the guard's key.
+ * 1, 0, or DDBST_ENOMEM (never taken for "not held"). */
 static int holds(ddbst_guard_audit *a, uint32_t i, const guard *gd) {
   const ddbst_page *pg = a->page;
   if (pg->items[i].entity != gd->entity) return 0;
   ddbst_error e2;
-  if (ddbst__page_fill(pg, i, a->item, &e2) < 0) return 0;
+  int rc = ddbst__page_fill(pg, i, a->item, &e2);
+  if (rc == DDBST_ENOMEM) return rc;
+  if (rc < 0) return 0; /* values the model refuses hold nothing */
   const ddbst__entity *e = &a->m->entities[gd->entity];
   const char *g = a->text.data + gd->key;
   for (int k = 0; k < e->nuniques; k++) {
@@ -285,9 +288,11 @@ static int holds(ddbst_guard_audit *a, uint32_t i, const guard *gd) {
     uint32_t off, len;
     size_t limit = a->m->sk_attr ? DDBST__SK_MAX : DDBST__PK_MAX;
     ddbst_buf_reset(&a->item->keytext);
-    if (ddbst__render_into(a->item, &u->tmpl, u->name, limit, &off, &len,
-                           &e2) == 0 &&
-        len == gd->key_len && !memcmp(a->item->keytext.data + off, g, len))
+    rc = ddbst__render_into(a->item, &u->tmpl, u->name, limit, &off, &len,
+                            &e2);
+    if (rc == DDBST_ENOMEM) return rc;
+    if (rc == 0 && len == gd->key_len &&
+        !memcmp(a->item->keytext.data + off, g, len))
       return 1;
   }
   return 0;
@@ -322,12 +327,16 @@ int ddbst_guard_audit_answer(ddbst_guard_audit *a, const char *json,
           (!m->sk_attr || text_is(pg, sk, a->text.data + gd->hsk, gd->hsk_len)))
         found = (int)i;
     }
-    if (found >= 0)
-      gd->state = holds(a, (uint32_t)found, gd) ? G_HELD : G_STALE;
-    else if (complete)
+    if (found >= 0) {
+      int held = holds(a, (uint32_t)found, gd);
+      if (held < 0) /* the guards not decided yet are asked for again */
+        return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+      gd->state = held ? G_HELD : G_STALE;
+    } else if (complete) {
       gd->state = G_MISSING;
-    else
+    } else {
       continue;
+    }
     resolved++;
   }
   return resolved;

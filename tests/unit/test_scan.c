@@ -562,6 +562,98 @@ static void json_entry(void **state) {
   ddbst_json_close(j);
 }
 
+/* Every allocation of a scan, its page and the audit may fail: each
+ * failure is DDBST_ENOMEM (or NULL from a constructor), nothing leaks, and
+ * with enough memory the same calls succeed. */
+static int scan_round(const ddbst_allocator *hooks, long *reached) {
+  size_t len;
+  char *text = read_source("examples/saas/model.json", &len);
+  ddbst_load_options o = {0};
+  o.size = sizeof o;
+  o.allocator = hooks;
+  ddbst_model *mm = NULL;
+  ddbst_error e;
+  int rc = ddbst_model_load(text, len, &o, &mm, &e);
+  free(text);
+  if (rc) return rc;
+  ddbst_scan *s = ddbst_scan_new(mm);
+  ddbst_page *pg = ddbst_page_new(mm);
+  ddbst_guard_audit *a = ddbst_guard_audit_new(mm);
+  ddbst_buf *b = ddbst_buf_new(hooks);
+  ddbst_expr *f = NULL;
+  rc = s && pg && a && b ? 0 : DDBST_ENOMEM;
+  *reached = 1;
+  if (!rc)
+    rc = ddbst_expr_parse(mm, ddbst_model_entity(mm, "User"),
+                          DDBST_EXPR_FILTER, "role = :r", DDBST_NUL_TERMINATED,
+                          &f, &e);
+  if (!rc) rc = ddbst_scan_filter(s, f, &e);
+  if (!rc) rc = ddbst_scan_bind(s, "r", "admin", 5, &e);
+  if (!rc) rc = ddbst_scan_project(s, "email", &e);
+  if (!rc) rc = ddbst_scan_segment(s, 1, 2, &e);
+  if (!rc) {
+    rc = ddbst_scan_request(s, 0, 10, NULL, 0, keys, 0, b, &e);
+    if (rc > 0) rc = 0;
+  }
+  if (!rc) {
+    rc = ddbst_page_parse_scan(pg, s, answer, strlen(answer), &e);
+    if (rc > 0) rc = 0;
+  }
+  if (!rc) {
+    rc = ddbst_page_next_cursor(pg, keys, DDBST_NOW, b, &e);
+    if (rc > 0) rc = 0;
+  }
+  if (!rc) {
+    rc = ddbst_guard_audit_add(a, pg, &e);
+    if (rc > 0) rc = 0;
+  }
+  if (!rc) {
+    rc = ddbst_guard_audit_request(a, b, &e);
+    if (rc > 0) rc = 0;
+  }
+  const char *holders =
+      "{\"Responses\":{\"saas-api-dev\":[{\"PK\":{\"S\":\"ORG#1\"},"
+      "\"SK\":{\"S\":\"USER#2\"},\"_type\":{\"S\":\"User\"},\"orgId\":"
+      "{\"S\":\"1\"},\"userId\":{\"S\":\"2\"},\"email\":{\"S\":"
+      "\"ann@x.com\"}}]}}";
+  if (!rc) {
+    rc = ddbst_guard_audit_answer(a, holders, strlen(holders), &e);
+    if (rc > 0) rc = 0;
+  }
+  if (!rc) rc = ddbst_guard_audit_json(a, b, &e);
+  if (!rc)
+    assert_string_equal(ddbst_buf_data(b), "{\"guards\":1,\"orphans\":[]}");
+  ddbst_expr_free(f);
+  ddbst_buf_free(b);
+  ddbst_guard_audit_free(a);
+  ddbst_page_free(pg);
+  ddbst_scan_free(s);
+  ddbst_model_free(mm);
+  return rc;
+}
+
+static void allocation_failures(void **state) {
+  (void)state;
+  counting_alloc ca;
+  int done = 0;
+  for (long n = 1; n < 5000 && !done; n++) {
+    counting_alloc_init(&ca);
+    ca.fail_at = n;
+    long reached = 0;
+    int rc = scan_round(&ca.hooks, &reached);
+    assert_int_equal(ca.live, 0);
+    if (rc == 0) {
+      /* a success only where the failing allocation never came: no
+       * failure was swallowed */
+      assert_true(ca.calls < n);
+      done = 1;
+    } else if (reached) {
+      assert_int_equal(rc, DDBST_ENOMEM);
+    }
+  }
+  assert_true(done);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bodies),
@@ -572,6 +664,7 @@ int main(void) {
       cmocka_unit_test(audit),
       cmocka_unit_test(no_allocation_when_warm),
       cmocka_unit_test(json_entry),
+      cmocka_unit_test(allocation_failures),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
