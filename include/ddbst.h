@@ -575,6 +575,7 @@ DDBST_API int ddbst_item_bind(ddbst_item *item, const char *param,
 #define DDBST_OP_DESCRIBE_TABLE 11
 #define DDBST_OP_DELETE_TABLE 12
 #define DDBST_OP_UPDATE_TABLE 13
+#define DDBST_OP_SCAN 14
 /* The follow-ups of CreateTable for what it cannot set (numbered apart
  * from the data-plane operations). */
 #define DDBST_OP_UPDATE_CONTINUOUS_BACKUPS 20
@@ -890,6 +891,110 @@ DDBST_API int ddbst_query_request(ddbst_item *values, int pattern,
                                   const ddbst_query *q, ddbst_buf *out,
                                   ddbst_error *err);
 
+/* ---- scans ---- */
+
+/* A Scan of the table or of one index: every item it holds, or those of
+ * some entities, or those a filter holds for, read a page at a time, in
+ * parallel segments if wished. A scan reads what no key narrows — a
+ * migration, a backfill, an audit (ddbst_guard_audit) — and never serves a
+ * request path (docs/scans.md).
+ *
+ * Set up once, then build one body per page: each body is
+ *   {"TableName":..,"IndexName":..,"FilterExpression":..,
+ *    "ProjectionExpression":..,"ExpressionAttributeNames":..,
+ *    "ExpressionAttributeValues":..,"Segment":s,"TotalSegments":t,
+ *    "Select":"COUNT","Limit":n,"ConsistentRead":true,
+ *    "ExclusiveStartKey":{..}}
+ * (each member only when it applies). Parse each answer with
+ * ddbst_page_parse_scan, which keeps the items of no entity of the model,
+ * and take the next page's cursor from ddbst_page_next_cursor.
+ *
+ * A scan's cursor is sealed as a query's (same keyring, AEAD and envelope,
+ * docs/cursor.md) and bound to what the scan reads: the table, the index,
+ * the segment and the total of segments, and the filter and projection
+ * (with the entity filter and bound parameters: the body up to Segment, as
+ * a 16-byte BLAKE2b digest). Given to any other scan it is refused
+ * (DDBST_ECURSOR, path "cursor") with what it was made for. It carries the
+ * LastEvaluatedKey's whole key strings (a scan meets items of no entity,
+ * whose keys no template explains), at most 4.5 KB of them.
+ *
+ * Not thread-safe: one scan per thread (a parallel scan: one per segment,
+ * each with its own ddbst_scan_segment). The model must outlive it. */
+typedef struct ddbst_scan ddbst_scan;
+
+/* A new scan of the whole table (no index, no filter, no segments), or
+ * NULL (a NULL model, a model without entities, no memory). Uses the
+ * model's allocator. Free with ddbst_scan_free (NULL is ignored). */
+DDBST_API ddbst_scan *ddbst_scan_new(const ddbst_model *model);
+DDBST_API void ddbst_scan_free(ddbst_scan *scan);
+
+/* Scans index `index` (a name of the model's table.indexes or
+ * localIndexes), or the table when `index` is NULL. A sparse index holds
+ * only the items written with its keys. DDBST_ENOTFOUND (path "index",
+ * "did you mean") for a name the model lacks; the scan is then as it was. */
+DDBST_API int ddbst_scan_index(ddbst_scan *scan, const char *index,
+                               ddbst_error *err);
+
+/* Reads only items of entity `entity` (call again for more entities: the
+ * filter becomes "<entityAttribute> IN (...)"). DDBST_EINVAL for a bad
+ * entity, or a model without an entityAttribute (the items cannot be told
+ * apart before they are read: filter them on the page instead, with
+ * ddbst_page_item_entity). With no entity given, every item comes back:
+ * guard items and items of no entity of the model too. */
+DDBST_API int ddbst_scan_entity(ddbst_scan *scan, int entity,
+                                ddbst_error *err);
+
+/* A filter (a DDBST_EXPR_FILTER, docs/conditions.md) on the items of its
+ * entity: the scan then reads only that entity (as ddbst_scan_entity, and
+ * DDBST_EINVAL when other entities were given) and writes
+ * "<entityAttribute> = :v AND (<filter>)". NULL removes it. The scan keeps
+ * a pointer: `filter` must outlive its use. Setting a filter forgets the
+ * parameters bound so far (ddbst_scan_bind after it). DDBST_EINVAL: not a
+ * filter of this model, a model without an entityAttribute, an index that
+ * does not project an attribute it names; DDBST_ENOMEM. */
+DDBST_API int ddbst_scan_filter(ddbst_scan *scan, const ddbst_expr *filter,
+                                ddbst_error *err);
+
+/* The value of a filter's parameter (":cutoff"), as ddbst_item_bind. */
+DDBST_API int ddbst_scan_bind(ddbst_scan *scan, const char *param,
+                              const char *text, size_t len, ddbst_error *err);
+
+/* Reads back only attribute `name` (any attribute of any entity of the
+ * model; call once per attribute), besides the keys of the table and the
+ * index read and the entity attribute, which always come back so that
+ * items are identified and pages continue. None: whole items.
+ * DDBST_ENOTFOUND ("did you mean") for a name no entity declares,
+ * DDBST_ENOMEM. A name given twice is kept once. */
+DDBST_API int ddbst_scan_project(ddbst_scan *scan, const char *name,
+                                 ddbst_error *err);
+
+/* A parallel scan's segment: `segment` of `total` (1 to 1000000 segments,
+ * 0 <= segment < total; DynamoDB cuts the table into `total` parts and
+ * each part is read by its own scan, each with its own cursors).
+ * total 0 (and segment 0): no segments (the default). DDBST_ERANGE,
+ * naming the bad value; the scan is then as it was. */
+DDBST_API int ddbst_scan_segment(ddbst_scan *scan, uint32_t segment,
+                                 uint32_t total, ddbst_error *err);
+
+/* The Scan body of the next page, into `out` (replacing; as every builder,
+ * `out` is empty on error). `flags`: DDBST_CONSISTENT_READ (the table or a
+ * local index: a global index refuses it, DDBST_EINVAL), DDBST_QUERY_COUNT
+ * (Select COUNT: how many items, none of them; refused with a projection).
+ * `limit` 0: none (DynamoDB's 1 MB per page). `cursor` (`cursor_len`
+ * bytes; NULL: the first page) is the cursor ddbst_page_next_cursor made
+ * for this scan's previous page, opened with `keys` (NULL as for queries:
+ * only unsealed cursors, only when the model declares "cursors":
+ * "unsealed") and checked against this scan at `now_unix_us` (the
+ * keyring's maximum age): DDBST_ECURSOR (path "cursor") says what it was
+ * made for when it is another scan's. Returns DDBST_OP_SCAN. With a warm
+ * scan and buffer it does not allocate. */
+DDBST_API int ddbst_scan_request(ddbst_scan *scan, uint32_t flags,
+                                 uint32_t limit, const char *cursor,
+                                 size_t cursor_len,
+                                 const ddbst_cursor_keys *keys,
+                                 int64_t now_unix_us, ddbst_buf *out,
+                                 ddbst_error *err);
+
 /* ---- responses ---- */
 
 /* A parsed DynamoDB response: the items of a GetItem, Query,
@@ -1147,6 +1252,99 @@ DDBST_API int ddbst_item_explain(ddbst_item *item, int op, uint32_t flags,
                                  const ddbst_page *page, ddbst_buf *out,
                                  ddbst_error *err);
 
+/* ---- orphan guards ---- */
+
+/* A unique attribute's guard item (see "transactions") whose holder is
+ * gone, or no longer holds the value the guard claims, blocks that value
+ * for ever: an orphan. It comes of a write outside ddbst (a raw
+ * DeleteItem of the holder, an update that skipped the guard), never of
+ * ddbst's own transactions. The audit names every orphan among the guard
+ * items of a scan's pages (docs/requests.md, "Orphan guards"):
+ *
+ *   ddbst_guard_audit_add(audit, page)          for each scan page
+ *   while (ddbst_guard_audit_request(audit, body) > 0)
+ *     send body (BatchGetItem); ddbst_guard_audit_answer(audit, answer)
+ *   ddbst_guard_audit_orphan(audit, k, ...) / ddbst_guard_audit_json
+ *
+ * Each request reads at most 100 holders (BatchGetItem's limit), each
+ * once, strongly consistent, by the guard's holderKey; a holder DynamoDB
+ * leaves in UnprocessedKeys is asked for again by the next request, so the
+ * loop ends when every holder has been answered. A guard is held when its
+ * holder is an item of the entity the guard names and renders, from its
+ * values now, the guard's very key. The audit keeps each guard's key and
+ * holder (a few hundred bytes each): audit page by page (reset between)
+ * to bound its memory. Not thread-safe; the model must outlive it. */
+typedef struct ddbst_guard_audit ddbst_guard_audit;
+
+/* What an orphan is (ddbst_guard_audit_orphan). */
+#define DDBST_GUARD_MISSING 1     /* its holder item does not exist */
+#define DDBST_GUARD_STALE 2       /* its holder exists but does not hold the
+                                     value: another value, another entity */
+#define DDBST_GUARD_UNTRACEABLE 3 /* it has no holderKey (written before
+                                     guards carried one): it cannot be
+                                     traced, and is named to be checked by
+                                     hand */
+
+/* A new empty audit, or NULL (a NULL model, a model without entities, no
+ * memory). Uses the model's allocator. Free with ddbst_guard_audit_free
+ * (NULL is ignored); reset forgets every guard and keeps the memory. */
+DDBST_API ddbst_guard_audit *ddbst_guard_audit_new(const ddbst_model *model);
+DDBST_API void ddbst_guard_audit_free(ddbst_guard_audit *audit);
+DDBST_API void ddbst_guard_audit_reset(ddbst_guard_audit *audit);
+
+/* Takes the guard items of `page` (a scan's, ddbst_page_parse_scan; with
+ * no projection, or one that keeps holderKey): an item of no entity that
+ * says it is a guard ("User.email" in the entity attribute), or, in a
+ * model without an entity attribute, whose key is written twice (PK = SK)
+ * and fits a unique's template. Returns how many it took (>= 0), or
+ * DDBST_EINVAL (a page of another model, a page without items),
+ * DDBST_ENOMEM (then it took none of the page's). */
+DDBST_API int ddbst_guard_audit_add(ddbst_guard_audit *audit,
+                                    const ddbst_page *page, ddbst_error *err);
+
+/* The BatchGetItem of the next holders to read, into `out` (replacing):
+ * returns DDBST_OP_BATCH_GET_ITEM, or 0 (`out` empty) when every holder
+ * has been answered. Building it makes it the request that
+ * ddbst_guard_audit_answer answers. DDBST_EINVAL, DDBST_ENOMEM. */
+DDBST_API int ddbst_guard_audit_request(ddbst_guard_audit *audit,
+                                        ddbst_buf *out, ddbst_error *err);
+
+/* DynamoDB's answer (`len` bytes of JSON) to the last request built:
+ * each holder it holds is checked; a holder it does not hold is missing
+ * when the answer left no UnprocessedKeys, and asked again otherwise.
+ * Returns the number of guards it decided, or ddbst_page_parse's errors
+ * (DDBST_EDYNAMODB for an error answer: build the request again, after a
+ * pause when throttled), DDBST_EINVAL (no request built), DDBST_ENOMEM
+ * (the guards it had not decided are asked for again by the next
+ * request). */
+DDBST_API int ddbst_guard_audit_answer(ddbst_guard_audit *audit,
+                                       const char *json, size_t len,
+                                       ddbst_error *err);
+
+/* The k-th orphan (k = 0, 1, ..., in the order the guards were taken):
+ * its DDBST_GUARD_* kind, with *guard_key the guard's key, *holder_pk and
+ * *holder_sk its holderKey (NULL for an untraceable one, and *holder_sk
+ * for a table without a sort key), *entity and *unique the constraint it
+ * claims (*unique NULL when the model has no entity attribute and the
+ * guard's key alone tells it), valid until the audit changes; every
+ * out-pointer may be NULL. DDBST_ENOTFOUND past the last orphan;
+ * DDBST_EINVAL while holders are unanswered (the loop above is not done),
+ * or for a bad `k`. */
+DDBST_API int ddbst_guard_audit_orphan(const ddbst_guard_audit *audit, int k,
+                                       const char **guard_key,
+                                       const char **holder_pk,
+                                       const char **holder_sk, int *entity,
+                                       const char **unique);
+
+/* Every orphan as JSON, into `out` (replacing):
+ * {"guards":12,"orphans":[{"kind":"missing","entity":"User","unique":"email",
+ *   "guard":"EMAIL#ann@x.com","holder":{"PK":"ORG#1","SK":"USER#2"}}]}
+ * ("guards": how many guard items were taken; "holder" null for an
+ * untraceable guard). DDBST_EINVAL while holders are unanswered,
+ * DDBST_ENOMEM. */
+DDBST_API int ddbst_guard_audit_json(const ddbst_guard_audit *audit,
+                                     ddbst_buf *out, ddbst_error *err);
+
 /* ---- DynamoDB Streams ---- */
 
 /* The records of a DynamoDB stream event as Lambda delivers it,
@@ -1275,6 +1473,23 @@ DDBST_API int ddbst_page_parse_query(ddbst_page *page, const ddbst_item *values,
                                      int pattern, const char *json, size_t len,
                                      ddbst_error *err);
 
+/* Parses `json`, DynamoDB's answer to the Scan body `scan` last built
+ * (ddbst_scan_request), as ddbst_page_parse parses a Query's answer, with
+ * two differences: an item that is no entity of the model — a unique
+ * attribute's guard item, an item another program or an older model
+ * wrote, one whose entity attribute names no entity — is kept, not
+ * refused (ddbst_page_item_entity says DDBST_ENOTFOUND, ddbst_page_item
+ * refuses it, ddbst_page_item_json gives it whole, keys included, with
+ * "entity":null; ddbst_guard_audit_add reads its guards); and the page
+ * remembers the scan, so that ddbst_page_next_cursor makes the cursor of
+ * the scan's next page. `scan` is only read: it may build its next body
+ * right after. Returns the number of items, or ddbst_page_parse's errors,
+ * and DDBST_EINVAL (a scan of another model, or one that built no body);
+ * on error the page is empty. */
+DDBST_API int ddbst_page_parse_scan(ddbst_page *page, const ddbst_scan *scan,
+                                    const char *json, size_t len,
+                                    ddbst_error *err);
+
 /* The cursor of the next page, as base64url text, into `out` (replacing
  * its contents): returns 1 when there is a next page and `out` holds its
  * cursor, 0 when this page is the last (`out` is then empty: no cursor is
@@ -1283,9 +1498,11 @@ DDBST_API int ddbst_page_parse_query(ddbst_page *page, const ddbst_item *values,
  * "cursors": "unsealed" allows (else DDBST_EINVAL, path "cursor_keys").
  * `now_unix_us` is the issue time a keyring with a maximum age writes
  * (DDBST_NOW: the clock). DDBST_EINVAL (path "page") for a page not parsed
- * with ddbst_page_parse_query or whose last parse failed; DDBST_EVALUE for
- * a LastEvaluatedKey that is not the query's (another partition, keys of no
- * entity of the pattern: path "LastEvaluatedKey..."); DDBST_ERANGE,
+ * with ddbst_page_parse_query or ddbst_page_parse_scan, or whose last
+ * parse failed; DDBST_EVALUE for a LastEvaluatedKey that is not the
+ * query's (another partition, keys of no entity of the pattern: path
+ * "LastEvaluatedKey...") or the scan's (not the keys of its table and
+ * index); DDBST_ERANGE,
  * DDBST_ENOMEM. On error `out` is empty. Does not change the page; a warm
  * buffer is not allocated into. */
 DDBST_API int ddbst_page_next_cursor(const ddbst_page *page,

@@ -173,6 +173,7 @@ int cli_create(int argc, char **argv);
 int cli_delete(int argc, char **argv);
 int cli_update(int argc, char **argv);
 int cli_query(int argc, char **argv);
+int cli_scan(int argc, char **argv);
 int cli_batch_get(int argc, char **argv);
 int cli_batch_write(int argc, char **argv);
 int cli_transact(int argc, char **argv);

@@ -31,6 +31,7 @@ static const struct {
     {"delete", cli_delete},
     {"update", cli_update},
     {"query", cli_query},
+    {"scan", cli_scan},
     {"batch-get", cli_batch_get},
     {"batch-write", cli_batch_write},
     {"transact", cli_transact},

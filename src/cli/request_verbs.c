@@ -78,6 +78,24 @@ static const cli_option query_options[] = {
      "comma-separated, newest first"},
     {NULL, NULL, NULL}};
 
+static const cli_option scan_options[] = {
+    {"--index", "NAME", "scan this index, not the table"},
+    {"--entity", "NAME", "only items of this entity (repeat for more)"},
+    {"--filter", "TEXT",
+     "only items of the one --entity for which TEXT holds "
+     "(docs/conditions.md)"},
+    {"--param", "NAME=VALUE", "a value for :NAME in --filter"},
+    {"--project", "NAME", "return only this attribute (repeat for more)"},
+    {"--segment", "S/T", "segment S of a parallel scan in T segments"},
+    {"--limit", "N", "items read a page"},
+    {"--consistent", NULL, "a strongly consistent read (not a global index)"},
+    {"--count", NULL, "the number of matching items, not the items"},
+    {"--cursor", "CURSOR", "start after this cursor (from the page before)"},
+    {"--cursor-key-file", "FILE",
+     "the cursor keys (else DDBST_CURSOR_KEY): 64 hex characters each, "
+     "comma-separated, newest first"},
+    {NULL, NULL, NULL}};
+
 const cli_help cli_request_help[] = {
     {"create-table", "MODEL",
      "The CreateTable request of the model's table: key attributes, GSIs\n"
@@ -119,6 +137,13 @@ const cli_help cli_request_help[] = {
      query_options,
      "ddbst query examples/saas/model.json listEvents projectId=p1 "
      "--gte ts=2026-01-01 --lte ts=2026-02-01"},
+    {"scan", "MODEL [options]",
+     "The Scan of the table or an index: every item, or those of some\n"
+     "entities or a filter, a page at a time, in parallel segments if\n"
+     "asked. For migrations and audits, never a request path.",
+     scan_options,
+     "ddbst scan examples/saas/model.json --entity User --segment 0/4 "
+     "--limit 100"},
     {NULL, NULL, NULL, NULL, NULL}};
 
 /* Runs `request` and prints the request it answers. */
@@ -447,6 +472,72 @@ int cli_query(int argc, char **argv) {
   cli_text_free(&project);
   cli_text_free(&params);
   cli_text_free(&values);
+  cli_text_free(&req);
+  return rc;
+}
+
+/* scan MODEL [--index I] [--entity E]... [--filter T [--param N=V]...]
+ * [--project NAME]... [--segment S/T] [--limit N] [--consistent] [--count]
+ * [--cursor C [--cursor-key-file F]] */
+int cli_scan(int argc, char **argv) {
+  if (argc < 1) return cli_usage_error("scan takes MODEL");
+  cli_text req = {0}, entities = {0}, project = {0}, params = {0};
+  const char *cursor = NULL, *key_file = NULL;
+  int rc = 0;
+  cli_add(&req, "{\"op\":\"scan\"");
+  for (int i = 1; i < argc && !rc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--index") && i + 1 < argc) {
+      cli_add_field(&req, "index", argv[++i]);
+    } else if (!strcmp(a, "--entity") && i + 1 < argc) {
+      cli_add_element(&entities, argv[++i]);
+    } else if (!strcmp(a, "--project") && i + 1 < argc) {
+      cli_add_element(&project, argv[++i]);
+    } else if (!strcmp(a, "--filter") && i + 1 < argc) {
+      cli_add_field(&req, "filter", argv[++i]);
+    } else if (!strcmp(a, "--param") && i + 1 < argc) {
+      rc = cli_add_assignment(&params, argv[++i]);
+    } else if (!strcmp(a, "--segment") && i + 1 < argc) {
+      const char *v = argv[++i], *slash = strchr(v, '/');
+      char seg[32];
+      if (!slash || (size_t)(slash - v) >= sizeof seg) {
+        fprintf(stderr, "ddbst: --segment: expected S/T (segment S of T), "
+                        "not '%s'\n", v);
+        rc = 2;
+      } else {
+        memcpy(seg, v, (size_t)(slash - v));
+        seg[slash - v] = '\0';
+        rc = add_number(&req, "segment", a, seg);
+        rc = rc ? rc : add_number(&req, "totalSegments", a, slash + 1);
+      }
+    } else if (!strcmp(a, "--cursor") && i + 1 < argc) {
+      cursor = argv[++i];
+    } else if (!strcmp(a, "--cursor-key-file") && i + 1 < argc) {
+      key_file = argv[++i];
+    } else if (!strcmp(a, "--limit") && i + 1 < argc) {
+      rc = add_number(&req, "limit", a, argv[++i]);
+    } else if (!strcmp(a, "--consistent")) {
+      cli_add(&req, ",\"consistent\":true");
+    } else if (!strcmp(a, "--count")) {
+      cli_add(&req, ",\"select\":\"COUNT\"");
+    } else {
+      rc = cli_unknown_option(a);
+    }
+  }
+  cli_add_group(&req, "entities", '[', &entities);
+  cli_add_group(&req, "project", '[', &project);
+  cli_add_group(&req, "params", '{', &params);
+  if (cursor) cli_add_field(&req, "cursor", cursor);
+  cli_add(&req, "}");
+  char hex[4096];
+  cli_session s = {.model = argv[0]};
+  if (!rc && cursor) s.cursor_keys = cli_cursor_keys(key_file, hex, sizeof hex, &rc);
+  if (!rc) rc = print_request(&s, &req);
+  if (!rc && cursor && !s.cursor_keys) cli_unsealed_notice();
+  cli_wipe(hex, sizeof hex);
+  cli_text_free(&entities);
+  cli_text_free(&project);
+  cli_text_free(&params);
   cli_text_free(&req);
   return rc;
 }

@@ -73,4 +73,49 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
                        const char *cursor, size_t len, int64_t now_us,
                        ddbst_buf *out, ddbst_error *err);
 
+/* ---- scans (scan_cursor.c) ---- */
+
+/* What a scan's cursor is bound to: the index read (-1: the table), the
+ * segment and total of segments (0: none), and the digest of the body
+ * that reads them (ddbst_scan's filter, entity filter and projection). */
+enum { DDBST__SCAN_DIGEST = 16 };
+typedef struct ddbst__scan_ctx {
+  int index;
+  uint32_t segment, total;
+  uint8_t digest[DDBST__SCAN_DIGEST];
+} ddbst__scan_ctx;
+
+/* The digest a scan's cursors are bound to: BLAKE2b of the body's text up
+ * to its Segment (table, index, filters, projection, their values). */
+void ddbst__scan_digest(const char *body, size_t len,
+                        uint8_t digest[DDBST__SCAN_DIGEST]);
+
+/* One attribute of a LastEvaluatedKey: its name, AttributeValue type
+ * ('S', 'N', 'B') and value text (a number's digits, binary's base64). */
+typedef struct ddbst__lek_attr {
+  const char *name;
+  char type;
+  const char *val;
+  size_t len;
+} ddbst__lek_attr;
+
+/* Seals a Scan page's LastEvaluatedKey, lek[0..n): exactly the key
+ * attributes of the table and the index read, each once and of its type
+ * (else DDBST_EVALUE, path "LastEvaluatedKey.<name>"). Appends base64url;
+ * DDBST_EINVAL (path "cursor_keys"), DDBST_ERANGE past
+ * DDBST__CURSOR_MAX_CHARS, DDBST_ENOMEM. */
+int ddbst__scan_cursor_seal(const ddbst_cursor_keys *keys,
+                            const ddbst_model *m, const ddbst__scan_ctx *c,
+                            const ddbst__lek_attr *lek, int n, int64_t now_us,
+                            ddbst_buf *out, ddbst_error *err);
+
+/* Opens a scan's cursor for the scan `c` and appends the ExclusiveStartKey
+ * map. DDBST_ECURSOR (path "cursor") saying what the cursor was made for
+ * when it is another scan's; DDBST_EINVAL, DDBST_ENOMEM. On error `out`
+ * may hold part of the map: the caller cuts it back. */
+int ddbst__scan_cursor_open(const ddbst_cursor_keys *keys,
+                            const ddbst_model *m, const ddbst__scan_ctx *c,
+                            const char *cursor, size_t len, int64_t now_us,
+                            ddbst_buf *out, ddbst_error *err);
+
 #endif

@@ -7,6 +7,24 @@
 #include "cursor/keyring.h"
 #include "cursor/layout.h"
 
+int ddbst__cursor_start(const ddbst_cursor_keys *keys, int64_t now_us,
+                        uint8_t *env, cw *w, int64_t *issued, int *flags,
+                        ddbst_error *err) {
+  *issued = -1;
+  *flags = 0;
+  if (keys && keys->max_age > 0) {
+    *issued = ddbst__cursor_now_s(now_us);
+    if (*issued < 0)
+      return ddbst__fail(err, DDBST_EINVAL, "now_unix_us",
+                         "the issue time is before 1970");
+    *flags = F_TIME;
+  }
+  size_t head = keys ? SEALED_HEAD : 1;
+  *w = (cw){env + head, 0, ENV_MAX - head - (keys ? TAG_BYTES : CHECK_BYTES),
+            0};
+  return 0;
+}
+
 /* Seals (or checksums) the envelope env[0..) whose payload, w_len bytes,
  * was written after its head, binds it to pattern `p` and partition
  * `part`, and appends it as base64url. */
@@ -15,8 +33,16 @@ int ddbst__cursor_finish(const ddbst_cursor_keys *keys, const ddbst_model *m,
                          uint8_t *env, size_t w_len, ddbst_buf *out,
                          ddbst_error *err) {
   uint8_t ad[AD_MAX]; /* first byte, key id, context */
+  size_t ctx_len =
+      ddbst__cursor_context(m, p, part.p, part.n, ad + 1 + KEY_ID_BYTES);
+  return ddbst__cursor_finish_ctx(keys, ad, ctx_len, flags, env, w_len, out,
+                                  err);
+}
+
+int ddbst__cursor_finish_ctx(const ddbst_cursor_keys *keys, uint8_t *ad,
+                             size_t ctx_len, int flags, uint8_t *env,
+                             size_t w_len, ddbst_buf *out, ddbst_error *err) {
   uint8_t *ctx = ad + 1 + KEY_ID_BYTES;
-  size_t ctx_len = ddbst__cursor_context(m, p, part.p, part.n, ctx);
   size_t total;
   env[0] = (uint8_t)(FORMAT << 4 | flags | (keys ? 0 : F_UNSEALED));
   if (keys) {

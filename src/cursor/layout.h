@@ -7,6 +7,7 @@
 #ifndef DDBST_CURSOR_LAYOUT_H
 #define DDBST_CURSOR_LAYOUT_H
 
+#include "base/b64url.h"
 #include "cursor/envelope.h"
 
 typedef struct view {
@@ -98,6 +99,49 @@ int ddbst__cursor_finish(const ddbst_cursor_keys *keys, const ddbst_model *m,
                          const ddbst__pattern *p, view part, int flags,
                          uint8_t *env, size_t w_len, ddbst_buf *out,
                          ddbst_error *err);
+
+/* Starts a cursor's payload in env (ENV_MAX bytes): `w` is the writer of
+ * its values, after the head the keys make room for, and leaves room for
+ * the tag or checksum; with a keyring that sets a maximum age, *issued is
+ * the issue time (else -1) and *flags holds F_TIME. 0, or DDBST_EINVAL for
+ * an issue time before 1970. */
+int ddbst__cursor_start(const ddbst_cursor_keys *keys, int64_t now_us,
+                        uint8_t *env, cw *w, int64_t *issued, int *flags,
+                        ddbst_error *err);
+
+/* The same with the context already written at ad + 1 + KEY_ID_BYTES
+ * (ctx_len bytes): what a scan's cursor is bound to (scan_cursor.c). */
+int ddbst__cursor_finish_ctx(const ddbst_cursor_keys *keys, uint8_t *ad,
+                             size_t ctx_len, int flags, uint8_t *env,
+                             size_t w_len, ddbst_buf *out, ddbst_error *err);
+
+/* A cursor opened (unwrap.c): its envelope, its first byte, the plaintext
+ * and its decoded payload, and where its values start (past the issue
+ * time). */
+typedef struct unwrapped {
+  uint8_t env[ENV_MAX + DDBST__B64URL_SLACK];
+  size_t elen;
+  uint8_t h;
+  int unsealed, key_at;
+  uint8_t plain[ENV_MAX];
+  size_t plen;
+  dec d;
+  int at;
+} unwrapped;
+
+/* Opens `cursor` against the context written at ad + 1 + KEY_ID_BYTES
+ * (ctx_len bytes; `ad` has AD_MAX bytes): 0 and `u` filled; 1 when it
+ * does not open against that context (the caller says what it was made
+ * for); DDBST_ECURSOR with a message for anything else (base64url, format,
+ * an unknown key, a malformed payload, its age). */
+int ddbst__cursor_unwrap(const ddbst_cursor_keys *keys, const char *cursor,
+                         size_t len, uint8_t *ad, size_t ctx_len, int64_t now_us,
+                         unwrapped *u, ddbst_error *err);
+
+/* Whether the cursor `u` (which did not open) opens against another
+ * context, written at ad + 1 + KEY_ID_BYTES (ctx_len bytes). */
+int ddbst__cursor_fits(const ddbst_cursor_keys *keys, const unwrapped *u,
+                       uint8_t *ad, size_t ctx_len);
 
 /* A native index's cursor (native.c): the LastEvaluatedKey's table keys
  * and sort attributes carried as text, bound to the partition attributes'

@@ -104,18 +104,12 @@ int ddbst__native_cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
                     "entities",
                     p->name);
 
-  int flags = 0;
-  int64_t issued = -1;
-  if (keys && keys->max_age > 0) {
-    issued = ddbst__cursor_now_s(now_us);
-    if (issued < 0)
-      return ddbst__fail(err, DDBST_EINVAL, "now_unix_us",
-                         "the issue time is before 1970");
-    flags |= F_TIME;
-  }
+  int flags;
+  int64_t issued;
   uint8_t env[ENV_MAX];
-  size_t head = keys ? SEALED_HEAD : 1;
-  cw w = {env + head, 0, ENV_MAX - head - (keys ? TAG_BYTES : CHECK_BYTES), 0};
+  cw w;
+  rc = ddbst__cursor_start(keys, now_us, env, &w, &issued, &flags, err);
+  if (rc) return rc;
   cw_array(&w, (size_t)(issued >= 0) + (size_t)(nw - np));
   if (issued >= 0) cw_uint(&w, (uint64_t)issued);
   for (int a = np; a < nw; a++) cw_text(&w, v[a].p, v[a].n);

@@ -199,34 +199,17 @@ static int refuse_count(ddbst_error *err, int got, const char *pattern,
       got, got == 1 ? "" : "s", pattern, want);
 }
 
-/* The other pattern of the model whose context the cursor fits (sealed with
- * key `key`, or for an unsealed one its checksum), with the same partition:
- * its index, or -1. Only when the cursor was refused, so a client that mixed
- * up two queries is told which query it came from. */
-static int made_for(const ddbst_cursor_keys *keys, int key,
-                    const ddbst_model *m, int pattern, view part,
-                    const uint8_t *env, size_t elen, int unsealed) {
-  uint8_t ad[AD_MAX], plain[ENV_MAX];
-  memcpy(ad, env, 1 + KEY_ID_BYTES);
+/* The other pattern of the model whose context the cursor fits, with the
+ * same partition: its index, or -1. Only when the cursor was refused, so a
+ * client that mixed up two queries is told which query it came from. */
+static int made_for(const ddbst_cursor_keys *keys, const unwrapped *u,
+                    const ddbst_model *m, int pattern, view part) {
+  uint8_t ad[AD_MAX];
   for (int q = 0; q < m->npatterns; q++) {
     if (q == pattern || m->patterns[q].op != DDBST__OP_QUERY) continue;
-    uint8_t *ctx = ad + 1 + KEY_ID_BYTES;
     size_t ctx_len = ddbst__cursor_context(m, &m->patterns[q], part.p, part.n,
-                                           ctx);
-    if (unsealed) {
-      uint8_t check[CHECK_BYTES];
-      ddbst__cursor_check(ctx, ctx_len, env, elen - CHECK_BYTES, check);
-      if (!memcmp(check, env + elen - CHECK_BYTES, CHECK_BYTES)) return q;
-      continue;
-    }
-    unsigned long long ml = 0;
-    if (ddbst__cursor_open_aead(keys, key, plain, &ml, env + SEALED_HEAD,
-                                elen - SEALED_HEAD, ad,
-                                1 + KEY_ID_BYTES + ctx_len,
-                                env + 1 + KEY_ID_BYTES) == 0) {
-      sodium_memzero(plain, sizeof plain);
-      return q;
-    }
+                                           ad + 1 + KEY_ID_BYTES);
+    if (ddbst__cursor_fits(keys, u, ad, ctx_len)) return q;
   }
   return -1;
 }
@@ -254,154 +237,31 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   int rc = ddbst__cursor_need_keys(m, p, keys, err);
   if (rc)
     return rc;
-  if (len == 0)
-    return ddbst__cursor_refuse(err, "the cursor is empty");
-  if (len > DDBST__CURSOR_MAX_CHARS)
-    return ddbst__cursor_refuse(
-        err,
-        "the cursor is %zu characters long; a cursor has at "
-        "most %d",
-        len, DDBST__CURSOR_MAX_CHARS);
-
-  uint8_t env[ENV_MAX + DDBST__B64URL_SLACK];
-  size_t elen = 0, bad = 0;
-  int b64 = ddbst__b64url_decode(cursor, len, env, &elen, &bad);
-  if (b64 == 1) {
-    rc = ddbst__cursor_refuse(
-        err,
-        "not a ddbst cursor: character %zu is not one of A-Z a-z 0-9 - _ "
-        "(a cursor is base64url, with no padding or spaces)",
-        bad + 1);
-    if (err)
-      err->offset = bad;
-    return rc;
-  }
-  if (b64)
-    return ddbst__cursor_refuse(
-        err, "not a ddbst cursor: its base64url text does not end on a "
-             "whole byte (cut short, or its last character altered)");
-
-  uint8_t h = env[0];
-  if (h >> 4 != FORMAT)
-    return ddbst__cursor_refuse(
-        err,
-        "not a ddbst cursor: its first byte says format %u, and ddbst "
-        "makes and reads format %d",
-        (unsigned)(h >> 4), FORMAT);
-  if (h & F_RESERVED)
-    return ddbst__cursor_refuse(
-        err, "the cursor sets a flag this library does not know");
-  int unsealed = h & F_UNSEALED;
-  if (unsealed && keys)
-    return ddbst__cursor_refuse(err,
-                                "the cursor is unsealed, but cursor keys are "
-                                "configured: only sealed cursors are accepted");
-  if (!unsealed && !keys)
-    return ddbst__cursor_refuse(err,
-                                "the cursor is sealed, but no cursor keys are "
-                                "configured to open it");
-
   view part = {partition, partition_len};
   if (partition_len > DDBST__PK_MAX)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "the partition is too long");
   uint8_t ad[AD_MAX]; /* first byte, key id, context */
-  uint8_t *ctx = ad + 1 + KEY_ID_BYTES;
-  size_t ctx_len = ddbst__cursor_context(m, p, part.p, part.n, ctx);
-  uint8_t plain[ENV_MAX];
-  size_t plen = 0;
-  if (!unsealed) {
-    size_t least = SEALED_HEAD + 1 + TAG_BYTES;
-    if (elen < least)
-      return ddbst__cursor_refuse(
-          err,
-          "not a ddbst cursor, or one cut short: %zu bytes, where a sealed "
-          "cursor has at least %zu",
-          elen, least);
-    memcpy(ad, env, 1 + KEY_ID_BYTES);
-    int known = 0, opened = 0, key_at = 0;
-    for (int i = 0; i < keys->n && !opened; i++) {
-      if (memcmp(keys->k[i].id, env + 1, KEY_ID_BYTES))
-        continue;
-      known = 1;
-      key_at = i;
-      unsigned long long ml = 0;
-      opened = ddbst__cursor_open_aead(
-                   keys, i, plain, &ml, env + SEALED_HEAD, elen - SEALED_HEAD,
-                   ad, 1 + KEY_ID_BYTES + ctx_len, env + 1 + KEY_ID_BYTES) == 0;
-      plen = (size_t)ml;
-    }
-    if (!known)
-      return ddbst__cursor_refuse(
-          err,
-          "the cursor was sealed with a key this service no longer has "
-          "(key id %02x%02x%02x%02x): it was made before that key left the "
-          "keyring, or by another service; start again from the first page",
-          env[1], env[2], env[3], env[4]);
-    int other = opened ? -1
-                       : made_for(keys, key_at, m, pattern, part, env, elen, 0);
+  size_t ctx_len =
+      ddbst__cursor_context(m, p, part.p, part.n, ad + 1 + KEY_ID_BYTES);
+  unwrapped u;
+  rc = ddbst__cursor_unwrap(keys, cursor, len, ad, ctx_len, now_us, &u, err);
+  if (rc == 1) {
+    int other = made_for(keys, &u, m, pattern, part);
     if (other >= 0) return refuse_other_pattern(err, m, other, pattern);
-    if (!opened)
-      return ddbst__cursor_refuse(
-          err, "the cursor does not open: it was made for another "
-               "pattern, index, sort order or partition, or it was "
-               "altered");
-  } else {
-    size_t least = 1 + 1 + CHECK_BYTES;
-    if (elen < least)
-      return ddbst__cursor_refuse(
-          err,
-          "not a ddbst cursor, or one cut short: %zu bytes, where an "
-          "unsealed cursor has at least %zu",
-          elen, least);
-    uint8_t check[CHECK_BYTES];
-    ddbst__cursor_check(ctx, ctx_len, env, elen - CHECK_BYTES, check);
-    int other = memcmp(check, env + elen - CHECK_BYTES, CHECK_BYTES)
-                    ? made_for(NULL, 0, m, pattern, part, env, elen, 1)
-                    : -1;
-    if (other >= 0) return refuse_other_pattern(err, m, other, pattern);
-    if (memcmp(check, env + elen - CHECK_BYTES, CHECK_BYTES))
-      return ddbst__cursor_refuse(
-          err, "the unsealed cursor does not fit this query: it was "
-               "made for another pattern, index, sort order or "
-               "partition, or it was altered");
-    plen = elen - 1 - CHECK_BYTES;
-    memcpy(plain, env + 1, plen);
+    return ddbst__cursor_refuse(
+        err, u.unsealed
+                 ? "the unsealed cursor does not fit this query: it was "
+                   "made for another pattern, index, sort order or "
+                   "partition, or it was altered"
+                 : "the cursor does not open: it was made for another "
+                   "pattern, index, sort order or partition, or it was "
+                   "altered");
   }
-
-  dec d;
-  rc = ddbst__cursor_decode(plain, plen, &d, err);
-  if (rc)
-    return rc;
-  int at = 0;
-  if (h & F_TIME) {
-    if (d.n == 0 || d.it[0].kind != K_UINT)
-      return ddbst__cursor_refuse(
-          err, "the cursor's contents are malformed: no issue time");
-    at++;
-  }
-  if (keys && keys->max_age > 0) {
-    if (!(h & F_TIME))
-      return ddbst__cursor_refuse(
-          err,
-          "the cursor carries no issue time, and cursors older "
-          "than %lld s are refused",
-          (long long)keys->max_age);
-    int64_t now = ddbst__cursor_now_s(now_us);
-    uint64_t issued = d.it[0].u;
-    if (issued > (uint64_t)now + FUTURE_SKEW_S)
-      return ddbst__cursor_refuse(err,
-                                  "the cursor was issued %llu s in the future",
-                                  (unsigned long long)(issued - (uint64_t)now));
-    if (now - (int64_t)issued > keys->max_age)
-      return ddbst__cursor_refuse(
-          err,
-          "the cursor expired: issued %lld s ago, and cursors "
-          "older than %lld s are refused",
-          (long long)(now - (int64_t)issued), (long long)keys->max_age);
-  }
-
+  if (rc) return rc;
+  int at = u.at;
+  uint8_t h = u.h;
   if (p->index >= 0 && m->indexes[p->index].native)
-    return ddbst__native_cursor_keys(m, p, part, &d, at, out, err);
+    return ddbst__native_cursor_keys(m, p, part, &u.d, at, out, err);
   shape s;
   ddbst__cursor_shape(m, p, &s);
   if (write_key(out, 1, s.jname[0], part))
@@ -414,10 +274,10 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
           "the cursor holds whole keys, which pattern %s never "
           "makes: no other items share its key range",
           p->name);
-    if (d.n - at != s.n - 1)
-      return refuse_count(err, d.n - at, p->name, s.n - 1);
+    if (u.d.n - at != s.n - 1)
+      return refuse_count(err, u.d.n - at, p->name, s.n - 1);
     for (int a = 1; a < s.n; a++) {
-      const citem *c = &d.it[at + a - 1];
+      const citem *c = &u.d.it[at + a - 1];
       view v = {(const char *)c->p, c->n};
       if (c->kind != K_TEXT || c->n == 0 || c->n > s.limit[a] ||
           ddbst__utf8_check(v.p, v.n))
@@ -435,11 +295,11 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   } else {
     int pos = 0;
     if (p->nentities > 1) {
-      if (at >= d.n || d.it[at].kind != K_UINT ||
-          d.it[at].u >= (uint64_t)p->nentities)
+      if (at >= u.d.n || u.d.it[at].kind != K_UINT ||
+          u.d.it[at].u >= (uint64_t)p->nentities)
         return ddbst__cursor_refuse(
             err, "the cursor names no entity of pattern %s", p->name);
-      pos = (int)d.it[at++].u;
+      pos = (int)u.d.it[at++].u;
     }
     layout L;
     view fixed[DDBST__MAX_FACETS], carried[MAX_VALUES];
@@ -448,15 +308,15 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
       return ddbst__cursor_refuse(
           err, "the cursor's entity does not fit this query's "
                "partition");
-    if (d.n - at != L.ncarried)
-      return refuse_count(err, d.n - at, p->name, L.ncarried);
+    if (u.d.n - at != L.ncarried)
+      return refuse_count(err, u.d.n - at, p->name, L.ncarried);
     char scratch[MAX_VALUES * DDBST__TS_MAX];
     size_t used = 0;
     uint64_t unclean = 0; /* bit i: carried[i] may hold the delimiter */
     for (int i = 0; i < L.ncarried; i++) {
       int clean = 0;
       rc = facet_text(m, &L.e->attrs[L.carried[i].attr], L.carried[i].lower,
-                      &d.it[at + i], scratch, &used, &carried[i], &clean, err);
+                      &u.d.it[at + i], scratch, &used, &carried[i], &clean, err);
       if (rc)
         return rc;
       if (!clean)

@@ -166,7 +166,7 @@ int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
 
   /* entity form when the keys are an entity's of the pattern, else whole
    * keys for a pattern whose range other items can fall into */
-  int flags = 0, pos = -1;
+  int raw = 0, pos = -1;
   layout L;
   L.ncarried = 0;
   view carried[MAX_VALUES];
@@ -184,20 +184,15 @@ int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
                       "entities%s",
                       p->name,
                       p->type_filter ? " nor of any entity of the model" : "");
-    flags |= F_RAW;
+    raw = F_RAW;
   }
-  int64_t issued = -1;
-  if (keys && keys->max_age > 0) {
-    issued = ddbst__cursor_now_s(now_us);
-    if (issued < 0)
-      return ddbst__fail(err, DDBST_EINVAL, "now_unix_us",
-                         "the issue time is before 1970");
-    flags |= F_TIME;
-  }
-
+  int flags;
+  int64_t issued;
   uint8_t env[ENV_MAX];
-  size_t head = keys ? SEALED_HEAD : 1;
-  cw w = {env + head, 0, ENV_MAX - head - (keys ? TAG_BYTES : CHECK_BYTES), 0};
+  cw w;
+  rc = ddbst__cursor_start(keys, now_us, env, &w, &issued, &flags, err);
+  if (rc) return rc;
+  flags |= raw;
   int with_entity = pos >= 0 && p->nentities > 1;
   size_t count = (issued >= 0) + (size_t)with_entity +
                  (size_t)(pos >= 0 ? L.ncarried : s.n - 1);

@@ -154,5 +154,8 @@ int ddbst__ffi_op_transact(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_page(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_explain(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_stream(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_scan(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_scan_page(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_guards(call *c, const ddbst__jnode *req);
 
 #endif

@@ -121,6 +121,7 @@ int ddbst_page_next_cursor(const ddbst_page *pg, const ddbst_cursor_keys *keys,
   if (pg->failed)
     return ddbst__fail(err, DDBST_EINVAL, "page",
                        "the page holds no answer: its last parse failed");
+  if (pg->scan_set) return ddbst__page_scan_cursor(pg, keys, now_us, out, err);
   if (pg->q_pattern < 0)
     return ddbst__fail(err, DDBST_EINVAL, "page",
                        "the page does not know its query: parse the answer "

@@ -132,6 +132,7 @@ int ddbst__finish_item(ddbst__parser *p) {
     e = want;
   } else if (er >= 0) {
     const ddbst__pattr *r = &pg->attrs[er];
+    if (r->type != DDBST__AV_S && lenient) return 1; /* no entity's */
     if (r->type != DDBST__AV_S)
       return ddbst__refuse(p, DDBST_EVALUE, up, m->entity_attr,
                            "the entity attribute is a string (S)");

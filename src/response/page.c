@@ -114,6 +114,7 @@ void ddbst__page_clear(ddbst_page *pg, int keep_error) {
   pg->count_only = 0;
   pg->error_item = -1;
   pg->q_pattern = -1;
+  pg->scan_set = 0;
   memset(&pg->lek, 0, sizeof pg->lek);
   if (!keep_error) {
     ddbst_buf_reset(&pg->text);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "cursor/cursor.h"
 #include "item/item.h"
 #include "json/parse.h"
 
@@ -182,6 +183,11 @@ struct ddbst_page {
   int q_pattern, q_entity;
   ddbst_buf q_part;
   ddbst_item *q_values; /* a native index's query: its values (made once) */
+  /* The scan the page answers, when parsed by ddbst_page_parse_scan
+   * (scan_page.c): its next cursor is bound to `scan`. `keep_unknown`:
+   * the parse keeps items of no entity, as a stream's images. */
+  int scan_set, keep_unknown;
+  ddbst__scan_ctx scan;
   ddbst__json_cache parser_blocks; /* kept between parses */
 };
 
@@ -220,6 +226,13 @@ int ddbst__page_json_unprojected(const ddbst_page *page, uint32_t i,
 /* The path of item `i` ("Items[3]") into `buf`. */
 void ddbst__page_item_path(const ddbst_page *page, uint32_t i, char *buf,
                            size_t cap);
+
+/* ddbst_page_next_cursor of a page parsed by ddbst_page_parse_scan
+ * (scan_page.c): 1 and the cursor, 0 on the last page, or an error; `out`
+ * has been reset. */
+int ddbst__page_scan_cursor(const ddbst_page *page,
+                            const ddbst_cursor_keys *keys, int64_t now_us,
+                            ddbst_buf *out, ddbst_error *err);
 
 /* The text at `off` in the page (NUL-terminated). */
 static inline const char *ddbst__page_text(const ddbst_page *page,

@@ -466,7 +466,7 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
   p.pg = pg;
   p.m = pg->m;
   p.kind = kind;
-  p.lenient = kind == DDBST__ANSWER_STREAM;
+  p.lenient = kind == DDBST__ANSWER_STREAM || pg->keep_unknown;
   ddbst__json_run r;
   int rc = ddbst__json_parse(&r, &callbacks, &p, json, len, &pg->m->alloc,
                              &pg->parser_blocks);

@@ -324,6 +324,14 @@ static int op_query_filtered(bench_ctx *c) {
   return ddbst_query_request(c->item, c->list_projects, &q, c->out, NULL);
 }
 
+/* A parallel scan's page of Users: segment 3 of 8, entity filter,
+ * projection (a migration's inner loop, less the cursor). */
+static ddbst_scan *scan_users;
+static int op_scan_segment(bench_ctx *c) {
+  return ddbst_scan_request(scan_users, 0, 100, NULL, 0, NULL, 0, c->out,
+                            NULL);
+}
+
 /* put_project's twin on a model whose indexes are keyed on the entity's
  * own attributes (examples/games): nothing synthetic to build. */
 static int op_put_score(bench_ctx *c) {
@@ -549,6 +557,14 @@ int main(int argc, char **argv) {
             op_update_conditional, 10000, 0);
   bench_run(&c, "query_filtered", "query_first_page with a filter of two tests",
             op_query_filtered, 10000, 0);
+  scan_users = ddbst_scan_new(c.model);
+  if (!scan_users || ddbst_scan_segment(scan_users, 3, 8, NULL) ||
+      ddbst_scan_entity(scan_users, c.user, NULL) ||
+      ddbst_scan_project(scan_users, "email", NULL))
+    return 1;
+  bench_run(&c, "scan_segment", "Scan of Users: segment 3 of 8, projected",
+            op_scan_segment, 10000, 0);
+  ddbst_scan_free(scan_users);
   bench_run(&c, "put_score", "PutItem of a Score in two multi-attribute GSIs",
             op_put_score, 10000, 0);
   bench_run(&c, "query_leaderboard",

@@ -168,9 +168,9 @@ void itest_cursor_refused(itest_fixture *f, const char *pattern,
                           const ddbst_buf *cursor, const char *message);
 
 /* Every item of a secondary index: the one way to prove an item is absent
- * from a sparse index. A Scan is hand-written here on purpose: ddbst has no
- * Scan builder, as no access pattern may need one. Returns Items, as
- * itest_query does. */
+ * from a sparse index. A Scan is hand-written here on purpose: an oracle
+ * that owes nothing to ddbst's own Scan builder (test_scan.c tests that).
+ * Returns Items, as itest_query does. */
 yajl_val itest_scan_index(itest_fixture *f, const char *index);
 
 /* Every item of the table itself (a Scan of the base table, all pages): the

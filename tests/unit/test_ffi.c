@@ -199,8 +199,8 @@ static void bad_requests(void **state) {
   expect_error("[1]", DDBST_EINVAL, "EINVAL", "", "expected a request object");
   expect_error("{}", DDBST_EMISSING, "EMISSING", "op", "op is required");
   expect_error("{\"op\":7}", DDBST_EINVAL, "EINVAL", "op", "expected a string");
-  expect_error("{\"op\":\"scan\"}", DDBST_EINVAL, "EINVAL", "op",
-               "unknown op scan (docs/ffi.md lists them)");
+  expect_error("{\"op\":\"scna\"}", DDBST_EINVAL, "EINVAL", "op",
+               "unknown op scna (docs/ffi.md lists them); did you mean scan?");
   expect_error("{\"op\":\"get\",\"entity\":\"User\",\"limit\":3}",
                DDBST_EINVAL, "EINVAL", "limit", "unknown field for get");
   expect_error("{\"op\":\"get\",\"entity\":\"Usr\"}", DDBST_ENOTFOUND,

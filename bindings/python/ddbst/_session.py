@@ -35,6 +35,7 @@ _CAMEL = {
     "expect_version": "expectVersion", "if_exists": "ifExists",
     "stream_filters": "streamFilters",
     "return_values": "return", "return_on_failure": "returnOnFailure",
+    "total_segments": "totalSegments",
 }
 
 
@@ -412,6 +413,53 @@ class Ddbst:
             "query", pattern=pattern, values=values, condition=condition,
             limit=limit, cursor=cursor, consistent=consistent,
             project=project, now=now, select=select)))
+
+    def scan(self, index: str | None = None,
+             entities: Sequence[str] | None = None, filter: Any = None,
+             params: Values | None = None,
+             project: Sequence[str] | None = None, segment: int | None = None,
+             total_segments: int | None = None, limit: int | None = None,
+             cursor: str | None = None, consistent: bool = False,
+             select: str | None = None, now: int | None = None) -> Request:
+        """A Scan of the table (or `index`): every item, or those of
+        `entities`, or those of one entity its `filter` holds for; a
+        parallel scan's `segment` of `total_segments`; cursor: the page
+        before's "cursor" (docs/scans.md)."""
+        return cast(Request, self.call(build_request(
+            "scan", index=index, entities=entities, filter=filter,
+            params=params, project=project, segment=segment,
+            total_segments=total_segments, limit=limit, cursor=cursor,
+            consistent=consistent, select=select, now=now)))
+
+    def scan_page(self, response: Any, index: str | None = None,
+                  entities: Sequence[str] | None = None, filter: Any = None,
+                  params: Values | None = None,
+                  project: Sequence[str] | None = None,
+                  segment: int | None = None,
+                  total_segments: int | None = None,
+                  now: int | None = None) -> Page:
+        """A Scan's answer, given the scan's own settings: {"items",
+        "count", "hasMore", "cursor"?}; items of no entity of the model
+        (guards, foreign items) come as {"entity": None, "item": {every
+        attribute as stored}}."""
+        answer = self.call(build_request(
+            "scanPage", response=_values.as_text(response), index=index,
+            entities=entities, filter=filter, params=params, project=project,
+            segment=segment, total_segments=total_segments, now=now))
+        for entry in answer["items"]:
+            if entry is not None and entry["entity"] is not None:
+                self.typed(entry["entity"], entry["item"])
+        return cast(Page, answer)
+
+    def guards(self, pages: Sequence[Any], holders: Sequence[Any] = ()
+               ) -> dict[str, Any]:
+        """The orphan-guard audit of Scan answers `pages`, given the
+        answers to the requests it gave so far (`holders`, in order):
+        {"request": {...}} to send next, or {"guards": n, "orphans":
+        [{"kind", "entity", "unique", "guard", "holder"}]}."""
+        return self.call(build_request(
+            "guards", pages=[_values.as_text(p) for p in pages],
+            holders=[_values.as_text(h) for h in holders] or None))
 
     def batch_get(self, items: Iterable[Mapping[str, Any]],
                   consistent: bool = False) -> Requests:

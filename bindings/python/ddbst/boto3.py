@@ -37,7 +37,7 @@ __all__ = ["Table", "send", "send_body", "METHODS"]
 METHODS = {
     "GetItem": "get_item", "PutItem": "put_item",
     "UpdateItem": "update_item", "DeleteItem": "delete_item",
-    "Query": "query", "BatchGetItem": "batch_get_item",
+    "Query": "query", "Scan": "scan", "BatchGetItem": "batch_get_item",
     "BatchWriteItem": "batch_write_item",
     "TransactWriteItems": "transact_write_items",
     "TransactGetItems": "transact_get_items", "CreateTable": "create_table",
@@ -323,6 +323,65 @@ class Table:
             cursor = page.get("cursor")
             if not page["hasMore"] or cursor is None:
                 return
+
+    def scan(self, index: str | None = None,
+             entities: Sequence[str] | None = None, filter: Any = None,
+             params: Values | None = None,
+             project: Sequence[str] | None = None,
+             segment: int | None = None, total_segments: int | None = None,
+             limit: int | None = None, cursor: str | None = None,
+             consistent: bool = False, now: int | None = None) -> Page:
+        """One page of a Scan (docs/scans.md): {"items", "count",
+        "hasMore", "cursor"?}; pass its "cursor" back for the next page of
+        the same scan (segment)."""
+        fields: dict[str, Any] = dict(
+            index=index, entities=entities, filter=filter, params=params,
+            project=project, segment=segment, total_segments=total_segments)
+        response = self.send(self.db.scan(limit=limit, cursor=cursor,
+                                          consistent=consistent, now=now,
+                                          **fields))
+        return self.db.scan_page(response, now=now, **fields)
+
+    def scan_all(self, index: str | None = None,
+                 entities: Sequence[str] | None = None, filter: Any = None,
+                 params: Values | None = None,
+                 project: Sequence[str] | None = None,
+                 segment: int | None = None,
+                 total_segments: int | None = None,
+                 limit: int | None = None) -> Iterator[PageItem]:
+        """Every item of a scan (or of one segment of it), page after
+        page."""
+        cursor: str | None = None
+        while True:
+            page = self.scan(index, entities, filter, params, project,
+                             segment, total_segments, limit, cursor)
+            for entry in page["items"]:
+                if entry is not None:
+                    yield entry
+            cursor = page.get("cursor")
+            if not page["hasMore"] or cursor is None:
+                return
+
+    def orphan_guards(self, limit: int | None = None) -> dict[str, Any]:
+        """The unique guards of the table whose holder is gone or holds
+        another value: {"guards": n, "orphans": [...]}, a scan page at a
+        time, each page's holders read back (docs/scans.md)."""
+        guards, orphans = 0, []
+        cursor: str | None = None
+        while True:
+            response = self.send(self.db.scan(limit=limit, cursor=cursor))
+            page = self.db.scan_page(response)
+            holders: list[Any] = []
+            while True:
+                audit = self.db.guards([response], holders)
+                if "request" not in audit:
+                    break
+                holders.append(self.send(audit["request"]))
+            guards += audit["guards"]
+            orphans += audit["orphans"]
+            cursor = page.get("cursor")
+            if not page["hasMore"] or cursor is None:
+                return {"guards": guards, "orphans": orphans}
 
     def _until_processed(self, request: Request, operation: str
                          ) -> Iterator[PageItem | None]:

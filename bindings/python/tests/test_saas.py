@@ -712,6 +712,42 @@ class SaaS(unittest.TestCase):
             {"itemIdentifier": f"{3:021d}"}]})
         self.assertEqual(db.stream('{"Records":[]}'), {"records": []})
 
+    # ---- scans and orphan guards (last: they leave an orphan behind) ----
+
+    def test_80_scan_and_orphan_guards(self):
+        t = ddbst.boto3.Table(db, dynamo.client)
+        # every item, read by boto3's own paginator: the oracle
+        oracle = []
+        for raw in dynamo.client.get_paginator("scan").paginate(
+                TableName=table, ConsistentRead=True):
+            oracle += [(i["PK"]["S"], i["SK"]["S"]) for i in raw["Items"]]
+        self.assertGreater(len(oracle), 20)
+        # ddbst's scan in 3 segments, 4 items a page, sealed cursors
+        seen = []
+        for s in range(3):
+            for entry in t.scan_all(segment=s, total_segments=3, limit=4):
+                item = entry["item"]
+                if entry["entity"] is None:  # a guard: every attribute
+                    seen.append((item["PK"], item["SK"]))
+                else:
+                    keys = db.keys(entry["entity"], item)["keys"]
+                    seen.append((keys["PK"], keys["SK"]))
+        self.assertEqual(sorted(seen), sorted(oracle))
+        # a cursor of segment 0 is refused by segment 1
+        page = t.scan(segment=0, total_segments=3, limit=1)
+        with self.assertRaises(DdbstError) as e:
+            db.scan(segment=1, total_segments=3, cursor=page["cursor"])
+        self.assertEqual(e.exception.name, "ECURSOR")
+        # no orphan, then one: a user deleted behind ddbst's back
+        self.assertEqual(t.orphan_guards(limit=7)["orphans"], [])
+        dynamo.client.delete_item(TableName=table, Key={
+            "PK": {"S": "ORG#acme"}, "SK": {"S": "USER#u1"}})
+        audit = t.orphan_guards(limit=7)
+        self.assertEqual(audit["orphans"], [{
+            "kind": "missing", "entity": "User", "unique": "email",
+            "guard": "EMAIL#ann@acme.example",
+            "holder": {"PK": "ORG#acme", "SK": "USER#u1"}}])
+
 
 # EVENTS[4] as DynamoDB counts it, names plus values: PK 12, SK 55, _type
 # 10, projectId 11, ts 22, eventId 33, type 10, payload 54 (7 + a map's 3 +
