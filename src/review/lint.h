@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "base/internal.h"
 #include "review/review.h"
 
 typedef struct ddbst__linter {
@@ -18,6 +19,10 @@ typedef struct ddbst__linter {
 
 /* Counts an error, formats the message and hands the finding on. Inline,
  * so that each file of rules reports without calling into another. */
+static inline void ddbst__lint_vreport(ddbst__linter *L, int32_t severity,
+                                       const char *rule, const char *path,
+                                       const char *fmt, va_list ap)
+    DDBST__PRINTF(5, 0);
 static inline void ddbst__lint_vreport(ddbst__linter *L, int32_t severity,
                                        const char *rule, const char *path,
                                        const char *fmt, va_list ap) {

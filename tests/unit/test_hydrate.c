@@ -29,6 +29,8 @@ static int teardown(void **state) {
 }
 
 /* Appends printf text to a malloc'd string. */
+static void add(char **s, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void add(char **s, size_t *len, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
