@@ -4,7 +4,91 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/internal.h"
 #include "model/load.h"
+
+/* Comparing every pair of templates is quadratic in the entities, and each
+ * comparison cuts both templates into parts: a model of 200 entities spent
+ * most of its load here. Each key's signature (ddbst__template_sig) is
+ * made once; a pair is compared only when their signatures say it may
+ * meet, so every verdict, and the order of the reports, is the one the
+ * full comparison gives. */
+typedef struct ksig {
+  uint8_t key; /* the entity has this key */
+  uint8_t has; /* ... with a partition template */
+  ddbst__tsig pk, sk;
+} ksig;
+
+struct ddbst__keysigs {
+  ksig *keys;          /* [(index + 1) * nentities + entity] */
+  ddbst__tsig *guards; /* every entity's unique guards, in order */
+  ddbst__tsig empty;   /* the absent sort key's */
+};
+
+/* Whether two templates may produce one key, by their signatures: exactly
+ * ddbst__templates_may_share's first tests. */
+static int sig_may_share(const ddbst__tsig *a, const ddbst__tsig *b) {
+  if (!a->known || !b->known) return 1;
+  if (a->nparts != b->nparts) return 0;
+  return !a->head_known || !b->head_known || a->head == b->head;
+}
+
+/* Whether a template may produce a key starting with text of signature q:
+ * ddbst__template_may_start_with's first tests. Part 0 of q is compared
+ * whole only when q goes on past it (otherwise it is a prefix). */
+static int sig_may_start(const ddbst__tsig *t, const ddbst__tsig *q) {
+  if (!t->known || !q->known) return 1;
+  if (t->nparts < q->nparts) return 0;
+  if (q->nparts < 2) return 1;
+  return !t->head_known || !q->head_known || t->head == q->head;
+}
+
+static void make_sigs(ddbst__loader *L) {
+  const ddbst_model *m = L->m;
+  size_t nkeys = (size_t)(m->nindexes + 1) * (size_t)m->nentities, nguards = 0;
+  for (int e = 0; e < m->nentities; e++) nguards += (size_t)m->entities[e].nuniques;
+  struct ddbst__keysigs *s = ddbst__malloc(&m->alloc, sizeof *s);
+  if (!s) return;
+  s->keys = ddbst__malloc(&m->alloc, (nkeys ? nkeys : 1) * sizeof *s->keys);
+  s->guards = ddbst__malloc(&m->alloc, (nguards ? nguards : 1) * sizeof *s->guards);
+  if (!s->keys || !s->guards) {
+    ddbst__free(&m->alloc, s->keys);
+    ddbst__free(&m->alloc, s->guards);
+    ddbst__free(&m->alloc, s);
+    return;
+  }
+  const ddbst__template empty = {.source = NULL};
+  ddbst__template_sig(&empty, m->delim, m->delim_len, &s->empty);
+  for (int ix = -1; ix < m->nindexes; ix++)
+    for (int e = 0; e < m->nentities; e++) {
+      ksig *k = &s->keys[(size_t)(ix + 1) * (size_t)m->nentities + (size_t)e];
+      const ddbst__ekey *a = ddbst__entity_key(&m->entities[e], ix);
+      k->key = a != NULL;
+      k->has = a && a->pk.nsegs;
+      if (!k->has) continue;
+      ddbst__template_sig(&a->pk, m->delim, m->delim_len, &k->pk);
+      ddbst__template_sig(&a->sk, m->delim, m->delim_len, &k->sk);
+    }
+  size_t g = 0;
+  for (int e = 0; e < m->nentities; e++)
+    for (int u = 0; u < m->entities[e].nuniques; u++)
+      ddbst__template_sig(&m->entities[e].uniques[u].tmpl, m->delim,
+                          m->delim_len, &s->guards[g++]);
+  L->sigs = s;
+}
+
+void ddbst__overlap_sigs_free(ddbst__loader *L) {
+  if (!L->sigs) return;
+  const ddbst_allocator *a = &L->m->alloc;
+  ddbst__free(a, L->sigs->keys);
+  ddbst__free(a, L->sigs->guards);
+  ddbst__free(a, L->sigs);
+  L->sigs = NULL;
+}
+
+static const ksig *key_sig(const ddbst__loader *L, int ix, int e) {
+  return &L->sigs->keys[(size_t)(ix + 1) * (size_t)L->m->nentities + (size_t)e];
+}
 
 /* A sort key template that is absent matches only the absent sort key. */
 static int may_share(const ddbst_model *m, const ddbst__ekey *a,
@@ -18,6 +102,7 @@ static int may_share(const ddbst_model *m, const ddbst__ekey *a,
  * unique guard) whose templates could produce the same key are refused. */
 void ddbst__check_ambiguous_keys(ddbst__loader *L) {
   const ddbst_model *m = L->m;
+  make_sigs(L);
   for (int ix = -1; ix < m->nindexes; ix++)
     for (int i = 0; i < m->nentities; i++) {
       const ddbst__entity *ei = &m->entities[i];
@@ -26,7 +111,14 @@ void ddbst__check_ambiguous_keys(ddbst__loader *L) {
       /* a native index's items say what they are by the entity attribute:
        * their keys are values, which entities may share */
       if (ix >= 0 && m->indexes[ix].native) continue;
+      const ksig *si = L->sigs ? key_sig(L, ix, i) : NULL;
       for (int j = 0; j < i; j++) {
+        if (si) {
+          const ksig *sj = key_sig(L, ix, j);
+          if (!sj->has || !sig_may_share(&si->pk, &sj->pk) ||
+              !sig_may_share(&si->sk, &sj->sk))
+            continue;
+        }
         const ddbst__entity *ej = &m->entities[j];
         const ddbst__ekey *b = ddbst__entity_key(ej, ix);
         if (!b || !b->pk.nsegs || !may_share(m, a, &a->sk, b, &b->sk)) continue;
@@ -45,8 +137,15 @@ void ddbst__check_ambiguous_keys(ddbst__loader *L) {
       /* unique guards live in the table, keyed by their template twice */
       /* ... and so in an index keyed on the table's keys alone */
       int guards = ix < 0 || ddbst__index_all_shared(&m->indexes[ix]);
+      size_t gi = 0;
       for (int j = 0; guards && j < m->nentities; j++)
-        for (int u = 0; u < m->entities[j].nuniques; u++) {
+        for (int u = 0; u < m->entities[j].nuniques; u++, gi++) {
+          if (si) {
+            const ddbst__tsig *gs = &L->sigs->guards[gi];
+            if (!sig_may_share(&si->pk, gs) ||
+                !sig_may_share(&si->sk, m->sk_attr ? gs : &L->sigs->empty))
+              continue;
+          }
           const ddbst__unique *g = &m->entities[j].uniques[u];
           ddbst__ekey gk;
           memset(&gk, 0, sizeof gk);
@@ -124,19 +223,34 @@ void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p) {
     qn = n;
   }
   const char *intruder = NULL;
+  const ksig *sp = L->sigs ? key_sig(L, p->index, p->entities[0]) : NULL;
+  ddbst__tsig sq = {0};
+  if (sp) ddbst__text_sig(q, qn, m->delim, m->delim_len, &sq);
   for (int e = 0; e < m->nentities && !intruder; e++) {
+    const ksig *so = sp && sp->has ? key_sig(L, p->index, e) : NULL;
+    if (so && !so->key) continue;
+    const ddbst__ekey *o = ddbst__entity_key(&m->entities[e], p->index);
+    if (!o) continue;
+    if (so && so->has &&
+        (!sig_may_share(&sp->pk, &so->pk) ||
+         (o->sk.nsegs && !sig_may_start(&so->sk, &sq))))
+      continue; /* cannot fall in the range */
     int mine = 0;
     for (int i = 0; i < p->nentities; i++) mine |= p->entities[i] == e;
-    const ddbst__ekey *o = ddbst__entity_key(&m->entities[e], p->index);
-    if (mine || !o) continue;
+    if (mine) continue;
     if (ddbst__templates_may_share(&k->pk, &o->pk, m->delim, m->delim_len) &&
         (!o->sk.nsegs ||
          ddbst__template_may_start_with(&o->sk, q, qn, m->delim, m->delim_len)))
       intruder = m->entities[e].name;
   }
   int guards = p->index < 0 || ddbst__index_all_shared(&m->indexes[p->index]);
+  size_t gi = 0;
   for (int e = 0; guards && e < m->nentities && !intruder; e++)
-    for (int u = 0; u < m->entities[e].nuniques && !intruder; u++) {
+    for (int u = 0; u < m->entities[e].nuniques && !intruder; u++, gi++) {
+      if (sp && sp->has &&
+          (!sig_may_share(&sp->pk, &L->sigs->guards[gi]) ||
+           !sig_may_start(&L->sigs->guards[gi], &sq)))
+        continue;
       const ddbst__template *g = &m->entities[e].uniques[u].tmpl;
       if (ddbst__templates_may_share(&k->pk, g, m->delim, m->delim_len) &&
           ddbst__template_may_start_with(g, q, qn, m->delim, m->delim_len))
