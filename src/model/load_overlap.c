@@ -2,6 +2,7 @@
  * (whether two templates can meet): between entities and unique guards, and
  * within a query pattern's key range. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/internal.h"
@@ -19,8 +20,28 @@ typedef struct ksig {
   ddbst__tsig pk, sk;
 } ksig;
 
+/* An entity of a key space, by its partition signature (below). */
+typedef struct kentry {
+  uint64_t pk;
+  int entity;
+} kentry;
+
+/* One key space's entities with a key there: those whose partition
+ * signature is concrete (known, with a literal head) sorted by it, then by
+ * entity; the others in entity order. A pattern's range check visits only
+ * its own signature's group and the others. */
+typedef struct kspace {
+  kentry *grouped;
+  int ngrouped;
+  int *loose;
+  int nloose;
+} kspace;
+
 struct ddbst__keysigs {
   ksig *keys;          /* [(index + 1) * nentities + entity] */
+  kspace *spaces;      /* [index + 1] */
+  kentry *grouped;     /* the spaces' arrays, in one block each */
+  int *loose;
   ddbst__tsig *guards; /* every entity's unique guards, in order */
   ddbst__tsig empty;   /* the absent sort key's */
 };
@@ -43,6 +64,38 @@ static int sig_may_start(const ddbst__tsig *t, const ddbst__tsig *q) {
   return !t->head_known || !q->head_known || t->head == q->head;
 }
 
+static int pk_concrete(const ksig *k) {
+  return k->has && k->pk.known && k->pk.head_known;
+}
+
+static uint64_t pk_key(const ksig *k) {
+  return (uint64_t)k->pk.head << 16 | k->pk.nparts;
+}
+
+static int by_pk(const void *a, const void *b) {
+  const kentry *x = a, *y = b;
+  if (x->pk != y->pk) return x->pk < y->pk ? -1 : 1;
+  return (x->entity > y->entity) - (x->entity < y->entity);
+}
+
+static void make_spaces(const ddbst_model *m, struct ddbst__keysigs *s) {
+  size_t ne = (size_t)m->nentities;
+  for (int ix = -1; ix < m->nindexes; ix++) {
+    kspace *sp = &s->spaces[ix + 1];
+    sp->grouped = s->grouped + (size_t)(ix + 1) * ne;
+    sp->loose = s->loose + (size_t)(ix + 1) * ne;
+    sp->ngrouped = sp->nloose = 0;
+    for (int e = 0; e < m->nentities; e++) {
+      const ksig *k = &s->keys[(size_t)(ix + 1) * ne + (size_t)e];
+      if (pk_concrete(k))
+        sp->grouped[sp->ngrouped++] = (kentry){pk_key(k), e};
+      else if (k->key)
+        sp->loose[sp->nloose++] = e;
+    }
+    qsort(sp->grouped, (size_t)sp->ngrouped, sizeof *sp->grouped, by_pk);
+  }
+}
+
 static void make_sigs(ddbst__loader *L) {
   const ddbst_model *m = L->m;
   size_t nkeys = (size_t)(m->nindexes + 1) * (size_t)m->nentities, nguards = 0;
@@ -51,10 +104,12 @@ static void make_sigs(ddbst__loader *L) {
   if (!s) return;
   s->keys = ddbst__malloc(&m->alloc, (nkeys ? nkeys : 1) * sizeof *s->keys);
   s->guards = ddbst__malloc(&m->alloc, (nguards ? nguards : 1) * sizeof *s->guards);
-  if (!s->keys || !s->guards) {
-    ddbst__free(&m->alloc, s->keys);
-    ddbst__free(&m->alloc, s->guards);
-    ddbst__free(&m->alloc, s);
+  s->spaces = ddbst__malloc(&m->alloc, (size_t)(m->nindexes + 1) * sizeof *s->spaces);
+  s->grouped = ddbst__malloc(&m->alloc, (nkeys ? nkeys : 1) * sizeof *s->grouped);
+  s->loose = ddbst__malloc(&m->alloc, (nkeys ? nkeys : 1) * sizeof *s->loose);
+  L->sigs = s;
+  if (!s->keys || !s->guards || !s->spaces || !s->grouped || !s->loose) {
+    ddbst__overlap_sigs_free(L); /* every pair is compared */
     return;
   }
   const ddbst__template empty = {.source = NULL};
@@ -74,7 +129,7 @@ static void make_sigs(ddbst__loader *L) {
     for (int u = 0; u < m->entities[e].nuniques; u++)
       ddbst__template_sig(&m->entities[e].uniques[u].tmpl, m->delim,
                           m->delim_len, &s->guards[g++]);
-  L->sigs = s;
+  make_spaces(m, s);
 }
 
 void ddbst__overlap_sigs_free(ddbst__loader *L) {
@@ -82,6 +137,9 @@ void ddbst__overlap_sigs_free(ddbst__loader *L) {
   const ddbst_allocator *a = &L->m->alloc;
   ddbst__free(a, L->sigs->keys);
   ddbst__free(a, L->sigs->guards);
+  ddbst__free(a, L->sigs->spaces);
+  ddbst__free(a, L->sigs->grouped);
+  ddbst__free(a, L->sigs->loose);
   ddbst__free(a, L->sigs);
   L->sigs = NULL;
 }
@@ -196,6 +254,28 @@ static void check_filter_projected(ddbst__loader *L, const ddbst__pattern *p,
                      why, name);
 }
 
+/* Whether entity e's items, not pattern p's, can fall in its key range
+ * (k's partition, sort keys starting with q[0..qn)); sp and sq are the
+ * signatures of k and q, when made. */
+static int falls_in(const ddbst__loader *L, const ddbst__pattern *p,
+                    const ddbst__ekey *k, const ksig *sp,
+                    const ddbst__tsig *sq, const char *q, size_t qn, int e) {
+  const ddbst_model *m = L->m;
+  const ksig *so = sp && sp->has ? key_sig(L, p->index, e) : NULL;
+  if (so && !so->key) return 0;
+  const ddbst__ekey *o = ddbst__entity_key(&m->entities[e], p->index);
+  if (!o) return 0;
+  if (so && so->has &&
+      (!sig_may_share(&sp->pk, &so->pk) ||
+       (o->sk.nsegs && !sig_may_start(&so->sk, sq))))
+    return 0; /* cannot fall in the range */
+  for (int i = 0; i < p->nentities; i++)
+    if (p->entities[i] == e) return 0;
+  return ddbst__templates_may_share(&k->pk, &o->pk, m->delim, m->delim_len) &&
+         (!o->sk.nsegs ||
+          ddbst__template_may_start_with(&o->sk, q, qn, m->delim, m->delim_len));
+}
+
 /* Whether items that are not the pattern's can fall in its key range: an
  * entity outside it (or a unique guard) whose keys may share its partition
  * and start with the sort-key text the pattern reads. Such a pattern filters
@@ -226,22 +306,29 @@ void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p) {
   const ksig *sp = L->sigs ? key_sig(L, p->index, p->entities[0]) : NULL;
   ddbst__tsig sq = {0};
   if (sp) ddbst__text_sig(q, qn, m->delim, m->delim_len, &sq);
-  for (int e = 0; e < m->nentities && !intruder; e++) {
-    const ksig *so = sp && sp->has ? key_sig(L, p->index, e) : NULL;
-    if (so && !so->key) continue;
-    const ddbst__ekey *o = ddbst__entity_key(&m->entities[e], p->index);
-    if (!o) continue;
-    if (so && so->has &&
-        (!sig_may_share(&sp->pk, &so->pk) ||
-         (o->sk.nsegs && !sig_may_start(&so->sk, &sq))))
-      continue; /* cannot fall in the range */
-    int mine = 0;
-    for (int i = 0; i < p->nentities; i++) mine |= p->entities[i] == e;
-    if (mine) continue;
-    if (ddbst__templates_may_share(&k->pk, &o->pk, m->delim, m->delim_len) &&
-        (!o->sk.nsegs ||
-         ddbst__template_may_start_with(&o->sk, q, qn, m->delim, m->delim_len)))
-      intruder = m->entities[e].name;
+  if (sp && pk_concrete(sp)) {
+    /* the pattern's partition group and the loose entities, in entity
+     * order: the first intruder is the one the full scan finds */
+    const kspace *ks = &L->sigs->spaces[p->index + 1];
+    kentry want = {pk_key(sp), -1};
+    int lo = 0, hi = ks->ngrouped;
+    while (lo < hi) { /* the group's first entry */
+      int mid = lo + (hi - lo) / 2;
+      if (by_pk(&ks->grouped[mid], &want) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    int a = lo, b = 0;
+    while (!intruder) {
+      int in_group = a < ks->ngrouped && ks->grouped[a].pk == want.pk;
+      if (!in_group && b == ks->nloose) break;
+      int e = in_group && (b == ks->nloose || ks->grouped[a].entity < ks->loose[b])
+                  ? ks->grouped[a++].entity
+                  : ks->loose[b++];
+      if (falls_in(L, p, k, sp, &sq, q, qn, e)) intruder = m->entities[e].name;
+    }
+  } else {
+    for (int e = 0; e < m->nentities && !intruder; e++)
+      if (falls_in(L, p, k, sp, &sq, q, qn, e)) intruder = m->entities[e].name;
   }
   int guards = p->index < 0 || ddbst__index_all_shared(&m->indexes[p->index]);
   size_t gi = 0;
