@@ -100,18 +100,25 @@ static void make_sigs(ddbst__loader *L) {
   const ddbst_model *m = L->m;
   size_t nkeys = (size_t)(m->nindexes + 1) * (size_t)m->nentities, nguards = 0;
   for (int e = 0; e < m->nentities; e++) nguards += (size_t)m->entities[e].nuniques;
-  struct ddbst__keysigs *s = ddbst__malloc(&m->alloc, sizeof *s);
-  if (!s) return;
-  s->keys = ddbst__malloc(&m->alloc, (nkeys ? nkeys : 1) * sizeof *s->keys);
-  s->guards = ddbst__malloc(&m->alloc, (nguards ? nguards : 1) * sizeof *s->guards);
-  s->spaces = ddbst__malloc(&m->alloc, (size_t)(m->nindexes + 1) * sizeof *s->spaces);
-  s->grouped = ddbst__malloc(&m->alloc, (nkeys ? nkeys : 1) * sizeof *s->grouped);
-  s->loose = ddbst__malloc(&m->alloc, (nkeys ? nkeys : 1) * sizeof *s->loose);
-  L->sigs = s;
-  if (!s->keys || !s->guards || !s->spaces || !s->grouped || !s->loose) {
-    ddbst__overlap_sigs_free(L); /* every pair is compared */
-    return;
+  /* one block: the struct, then each array at an 8-byte boundary */
+  size_t n = nkeys ? nkeys : 1, at = 0, off[6];
+  const size_t sizes[6] = {sizeof(struct ddbst__keysigs), n * sizeof(ksig),
+                           (nguards ? nguards : 1) * sizeof(ddbst__tsig),
+                           (size_t)(m->nindexes + 1) * sizeof(kspace),
+                           n * sizeof(kentry), n * sizeof(int)};
+  for (int i = 0; i < 6; i++) {
+    off[i] = at;
+    at += (sizes[i] + 7) / 8 * 8;
   }
+  char *block = ddbst__malloc(&m->alloc, at);
+  if (!block) return; /* every pair is compared */
+  struct ddbst__keysigs *s = (void *)block;
+  s->keys = (void *)(block + off[1]);
+  s->guards = (void *)(block + off[2]);
+  s->spaces = (void *)(block + off[3]);
+  s->grouped = (void *)(block + off[4]);
+  s->loose = (void *)(block + off[5]);
+  L->sigs = s;
   const ddbst__template empty = {.source = NULL};
   ddbst__template_sig(&empty, m->delim, m->delim_len, &s->empty);
   for (int ix = -1; ix < m->nindexes; ix++)
@@ -134,13 +141,7 @@ static void make_sigs(ddbst__loader *L) {
 
 void ddbst__overlap_sigs_free(ddbst__loader *L) {
   if (!L->sigs) return;
-  const ddbst_allocator *a = &L->m->alloc;
-  ddbst__free(a, L->sigs->keys);
-  ddbst__free(a, L->sigs->guards);
-  ddbst__free(a, L->sigs->spaces);
-  ddbst__free(a, L->sigs->grouped);
-  ddbst__free(a, L->sigs->loose);
-  ddbst__free(a, L->sigs);
+  ddbst__free(&L->m->alloc, L->sigs); /* one block (make_sigs) */
   L->sigs = NULL;
 }
 
