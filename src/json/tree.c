@@ -2,10 +2,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "json/parse.h"
 #include "json/tree.h"
 
-enum { MAX_DEPTH = 64, MAX_MEMBERS = 4096 };
+/* Past HASHED_FROM members an object's names are found by hash, not by
+ * comparing each with all before it: a large model's patterns are one
+ * object of a thousand members. */
+enum { MAX_DEPTH = 64, MAX_MEMBERS = 4096, HASHED_FROM = 16 };
 
 /* Containers collect children in growable arrays on the heap while open, and
  * move them into the arena when they close. */
@@ -18,6 +22,8 @@ typedef struct frame {
   const char *pending_key; /* object: the key awaiting its value */
   size_t pending_len;
   int awaiting; /* object: a key was read, its value not yet */
+  ddbst__strset names; /* keys[0..hashed), once count reaches HASHED_FROM */
+  size_t hashed;
 } frame;
 
 typedef struct builder {
@@ -122,6 +128,7 @@ static int open_container(builder *b, ddbst__jtype t) {
   if (!n || !push_child(b, n)) return 0;
   frame *f = &b->stack[b->depth++];
   memset(f, 0, sizeof *f);
+  ddbst__strset_init(&f->names);
   f->node = n;
   return 1;
 }
@@ -130,6 +137,8 @@ static void release_frame(builder *b, frame *f) {
   ddbst__free(b->alloc, f->items);
   ddbst__free(b->alloc, f->keys);
   ddbst__free(b->alloc, f->key_lens);
+  ddbst__strset_release(&f->names, b->alloc);
+  ddbst__strset_init(&f->names);
   f->items = NULL;
   f->keys = NULL;
   f->key_lens = NULL;
@@ -166,24 +175,51 @@ static int on_start_array(void *ctx) {
 }
 static int on_end(void *ctx) { return close_container(ctx); }
 
+static ddbst__strkey member_name(const void *owner, uint32_t i) {
+  const frame *f = owner;
+  return (ddbst__strkey){f->keys[i], f->key_lens[i]};
+}
+
+/* Puts the names read since the last call into the frame's set (they are
+ * distinct: a name given twice stopped the parse). */
+static int hash_names(builder *b, frame *f) {
+  if (ddbst__strset_reserve(&f->names, b->alloc, (uint32_t)f->count + 1, 64,
+                            member_name, f))
+    return refuse(b, DDBST_ENOMEM, "out of memory");
+  for (; f->hashed < f->count; f->hashed++)
+    ddbst__strset_put(&f->names,
+                      ddbst__strset_find(&f->names, f->keys[f->hashed],
+                                         f->key_lens[f->hashed], member_name, f),
+                      (uint32_t)f->hashed);
+  return 1;
+}
+
 static int on_key(void *ctx, const unsigned char *k, size_t len) {
   builder *b = ctx;
   frame *f = &b->stack[b->depth - 1];
   if (memchr(k, '\0', len))
     return refuse_name(b, "a member name contains a NUL byte (\\u0000)");
-  /* The quadratic duplicate check is bounded by the member cap. */
   if (f->count >= MAX_MEMBERS)
     return refuse_name(b, "more than 4096 members in one object");
-  for (size_t i = 0; i < f->count; i++)
-    if (f->key_lens[i] == len && memcmp(f->keys[i], k, len) == 0) {
-      /* the path is the member's: the name given twice */
-      f->pending_key = f->keys[i];
-      f->pending_len = len;
-      f->awaiting = 1;
-      refuse(b, DDBST_ESYNTAX, "given twice");
-      b->twice = 1;
-      return 0;
-    }
+  size_t i = f->count;
+  if (f->count >= HASHED_FROM) {
+    if (!hash_names(b, f)) return 0;
+    const ddbst__strslot *slot = ddbst__strset_find(
+        &f->names, (const char *)k, len, member_name, f);
+    if (ddbst__strset_taken(&f->names, slot)) i = slot->entry;
+  } else {
+    for (i = 0; i < f->count; i++)
+      if (f->key_lens[i] == len && memcmp(f->keys[i], k, len) == 0) break;
+  }
+  if (i < f->count) {
+    /* the path is the member's: the name given twice */
+    f->pending_key = f->keys[i];
+    f->pending_len = len;
+    f->awaiting = 1;
+    refuse(b, DDBST_ESYNTAX, "given twice");
+    b->twice = 1;
+    return 0;
+  }
   f->pending_key = ddbst__arena_strndup(b->ar, (const char *)k, len);
   if (!f->pending_key) return refuse(b, DDBST_ENOMEM, "out of memory");
   f->pending_len = len;

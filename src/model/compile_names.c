@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "model/compile.h"
 
 /* One piece of JSON text fixed at load: `prefix` then `name` as a JSON
@@ -28,6 +29,11 @@ static size_t name_entry_size(size_t len, size_t json_len) {
   size_t n = sizeof(ddbst__name) + len + 1 + json_len;
   return (n + _Alignof(ddbst__name) - 1) / _Alignof(ddbst__name) *
          _Alignof(ddbst__name);
+}
+
+static ddbst__strkey name_key(const void *owner, uint32_t entry) {
+  const char *t = ((const ddbst_model *)owner)->name_list[entry]->text;
+  return (ddbst__strkey){t, strlen(t)};
 }
 
 /* Interns the names expressions write (see ddbst_model.names_lo): one entry
@@ -64,15 +70,21 @@ static int intern_names(ddbst_model *m, ddbst_buf *tmp) {
   m->name_list = block ? ddbst__arena_alloc(&m->arena, n * sizeof *m->name_list)
                        : NULL;
   if (!m->name_list) rc = DDBST_ENOMEM;
+  /* found by hash: a model of hundreds of entities has hundreds of
+   * distinct names, and comparing each with all before it was quadratic */
+  ddbst__strset set;
+  ddbst__strset_init(&set);
+  if (!rc && ddbst__strset_reserve(&set, &m->alloc, (uint32_t)n, 16, name_key, m))
+    rc = DDBST_ENOMEM;
   char *at = block;
   for (size_t i = 0; !rc && i < n; i++) {
     const char *name = *slots[i];
     if (!name) continue;
-    const ddbst__name *found = NULL;
-    for (int j = 0; !found && j < m->nnames; j++)
-      if (strcmp(m->name_list[j]->text, name) == 0) found = m->name_list[j];
+    size_t len = strlen(name);
+    ddbst__strslot *slot = ddbst__strset_find(&set, name, len, name_key, m);
+    const ddbst__name *found =
+        ddbst__strset_taken(&set, slot) ? m->name_list[slot->entry] : NULL;
     if (!found) {
-      size_t len = strlen(name);
       ddbst_buf_reset(tmp);
       rc = ddbst__json_string(tmp, name, len);
       if (rc) break;
@@ -84,10 +96,12 @@ static int intern_names(ddbst_model *m, ddbst_buf *tmp) {
       nm->json.n = (uint32_t)tmp->len;
       nm->json.raw_len = (uint32_t)len;
       at += name_entry_size(len, tmp->len);
+      ddbst__strset_put(&set, slot, (uint32_t)m->nnames);
       m->name_list[m->nnames++] = found = nm;
     }
     *slots[i] = found->text;
   }
+  ddbst__strset_release(&set, &m->alloc);
   m->names_lo = block;
   m->names_hi = at;
   ddbst__free(&m->alloc, slots);

@@ -505,6 +505,7 @@ int ddbst_model_load(const char *json, size_t len,
   L.on_error = o.on_error;
   L.on_error_user = o.on_error_user;
   load_root(&L, root, o.table_name);
+  ddbst__overlap_sigs_free(&L);
   ddbst__arena_free(&tree);
 
   if (!L.nomem && L.nerrors == 0 && compile(m)) L.nomem = 1;

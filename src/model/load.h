@@ -31,6 +31,11 @@ typedef struct ddbst__loader {
   const ddbst__jnode *meant_in[16];
   const char *meant[16];
   unsigned nmeant;
+  /* Every key's and guard's overlap signature, made once by
+   * ddbst__check_ambiguous_keys for it and the pattern checks after it
+   * (load_overlap.c); NULL before, or when out of memory (then every pair
+   * is compared). */
+  struct ddbst__keysigs *sigs;
 } ddbst__loader;
 
 /* ---- reporting (load_check.c) ---- */
@@ -106,6 +111,8 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
  * model loaded without errors. */
 void ddbst__check_ambiguous_keys(ddbst__loader *L);
 void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p);
+/* Frees what the two checks above kept between them. */
+void ddbst__overlap_sigs_free(ddbst__loader *L);
 
 /* Native multi-attribute index keys (load_native.c). An index whose
  * partitionKey or sortKey is an array: read as lists into `ix` (1, and

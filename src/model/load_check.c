@@ -79,11 +79,16 @@ void ddbst__load_report(ddbst__loader *L, const ddbst__jnode *at,
 }
 
 size_t ddbst__load_push(ddbst__loader *L, const char *name) {
-  size_t old = L->plen;
-  int w = snprintf(L->path + L->plen, sizeof L->path - L->plen, "%s%s",
-                   L->plen ? "." : "", name);
-  if (w > 0) L->plen += (size_t)w;
-  if (L->plen >= sizeof L->path) L->plen = sizeof L->path - 1;
+  /* what snprintf(path + plen, "%s%s", "." or "", name) did, without
+   * formatting: a path is pushed for every member of the model */
+  size_t old = L->plen, room = sizeof L->path - 1 - old;
+  size_t dot = old ? 1 : 0, n = strlen(name);
+  char *at = L->path + old;
+  if (dot && room) *at++ = '.', room--;
+  size_t k = n < room ? n : room;
+  memcpy(at, name, k);
+  at[k] = '\0';
+  L->plen = old + dot + n < sizeof L->path ? old + dot + n : sizeof L->path - 1;
   return old;
 }
 

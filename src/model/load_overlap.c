@@ -2,9 +2,152 @@
  * (whether two templates can meet): between entities and unique guards, and
  * within a query pattern's key range. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/internal.h"
 #include "model/load.h"
+
+/* Comparing every pair of templates is quadratic in the entities, and each
+ * comparison cuts both templates into parts: a model of 200 entities spent
+ * most of its load here. Each key's signature (ddbst__template_sig) is
+ * made once; a pair is compared only when their signatures say it may
+ * meet, so every verdict, and the order of the reports, is the one the
+ * full comparison gives. */
+typedef struct ksig {
+  uint8_t key; /* the entity has this key */
+  uint8_t has; /* ... with a partition template */
+  ddbst__tsig pk, sk;
+} ksig;
+
+/* An entity of a key space, by its partition signature (below). */
+typedef struct kentry {
+  uint64_t pk;
+  int entity;
+} kentry;
+
+/* One key space's entities with a key there: those whose partition
+ * signature is concrete (known, with a literal head) sorted by it, then by
+ * entity; the others in entity order. A pattern's range check visits only
+ * its own signature's group and the others. */
+typedef struct kspace {
+  kentry *grouped;
+  int ngrouped;
+  int *loose;
+  int nloose;
+} kspace;
+
+struct ddbst__keysigs {
+  ksig *keys;          /* [(index + 1) * nentities + entity] */
+  kspace *spaces;      /* [index + 1] */
+  kentry *grouped;     /* the spaces' arrays, in one block each */
+  int *loose;
+  ddbst__tsig *guards; /* every entity's unique guards, in order */
+  ddbst__tsig empty;   /* the absent sort key's */
+};
+
+/* Whether two templates may produce one key, by their signatures: exactly
+ * ddbst__templates_may_share's first tests. */
+static int sig_may_share(const ddbst__tsig *a, const ddbst__tsig *b) {
+  if (!a->known || !b->known) return 1;
+  if (a->nparts != b->nparts) return 0;
+  return !a->head_known || !b->head_known || a->head == b->head;
+}
+
+/* Whether a template may produce a key starting with text of signature q:
+ * ddbst__template_may_start_with's first tests. Part 0 of q is compared
+ * whole only when q goes on past it (otherwise it is a prefix). */
+static int sig_may_start(const ddbst__tsig *t, const ddbst__tsig *q) {
+  if (!t->known || !q->known) return 1;
+  if (t->nparts < q->nparts) return 0;
+  if (q->nparts < 2) return 1;
+  return !t->head_known || !q->head_known || t->head == q->head;
+}
+
+static int pk_concrete(const ksig *k) {
+  return k->has && k->pk.known && k->pk.head_known;
+}
+
+static uint64_t pk_key(const ksig *k) {
+  return (uint64_t)k->pk.head << 16 | k->pk.nparts;
+}
+
+static int by_pk(const void *a, const void *b) {
+  const kentry *x = a, *y = b;
+  if (x->pk != y->pk) return x->pk < y->pk ? -1 : 1;
+  return (x->entity > y->entity) - (x->entity < y->entity);
+}
+
+static void make_spaces(const ddbst_model *m, struct ddbst__keysigs *s) {
+  size_t ne = (size_t)m->nentities;
+  for (int ix = -1; ix < m->nindexes; ix++) {
+    kspace *sp = &s->spaces[ix + 1];
+    sp->grouped = s->grouped + (size_t)(ix + 1) * ne;
+    sp->loose = s->loose + (size_t)(ix + 1) * ne;
+    sp->ngrouped = sp->nloose = 0;
+    for (int e = 0; e < m->nentities; e++) {
+      const ksig *k = &s->keys[(size_t)(ix + 1) * ne + (size_t)e];
+      if (pk_concrete(k))
+        sp->grouped[sp->ngrouped++] = (kentry){pk_key(k), e};
+      else if (k->key)
+        sp->loose[sp->nloose++] = e;
+    }
+    qsort(sp->grouped, (size_t)sp->ngrouped, sizeof *sp->grouped, by_pk);
+  }
+}
+
+static void make_sigs(ddbst__loader *L) {
+  const ddbst_model *m = L->m;
+  size_t nkeys = (size_t)(m->nindexes + 1) * (size_t)m->nentities, nguards = 0;
+  for (int e = 0; e < m->nentities; e++) nguards += (size_t)m->entities[e].nuniques;
+  /* one block: the struct, then each array at an 8-byte boundary */
+  size_t n = nkeys ? nkeys : 1, at = 0, off[6];
+  const size_t sizes[6] = {sizeof(struct ddbst__keysigs), n * sizeof(ksig),
+                           (nguards ? nguards : 1) * sizeof(ddbst__tsig),
+                           (size_t)(m->nindexes + 1) * sizeof(kspace),
+                           n * sizeof(kentry), n * sizeof(int)};
+  for (int i = 0; i < 6; i++) {
+    off[i] = at;
+    at += (sizes[i] + 7) / 8 * 8;
+  }
+  char *block = ddbst__malloc(&m->alloc, at);
+  if (!block) return; /* every pair is compared */
+  struct ddbst__keysigs *s = (void *)block;
+  s->keys = (void *)(block + off[1]);
+  s->guards = (void *)(block + off[2]);
+  s->spaces = (void *)(block + off[3]);
+  s->grouped = (void *)(block + off[4]);
+  s->loose = (void *)(block + off[5]);
+  L->sigs = s;
+  const ddbst__template empty = {.source = NULL};
+  ddbst__template_sig(&empty, m->delim, m->delim_len, &s->empty);
+  for (int ix = -1; ix < m->nindexes; ix++)
+    for (int e = 0; e < m->nentities; e++) {
+      ksig *k = &s->keys[(size_t)(ix + 1) * (size_t)m->nentities + (size_t)e];
+      const ddbst__ekey *a = ddbst__entity_key(&m->entities[e], ix);
+      k->key = a != NULL;
+      k->has = a && a->pk.nsegs;
+      if (!k->has) continue;
+      ddbst__template_sig(&a->pk, m->delim, m->delim_len, &k->pk);
+      ddbst__template_sig(&a->sk, m->delim, m->delim_len, &k->sk);
+    }
+  size_t g = 0;
+  for (int e = 0; e < m->nentities; e++)
+    for (int u = 0; u < m->entities[e].nuniques; u++)
+      ddbst__template_sig(&m->entities[e].uniques[u].tmpl, m->delim,
+                          m->delim_len, &s->guards[g++]);
+  make_spaces(m, s);
+}
+
+void ddbst__overlap_sigs_free(ddbst__loader *L) {
+  if (!L->sigs) return;
+  ddbst__free(&L->m->alloc, L->sigs); /* one block (make_sigs) */
+  L->sigs = NULL;
+}
+
+static const ksig *key_sig(const ddbst__loader *L, int ix, int e) {
+  return &L->sigs->keys[(size_t)(ix + 1) * (size_t)L->m->nentities + (size_t)e];
+}
 
 /* A sort key template that is absent matches only the absent sort key. */
 static int may_share(const ddbst_model *m, const ddbst__ekey *a,
@@ -18,6 +161,7 @@ static int may_share(const ddbst_model *m, const ddbst__ekey *a,
  * unique guard) whose templates could produce the same key are refused. */
 void ddbst__check_ambiguous_keys(ddbst__loader *L) {
   const ddbst_model *m = L->m;
+  make_sigs(L);
   for (int ix = -1; ix < m->nindexes; ix++)
     for (int i = 0; i < m->nentities; i++) {
       const ddbst__entity *ei = &m->entities[i];
@@ -26,7 +170,14 @@ void ddbst__check_ambiguous_keys(ddbst__loader *L) {
       /* a native index's items say what they are by the entity attribute:
        * their keys are values, which entities may share */
       if (ix >= 0 && m->indexes[ix].native) continue;
+      const ksig *si = L->sigs ? key_sig(L, ix, i) : NULL;
       for (int j = 0; j < i; j++) {
+        if (si) {
+          const ksig *sj = key_sig(L, ix, j);
+          if (!sj->has || !sig_may_share(&si->pk, &sj->pk) ||
+              !sig_may_share(&si->sk, &sj->sk))
+            continue;
+        }
         const ddbst__entity *ej = &m->entities[j];
         const ddbst__ekey *b = ddbst__entity_key(ej, ix);
         if (!b || !b->pk.nsegs || !may_share(m, a, &a->sk, b, &b->sk)) continue;
@@ -45,8 +196,15 @@ void ddbst__check_ambiguous_keys(ddbst__loader *L) {
       /* unique guards live in the table, keyed by their template twice */
       /* ... and so in an index keyed on the table's keys alone */
       int guards = ix < 0 || ddbst__index_all_shared(&m->indexes[ix]);
+      size_t gi = 0;
       for (int j = 0; guards && j < m->nentities; j++)
-        for (int u = 0; u < m->entities[j].nuniques; u++) {
+        for (int u = 0; u < m->entities[j].nuniques; u++, gi++) {
+          if (si) {
+            const ddbst__tsig *gs = &L->sigs->guards[gi];
+            if (!sig_may_share(&si->pk, gs) ||
+                !sig_may_share(&si->sk, m->sk_attr ? gs : &L->sigs->empty))
+              continue;
+          }
           const ddbst__unique *g = &m->entities[j].uniques[u];
           ddbst__ekey gk;
           memset(&gk, 0, sizeof gk);
@@ -97,6 +255,28 @@ static void check_filter_projected(ddbst__loader *L, const ddbst__pattern *p,
                      why, name);
 }
 
+/* Whether entity e's items, not pattern p's, can fall in its key range
+ * (k's partition, sort keys starting with q[0..qn)); sp and sq are the
+ * signatures of k and q, when made. */
+static int falls_in(const ddbst__loader *L, const ddbst__pattern *p,
+                    const ddbst__ekey *k, const ksig *sp,
+                    const ddbst__tsig *sq, const char *q, size_t qn, int e) {
+  const ddbst_model *m = L->m;
+  const ksig *so = sp && sp->has ? key_sig(L, p->index, e) : NULL;
+  if (so && !so->key) return 0;
+  const ddbst__ekey *o = ddbst__entity_key(&m->entities[e], p->index);
+  if (!o) return 0;
+  if (so && so->has &&
+      (!sig_may_share(&sp->pk, &so->pk) ||
+       (o->sk.nsegs && !sig_may_start(&so->sk, sq))))
+    return 0; /* cannot fall in the range */
+  for (int i = 0; i < p->nentities; i++)
+    if (p->entities[i] == e) return 0;
+  return ddbst__templates_may_share(&k->pk, &o->pk, m->delim, m->delim_len) &&
+         (!o->sk.nsegs ||
+          ddbst__template_may_start_with(&o->sk, q, qn, m->delim, m->delim_len));
+}
+
 /* Whether items that are not the pattern's can fall in its key range: an
  * entity outside it (or a unique guard) whose keys may share its partition
  * and start with the sort-key text the pattern reads. Such a pattern filters
@@ -124,19 +304,41 @@ void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p) {
     qn = n;
   }
   const char *intruder = NULL;
-  for (int e = 0; e < m->nentities && !intruder; e++) {
-    int mine = 0;
-    for (int i = 0; i < p->nentities; i++) mine |= p->entities[i] == e;
-    const ddbst__ekey *o = ddbst__entity_key(&m->entities[e], p->index);
-    if (mine || !o) continue;
-    if (ddbst__templates_may_share(&k->pk, &o->pk, m->delim, m->delim_len) &&
-        (!o->sk.nsegs ||
-         ddbst__template_may_start_with(&o->sk, q, qn, m->delim, m->delim_len)))
-      intruder = m->entities[e].name;
+  const ksig *sp = L->sigs ? key_sig(L, p->index, p->entities[0]) : NULL;
+  ddbst__tsig sq = {0};
+  if (sp) ddbst__text_sig(q, qn, m->delim, m->delim_len, &sq);
+  if (sp && pk_concrete(sp)) {
+    /* the pattern's partition group and the loose entities, in entity
+     * order: the first intruder is the one the full scan finds */
+    const kspace *ks = &L->sigs->spaces[p->index + 1];
+    kentry want = {pk_key(sp), -1};
+    int lo = 0, hi = ks->ngrouped;
+    while (lo < hi) { /* the group's first entry */
+      int mid = lo + (hi - lo) / 2;
+      if (by_pk(&ks->grouped[mid], &want) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    int a = lo, b = 0;
+    while (!intruder) {
+      int in_group = a < ks->ngrouped && ks->grouped[a].pk == want.pk;
+      if (!in_group && b == ks->nloose) break;
+      int e = in_group && (b == ks->nloose || ks->grouped[a].entity < ks->loose[b])
+                  ? ks->grouped[a++].entity
+                  : ks->loose[b++];
+      if (falls_in(L, p, k, sp, &sq, q, qn, e)) intruder = m->entities[e].name;
+    }
+  } else {
+    for (int e = 0; e < m->nentities && !intruder; e++)
+      if (falls_in(L, p, k, sp, &sq, q, qn, e)) intruder = m->entities[e].name;
   }
   int guards = p->index < 0 || ddbst__index_all_shared(&m->indexes[p->index]);
+  size_t gi = 0;
   for (int e = 0; guards && e < m->nentities && !intruder; e++)
-    for (int u = 0; u < m->entities[e].nuniques && !intruder; u++) {
+    for (int u = 0; u < m->entities[e].nuniques && !intruder; u++, gi++) {
+      if (sp && sp->has &&
+          (!sig_may_share(&sp->pk, &L->sigs->guards[gi]) ||
+           !sig_may_start(&L->sigs->guards[gi], &sq)))
+        continue;
       const ddbst__template *g = &m->entities[e].uniques[u].tmpl;
       if (ddbst__templates_may_share(&k->pk, g, m->delim, m->delim_len) &&
           ddbst__template_may_start_with(g, q, qn, m->delim, m->delim_len))

@@ -181,7 +181,7 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
         what->type == DDBST__J_ARRAY ? what->items[i] : what;
     int e = -1;
     if (x->type == DDBST__J_STRING)
-      for (int j = 0; j < m->nentities; j++)
+      for (int j = 0; j < m->nentities && e < 0; j++)
         if (m->entities[j].name && strcmp(m->entities[j].name, x->text) == 0)
           e = j;
     if (e < 0) {

@@ -454,6 +454,24 @@ int ddbst__templates_may_share(const ddbst__template *a,
 int ddbst__template_may_start_with(const ddbst__template *t, const char *q,
                                    size_t qn, const char *d, size_t dn);
 
+/* What decides at a glance that two templates cannot share a key, so that
+ * the loader's checks compare only the pairs that may (overlap.c): how many
+ * delimiter-separated parts the template's keys have, and its first part's
+ * text hashed when that part is literal. Two templates both `known` cannot
+ * share a key when their part counts differ, or when both heads are known
+ * and their hashes differ (equal hashes prove nothing: compare them). */
+typedef struct ddbst__tsig {
+  uint8_t known;      /* 0: too many pieces to tell; compare */
+  uint8_t head_known; /* part 0 holds no facet */
+  uint16_t nparts;
+  uint32_t head;      /* FNV-1a of part 0's text */
+} ddbst__tsig;
+void ddbst__template_sig(const ddbst__template *t, const char *d, size_t dn,
+                         ddbst__tsig *sig);
+/* The same of plain text q[0..qn): its parts, and its first part's hash. */
+void ddbst__text_sig(const char *q, size_t qn, const char *d, size_t dn,
+                     ddbst__tsig *sig);
+
 /* A fresh monotonic ULID for `now_ms`. */
 int ddbst__model_next_ulid(const ddbst_model *m, uint64_t now_ms, char out[26]);
 

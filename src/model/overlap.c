@@ -10,6 +10,7 @@
  * literal starts and ends agree, which errs on the side of "may overlap". */
 #include <string.h>
 
+#include "base/hash.h"
 #include "model/model.h"
 
 enum { MAX_TOKENS = 64, MAX_PARTS = 64 };
@@ -52,17 +53,12 @@ static void new_part(split *s) {
   s->parts[s->nparts++] = (part){NULL, 0, 0};
 }
 
-static const char *find(const char *s, size_t n, const char *d, size_t dn) {
-  for (size_t i = 0; i + dn <= n; i++)
-    if (!memcmp(s + i, d, dn)) return s + i;
-  return NULL;
-}
-
 /* Cuts a template (or plain text, as one literal) into delimiter-separated
  * parts of tokens. */
 static void cut(split *s, const ddbst__template *t, const char *text,
                 size_t tlen, const char *d, size_t dn) {
-  memset(s, 0, sizeof *s);
+  /* not memset: a split is 2 KB, and only what is filled in is read */
+  s->nparts = 0;
   s->ok = 1;
   int nt = 0;
   new_part(s);
@@ -75,7 +71,7 @@ static void cut(split *s, const ddbst__template *t, const char *text,
       continue;
     }
     while (s->ok) {
-      const char *at = find(lit, len, d, dn);
+      const char *at = ddbst__find_delim(lit, len, d, dn);
       size_t piece = at ? (size_t)(at - lit) : len;
       if (piece) add_token(s, &nt, lit, piece);
       if (!at) break;
@@ -173,4 +169,30 @@ int ddbst__template_may_start_with(const ddbst__template *t, const char *q,
     if (!glob(st.parts[i].t, st.parts[i].n, buf, n, last)) return 0;
   }
   return 1;
+}
+
+/* Part 0's literal text hashed, when part 0 is literal text. */
+static void head_of(const split *s, ddbst__tsig *sig) {
+  char buf[DDBST__PK_MAX];
+  size_t n;
+  sig->nparts = s->nparts;
+  sig->head_known = !s->parts[0].has_facet &&
+                    literal_text(&s->parts[0], buf, sizeof buf, &n);
+  sig->head = sig->head_known ? ddbst__fnv1a(buf, n) : 0;
+}
+
+void ddbst__template_sig(const ddbst__template *t, const char *d, size_t dn,
+                         ddbst__tsig *sig) {
+  split st;
+  cut(&st, t, NULL, 0, d, dn);
+  sig->known = st.ok;
+  if (st.ok) head_of(&st, sig);
+}
+
+void ddbst__text_sig(const char *q, size_t qn, const char *d, size_t dn,
+                     ddbst__tsig *sig) {
+  split sq;
+  cut(&sq, NULL, q, qn, d, dn);
+  sig->known = sq.ok;
+  if (sq.ok) head_of(&sq, sig);
 }

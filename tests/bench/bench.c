@@ -6,12 +6,13 @@
  * beside the same operations in ElectroDB and @aws-sdk/util-dynamodb.
  *
  *   ddbst_bench [--tsv] [--quick] [--only NAME] [--model PATH]
- *               [--write-page PATH] [--show]
+ *               [--write-page PATH] [--write-model ENTITIES PATH] [--show]
  *
  * --tsv prints, per operation: name, median ns/op, MB/s (or -), allocations
  * per call through the hooks, mallocs per call in the process, the fastest
  * and the slowest batch's ns/op, and what it does. --show prints the body
- * one call builds; --write-page writes the generated 1 MiB Query page.
+ * one call builds; --write-page writes the generated 1 MiB Query page;
+ * --write-model the generated model of that many entities (bench_scale.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -446,10 +447,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--model") && i + 1 < argc) model_path = argv[++i];
     else if (!strcmp(argv[i], "--write-page") && i + 1 < argc)
       write_page = argv[++i];
+    else if (!strcmp(argv[i], "--write-model") && i + 2 < argc)
+      return bench_scale_write(atoi(argv[i + 1]), argv[i + 2]);
     else {
       fprintf(stderr,
               "usage: ddbst_bench [--tsv] [--quick] [--only NAME] [--show] "
-              "[--model PATH] [--write-page PATH]\n");
+              "[--model PATH] [--write-page PATH] "
+              "[--write-model ENTITIES PATH]\n");
       return 2;
     }
   }
@@ -578,6 +582,7 @@ int main(int argc, char **argv) {
             op_set_json, 10000, 0);
   bench_run(&c, "model_load", "load + free examples/saas/model.json",
             op_model_load, 100, 0);
+  bench_scale(&c, op_put_project, op_query_first_page);
 
   ddbst_item_free(c.item);
   ddbst_item_free(c.score);

@@ -97,6 +97,13 @@ void bench_fail(const char *op, int rc, const ddbst_error *err);
 char *bench_make_page(size_t max_bytes, int max_items, size_t *len,
                       int *items);
 
+/* What a model's size costs (bench_scale.c): generated models loaded and
+ * linted, and put_project / query_first_page (given, to check the bodies
+ * are the same) on the largest one's Project. */
+void bench_scale(bench_ctx *ctx, bench_fn put_project, bench_fn query_first_page);
+/* Writes the generated model of `entities` entities bench_scale loads. */
+int bench_scale_write(int entities, const char *path);
+
 #ifdef DDBST_BENCH_PAGES
 /* The response and cursor operations (bench_pages.c). */
 void bench_pages(bench_ctx *ctx);

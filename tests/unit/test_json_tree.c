@@ -184,6 +184,42 @@ static const refusal refusals[] = {
      "parse error: unallowed token at this point in JSON text", 4, 1, 5},
 };
 
+/* Past 16 members an object's names are found by hash (tree.c): every
+ * name is still there, and a name given again is refused wherever it
+ * comes, the first repeat of any earlier name. */
+static void large_objects_refuse_repeated_names(void **state) {
+  (void)state;
+  char json[8192];
+  for (int total = 15; total <= 200; total += 37) {
+    size_t n = (size_t)snprintf(json, sizeof json, "{");
+    for (int i = 0; i < total; i++)
+      n += (size_t)snprintf(json + n, sizeof json - n, "%s\"m%d\":%d",
+                            i ? "," : "", i, i);
+    snprintf(json + n, sizeof json - n, "}");
+    const ddbst__jnode *root = parse_ok(json);
+    assert_int_equal(root->count, total);
+    for (int i = 0; i < total; i++) {
+      char key[16];
+      snprintf(key, sizeof key, "m%d", i);
+      char value[16];
+      snprintf(value, sizeof value, "%d", i);
+      assert_string_equal(member(root, key)->text, value);
+    }
+    /* then each earlier name again, at the end */
+    for (int again = 0; again < total; again += 7) {
+      snprintf(json + n, sizeof json - n, ",\"m%d\":0}", again);
+      ddbst__jnode *bad = NULL;
+      ddbst_error err;
+      memset(&err, 0, sizeof err);
+      assert_int_equal(ddbst__jtree_parse(&ar, json, strlen(json), &bad, &err),
+                       DDBST_ESYNTAX);
+      char want[64];
+      snprintf(want, sizeof want, "m%d given twice", again);
+      assert_string_equal(err.message, want);
+    }
+  }
+}
+
 static void refusals_say_where(void **state) {
   (void)state;
   for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
@@ -397,6 +433,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(nesting_and_members_are_bounded, fresh,
                                       released),
       cmocka_unit_test(text_positions),
+      cmocka_unit_test_setup_teardown(large_objects_refuse_repeated_names,
+                                      fresh, released),
       cmocka_unit_test_setup_teardown(allocation_failure_at_every_site, fresh,
                                       released),
       cmocka_unit_test_setup_teardown(no_over_read, fresh, released),
