@@ -111,7 +111,12 @@ static void make_sigs(ddbst__loader *L) {
     at += (sizes[i] + 7) / 8 * 8;
   }
   char *block = ddbst__malloc(&m->alloc, at);
-  if (!block) return; /* every pair is compared */
+  if (!block) {
+    /* an allocation failure is the load's ENOMEM, as everywhere else; the
+     * checks go on comparing every pair, as they would without sigs */
+    L->nomem = 1;
+    return;
+  }
   struct ddbst__keysigs *s = (void *)block;
   s->keys = (void *)(block + off[1]);
   s->guards = (void *)(block + off[2]);
