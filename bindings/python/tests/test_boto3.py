@@ -364,6 +364,17 @@ class TableRequests(unittest.TestCase):
     every setting of docs/examples/orders-settings.json, read back."""
 
     def test_settings_describe_protect_delete(self):
+        # botocore checks a request against its own copy of the API before
+        # sending: one older than the settings (Debian 12's) refuses them
+        # client-side, whatever ddbst builds
+        known = raw.meta.service_model.operation_model(
+            "CreateTable").input_shape.members
+        missing = [m for m in ("OnDemandThroughput", "WarmThroughput",
+                               "DeletionProtectionEnabled", "ResourcePolicy")
+                   if m not in known]
+        if missing:
+            self.skipTest(f"botocore {botocore.__version__} does not know "
+                          f"CreateTable's {', '.join(missing)}")
         own = f"{name}-settings"
         with Ddbst(model_file=SETTINGS, table=own) as sdb:
             t = Table(sdb, raw)
