@@ -277,8 +277,7 @@ static int put_entry(ddbst_migration *m, ddbst_buf *out) {
   return rc ? rc : ddbst__buf_puts(out, "}}");
 }
 
-/* The holderKey map of a primary key. */
-static int holder_av(const ddbst_model *mm, const char *pk, size_t pkl,
+int ddbst__mig_holder_av(const ddbst_model *mm, const char *pk, size_t pkl,
                      const char *sk, size_t skl, ddbst_buf *b) {
   int rc = ddbst__buf_puts(b, "{\"M\":{");
   rc = rc ? rc : ddbst__buf_append(b, mm->pk_jname.p, mm->pk_jname.n);
@@ -304,9 +303,9 @@ static int held_by(ddbst_migration *m, ddbst__mexpr *x, const keys2 *k,
   rc = rc ? rc : ddbst__buf_puts(c, " = ");
   rc = rc ? rc : ddbst__mexpr_value(x, c);
   if (which == 0)
-    return rc ? rc : holder_av(m->nw, k->npk, k->npkl, k->nsk, k->nskl,
+    return rc ? rc : ddbst__mig_holder_av(m->nw, k->npk, k->npkl, k->nsk, k->nskl,
                                x->values);
-  return rc ? rc : holder_av(m->nw, k->opk, k->opkl, k->osk, k->oskl,
+  return rc ? rc : ddbst__mig_holder_av(m->nw, k->opk, k->opkl, k->osk, k->oskl,
                              x->values);
 }
 
