@@ -338,6 +338,25 @@ static void writer_requests(void **state) {
       "\"holderKey\"},\"ExpressionAttributeValues\":{\":v0\":{\"M\":{\"PK\":{"
       "\"S\":\"CUST#c9\"},\"SK\":{\"S\":\"PROFILE#c9\"}}},\":v1\":{\"M\":{"
       "\"PK\":{\"S\":\"CUST#c9\"},\"SK\":{\"S\":\"CUST#c9\"}}}}}}]}");
+  /* a replacing put of an entity without unique attributes: the Put of
+   * the new key and the Delete of the old, one transaction */
+  ddbst_item *order = ddbst_item_new(f.nw, ddbst_model_entity(f.nw, "Order"));
+  set(order, "customerId", "c9");
+  set(order, "orderId", "o9");
+  set(order, "placedAt", "2026-02-01T00:00:00.5Z");
+  assert_int_equal(ddbst_migration_write_request(f.m, order, DDBST_OP_PUT_ITEM,
+                                                 0, DDBST_NOW, f.out, &err),
+                   DDBST_OP_TRANSACT_WRITE_ITEMS);
+  assert_memory_equal(ddbst_buf_data(f.out),
+                      "{\"TransactItems\":[{\"Put\":{\"TableName\":"
+                      "\"shop-dev\",\"Item\":{\"PK\":{\"S\":\"CUST#c9\"},"
+                      "\"SK\":{\"S\":\"ORDER#2026-02-01T00:00:00.500Z#o9\"}",
+                      95);
+  assert_non_null(strstr(ddbst_buf_data(f.out),
+                         "}},{\"Delete\":{\"TableName\":\"shop-dev\",\"Key\":{"
+                         "\"PK\":{\"S\":\"CUST#c9\"},\"SK\":{\"S\":"
+                         "\"ORDER#2026-02-01T00:00:00Z#o9\"}}}}]}"));
+  ddbst_item_free(order);
   /* refusals, each leaving the buffer empty */
   assert_int_equal(ddbst_migration_write_request(f.m, it, DDBST_OP_DELETE_ITEM,
                                                  DDBST_IF_EXISTS, 0, f.out,
