@@ -2,7 +2,7 @@
  * exact write each kind of stored item gets (backfill, cleanup, rewrite in
  * place, a move to a new key, guards), what is skipped, refused or
  * foreign, and bad input. The run against DynamoDB Local is
- * tests/integration/test_migrate_writes.c. */
+ * tests/integration/test_migrate.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -404,7 +404,7 @@ static void check_table(itest_fixture *f) {
 static void migrate_under_writers(void **state) {
   (void)state;
   itest_fixture *f = itest_open(
-      DDBST_SOURCE_DIR "/tests/integration/models/migrate_v1.json", "migwrites");
+      DDBST_SOURCE_DIR "/tests/integration/models/migrate_v1.json", "migrate");
   assert_non_null(f);
   ddbst_model *v1 = f->model;
   keys = ddbst_cursor_keys_new(NULL);
@@ -467,7 +467,7 @@ static void migrate_under_writers(void **state) {
 }
 
 int main(void) {
-  if (itest_should_skip("test_migrate_writes")) return ITEST_SKIP;
+  if (itest_should_skip("test_migrate")) return ITEST_SKIP;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(migrate_under_writers),
   };
