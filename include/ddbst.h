@@ -1785,6 +1785,278 @@ DDBST_API int ddbst_model_view_json(const ddbst_model *model, uint64_t seed,
 DDBST_API int ddbst_model_view_data(const ddbst_model *model, uint64_t seed,
                                     ddbst_buf *out, ddbst_error *err);
 
+/* ---- migrations: carrying stored items from one model to the next ---- */
+
+/* A migration from `old_model` to `new_model` (docs/evolution.md,
+ * "Migrating"): the ordered plan, and for each page of a Scan the write
+ * requests that bring every item of the page to the new model.
+ *
+ * The plan, in order: UpdateTable adding each new global index (then wait
+ * for its IndexStatus ACTIVE, DescribeTable); deploy the code of the new
+ * model writing by the writer protocol below; one scan pass of the whole
+ * table (parallel segments welcome) in which each item gets, at most, one
+ * write that does all its work — backfill (new index keys, defaults, the
+ * entity attribute), rewrite (values at a new precision, index keys
+ * re-rendered; a primary key that moves), cleanup (the key attributes of
+ * removed indexes, attributes the new model removed); one verify pass;
+ * UpdateTable removing each index the new model dropped, last.
+ *
+ * Each write is conditional on the item still being as it was read: on
+ * its version attribute when the old entity has one and the item holds it
+ * (the write stores version + 1, so a writer holding the old version is
+ * refused in turn), else on every attribute read being equal to what was
+ * read and every attribute either model declares for it (and each name
+ * the write sets) still being absent where it was, and the item existing.
+ * So a concurrent writer is never overwritten: its write wins, the
+ * migration's fails (ConditionalCheckFailed) and the driver re-reads the
+ * item (ddbst_migration_reread_request) and redoes it. An item whose
+ * primary key moves is one TransactWriteItems: Put under the new key
+ * (attribute_not_exists), Delete of the old key (as read), and its unique
+ * guards moved (a guard whose key changes: Delete the old, Put the new;
+ * one whose holder's key changes: Put again with the new holderKey,
+ * conditional on it holding the old one) — it is never lost nor in the
+ * table twice. An item already in the new model's shape gets no write,
+ * so a pass run again (after a kill, from the segments' saved cursors, or
+ * from the start) does nothing more. Guard items are no entity: the pass
+ * leaves them alone (they move with their holder). An item the new model
+ * cannot take (a value it refuses, a facet missing for a key, an entity it
+ * removed, an item of no entity of either model) is REPORTED with the
+ * reason, never written, never dropped.
+ *
+ * Changes ddbst_model_diff classes IMPOSSIBLE refuse the migration. UNSAFE
+ * ones refuse it unless DDBST_MIGRATE_UNSAFE is given: then every item is
+ * checked against the new model as it is migrated, and one that fails the
+ * check (an enum value removed, a value of the old type) is reported, not
+ * written; a new unique constraint writes each item's guard (Put,
+ * conditional on no other holder), so a duplicate makes that item's write
+ * fail and ddbst_migration_failed reports it.
+ *
+ * THE WRITER PROTOCOL. While old-shape items exist, a service writing
+ * under the new model must not create a second copy of an item whose
+ * primary key moves, nor resurrect one it deletes (deleting the new key
+ * alone leaves the old-key item, which the pass would move back). So,
+ * for an entity whose primary key moves (ddbst_migration_moves):
+ *   - a put (create or replace) is ddbst_migration_write_request with
+ *     DDBST_OP_PUT_ITEM: the new item's Put and, in the same
+ *     TransactWriteItems, a Delete of its old key (a create: a
+ *     ConditionCheck that no item has the old key either);
+ *   - a delete is ddbst_migration_write_request with DDBST_OP_DELETE_ITEM:
+ *     the Delete of both keys in one TransactWriteItems, and of its unique
+ *     guards under either model, each conditional on being held by the
+ *     item (under either key);
+ *   - an update is an ordinary update of the new key (ddbst_update_request
+ *     of the new model without DDBST_UPSERT: conditional on the item
+ *     existing). It fails while the item is still under its old key; then
+ *     update it there, as the old model writes it (ddbst_update_request of
+ *     an item of the old model, no upsert either), and the pass carries it
+ *     over; if that fails too, the pass moved it in between: update the
+ *     new key again;
+ *   - never an upsert (DDBST_UPSERT), a plain replacing put of an entity
+ *     with unique attributes (refused anyway) or a delete with
+ *     DDBST_IF_EXISTS or an expected version, of such an entity.
+ * Every interleaving with the pass then ends with one copy (docs/
+ * evolution.md walks each: the pass's Delete of the old key is conditional
+ * on the item as read, its Put on the new key being free; the writer's
+ * Delete of the old key makes the pass's transaction fail, and the re-read
+ * finds the old key gone: nothing to do). Entities whose primary key stays
+ * need nothing but the new model's own requests: the pass's conditional
+ * update fails when the writer changed the item first, and the writer's
+ * update after the pass writes on a migrated item.
+ *
+ * Thread-safety: a migration holds scratch items; it is not thread-safe:
+ * one per thread (a parallel pass: one per segment). The models are only
+ * read and must outlive it. Once warm (its scratch grown to the largest
+ * item and body), stepping a page does not allocate. */
+typedef struct ddbst_migration ddbst_migration;
+
+/* Flags of ddbst_migration_new. */
+#define DDBST_MIGRATE_UNSAFE 0x1u /* accept UNSAFE changes: items are checked
+                                     one by one and refused ones reported */
+
+/* A new migration from `old_model` to `new_model` into *out (free with
+ * ddbst_migration_free). Both models must be of one table: same name and
+ * key attributes (DDBST_EINVAL, path "table.name"). DDBST_EINVAL also for
+ * an IMPOSSIBLE change (path: the change's "what", the message its
+ * reason), and for an UNSAFE one without DDBST_MIGRATE_UNSAFE (the
+ * message ends with what to check first), unknown flags, NULL arguments;
+ * DDBST_ENOMEM. *out is NULL on error. Allocates through `new_model`'s
+ * allocator. */
+DDBST_API int ddbst_migration_new(const ddbst_model *old_model,
+                                  const ddbst_model *new_model,
+                                  uint32_t flags, ddbst_migration **out,
+                                  ddbst_error *err);
+/* NULL is ignored. */
+DDBST_API void ddbst_migration_free(ddbst_migration *m);
+
+/* Kinds of the plan's steps. */
+#define DDBST_STEP_ADD_INDEX 1    /* UpdateTable creating a global index;
+                                     then wait for IndexStatus ACTIVE */
+#define DDBST_STEP_SCAN 2         /* the pass: every item through
+                                     ddbst_migration_page / _next */
+#define DDBST_STEP_VERIFY 3       /* a pass of ddbst_migration_verify */
+#define DDBST_STEP_REMOVE_INDEX 4 /* UpdateTable deleting a global index */
+
+/* The number of steps of the plan (a migration with nothing to carry
+ * over has none: every change was free). */
+DDBST_API int ddbst_migration_step_count(const ddbst_migration *m);
+/* Step `i` (0-based, in order): its DDBST_STEP_* kind, and *index the
+ * index's name (static while the models live) for the index steps, NULL
+ * otherwise (`index` may be NULL). DDBST_EINVAL for a bad `i`. */
+DDBST_API int ddbst_migration_step(const ddbst_migration *m, int i,
+                                   const char **index);
+/* The UpdateTable body of index step `i` into `out` (replacing):
+ * DDBST_OP_UPDATE_TABLE, or 0 with `out` empty for the scan and verify
+ * steps (their bodies are ddbst_scan's); DDBST_EINVAL for a bad `i`. */
+DDBST_API int ddbst_migration_step_request(const ddbst_migration *m, int i,
+                                           ddbst_buf *out, ddbst_error *err);
+/* The whole plan into `out` (replacing). JSON:
+ *   {"table":"blog-dev","worst":"rewrite","steps":[
+ *    {"step":"addIndex","index":"GSI2","request":{"operation":
+ *     "UpdateTable","body":{...}},"then":"wait until ... ACTIVE"},
+ *    {"step":"scan","work":[{"class":"rewrite","what":"...",
+ *     "reason":"..."},...]},{"step":"verify"},
+ *    {"step":"removeIndex","index":"GSI1","request":{...}}],
+ *   "notes":["..."]}
+ * ("notes": what no request does: a TTL attribute set or moved is an
+ * UpdateTimeToLive you send; the writer protocol). DDBST_DIFF_TEXT: the
+ * same as numbered lines for people. DDBST_EINVAL (flags), DDBST_ENOMEM. */
+DDBST_API int ddbst_migration_plan(const ddbst_migration *m, uint32_t flags,
+                                   ddbst_buf *out, ddbst_error *err);
+
+/* Whether items of entity `name` (of the new model) move to a new primary
+ * key: 1 (a writer must then follow the protocol above), 0 (the entity's
+ * items keep their key, or it is new), DDBST_ENOTFOUND (no such entity of
+ * the new model), DDBST_EINVAL. */
+DDBST_API int ddbst_migration_moves(const ddbst_migration *m,
+                                    const char *name);
+
+/* What an item of a page is (ddbst_migration_next, _identify). */
+#define DDBST_MIGRATE_WRITE 1   /* it needs the write in `out` */
+#define DDBST_MIGRATE_SKIP 2    /* in the new model's shape already */
+#define DDBST_MIGRATE_GUARD 3   /* a unique guard: moves with its holder */
+#define DDBST_MIGRATE_REFUSED 4 /* the new model cannot take it: reported */
+#define DDBST_MIGRATE_FOREIGN 5 /* no entity of either model: reported */
+/* ddbst_migration_failed's answers besides DDBST_MIGRATE_REFUSED. */
+#define DDBST_MIGRATE_REDO 6    /* the item changed: re-read it and redo */
+#define DDBST_MIGRATE_RETRY 7   /* throttled or a conflict: send the same
+                                   body again, after a backoff */
+
+/* Starts stepping through `page`: the answer to a Scan of the table as a
+ * whole — ddbst_scan_new of either model, with no index, entity filter,
+ * filter or projection (the pass must see every item whole; segments are
+ * fine; ConsistentRead is recommended, so that no write of the last
+ * moments is missed) — parsed with ddbst_page_parse_scan; or any page of
+ * items (a Query's, a GetItem's) of a model of the same table, to read
+ * or verify. The migration keeps a pointer to `page`, which must not
+ * change until its last item is stepped. Returns the number of items.
+ * DDBST_EINVAL (path "page") for a page of another table, a scan of an
+ * index or with a filter or projection, a page whose last parse failed;
+ * for a Scan page the check is of the scan its answer was parsed with. */
+DDBST_API int ddbst_migration_page(ddbst_migration *m, const ddbst_page *page,
+                                   ddbst_error *err);
+
+/* The next item of the page (a re-read item first, see below): returns
+ * its DDBST_MIGRATE_* outcome, or 0 when the page is done. For
+ * DDBST_MIGRATE_WRITE, `out` holds the request body and *op its
+ * DDBST_OP_UPDATE_ITEM (the item keeps its key) or
+ * DDBST_OP_TRANSACT_WRITE_ITEMS (it moves, or guards move with it); send
+ * it, and on an error answer call ddbst_migration_failed. For
+ * DDBST_MIGRATE_REFUSED and _FOREIGN, `out` holds a report, one JSON
+ * object: {"key":{"PK":"...","SK":"..."},"entity":"Post" (null when
+ * none),"reason":"..."} (*op 0). For _SKIP and _GUARD `out` is empty (*op
+ * 0). `out` is replaced in every case. Negative: DDBST_EINVAL (no page
+ * given), DDBST_ENOMEM (the item is not consumed: call again). Bodies are
+ * deterministic (placeholders in order): the same item, the same bytes. */
+DDBST_API int ddbst_migration_next(ddbst_migration *m, int *op,
+                                   ddbst_buf *out, ddbst_error *err);
+
+/* The index in its page of the item ddbst_migration_next last gave (-1:
+ * the re-read item, or none yet). */
+DDBST_API int ddbst_migration_item_index(const ddbst_migration *m);
+
+/* DynamoDB's error answer (`len` bytes) to the write ddbst_migration_next
+ * last gave: DDBST_MIGRATE_REDO when a condition on the item as read
+ * failed (it changed, or is gone: send ddbst_migration_reread_request);
+ * DDBST_MIGRATE_RETRY (throttling, a transaction conflict, an internal
+ * error: send the same body again later); DDBST_MIGRATE_REFUSED when the
+ * item's new primary key is held by another item, or a unique value by
+ * another holder (`out` holds the report, as ddbst_migration_next's).
+ * `out` is replaced (empty but for REFUSED). DDBST_ESYNTAX for an answer
+ * that is not DynamoDB's error body; DDBST_EINVAL when no write was
+ * given; DDBST_EDYNAMODB for any other error of DynamoDB (validation,
+ * access), with its message in `err`: stop and look. */
+DDBST_API int ddbst_migration_failed(ddbst_migration *m, const char *answer,
+                                     size_t len, ddbst_buf *out,
+                                     ddbst_error *err);
+
+/* A strongly consistent GetItem of the key the last item given was read
+ * under, into `out` (replacing): DDBST_OP_GET_ITEM. Send it after a
+ * DDBST_MIGRATE_REDO and give its answer to ddbst_migration_reread.
+ * DDBST_EINVAL when no item was given. */
+DDBST_API int ddbst_migration_reread_request(ddbst_migration *m,
+                                             ddbst_buf *out,
+                                             ddbst_error *err);
+/* The answer to ddbst_migration_reread_request's GetItem: 1 when the item
+ * is there (the next ddbst_migration_next gives its step, before the
+ * rest of the page), 0 when it is gone (a writer moved or deleted it:
+ * nothing to do). Errors as ddbst_page_parse's. */
+DDBST_API int ddbst_migration_reread(ddbst_migration *m, const char *json,
+                                     size_t len, ddbst_error *err);
+
+/* Reading during a migration: item `i` of `page` (given or not to
+ * ddbst_migration_page) as the new model reads it. Returns
+ * DDBST_MIGRATE_SKIP (an item of the new model's shape), DDBST_MIGRATE_WRITE
+ * (an item of the old model's shape, not migrated yet), _GUARD, _REFUSED
+ * (of an entity, but not one the new model can take) or _FOREIGN; for the
+ * first two `item` (of the new model; may be NULL) is reset and holds its
+ * values as the new model reads them (defaults the pass would write
+ * included) and *entity_out (may be NULL) its entity in the new model, -1
+ * otherwise. DDBST_EINVAL (a bad `i`, a page of another table, an item of
+ * another model), DDBST_ENOMEM. It uses the migration's scratch: the page
+ * being stepped goes on where it was, but the item last given can no
+ * longer be re-read (ddbst_migration_reread_request): identify before
+ * stepping, or with a migration of its own. */
+DDBST_API int ddbst_migration_identify(ddbst_migration *m,
+                                       const ddbst_page *page, int i,
+                                       ddbst_item *item, int *entity_out,
+                                       ddbst_error *err);
+
+/* Verifies every item of `page` against the new model: identified by it
+ * (its entity attribute, its keys); its primary and index keys equal to
+ * what the new model renders from its facets; an index's keys present
+ * exactly when the item belongs in it (a sparse index); no key attribute
+ * of an index the new model removed; every default present; values
+ * canonical for the new model (precision, types, enum values). Each
+ * problem is one JSON line in `out` (replacing):
+ *   {"key":{"PK":"...","SK":"..."},"entity":"Post","problem":"..."}
+ * Guard items pass. Returns the number of problems (0: `out` empty), or
+ * DDBST_EINVAL (a page ddbst_migration_page refuses), DDBST_ENOMEM. Uses
+ * the migration's scratch (it replaces the page being stepped). */
+DDBST_API int ddbst_migration_verify(ddbst_migration *m,
+                                     const ddbst_page *page, ddbst_buf *out,
+                                     ddbst_error *err);
+
+/* The writer protocol (above): the request of a write under the new
+ * model of `item` (an item of the new model, with the values the write
+ * needs), as a TransactWriteItems that also takes care of the item's old
+ * key when its entity moves (ddbst_migration_moves), else the very body
+ * the new model's own builder makes. `op`: DDBST_OP_PUT_ITEM (flags and
+ * now as ddbst_put_request: DDBST_CREATE, DDBST_RETURN_OLD_ON_FAILURE;
+ * the old key's Delete, or for DDBST_CREATE a ConditionCheck that it does
+ * not exist) or DDBST_OP_DELETE_ITEM (flags 0: the Delete of the new key
+ * and of the old one, and of the item's guards, each conditional on naming
+ * the item under either key as its holder). The old key is rendered by
+ * the old model from the same values (its primary-key facets: they must
+ * be set). Returns the op code of the body (DDBST_OP_TRANSACT_WRITE_ITEMS
+ * when it wraps), or the builders' errors, DDBST_EINVAL (another op, an
+ * item of another model, DDBST_RETURN_* values, which a transaction cannot
+ * return); `out` is replaced, and empty on error. */
+DDBST_API int ddbst_migration_write_request(ddbst_migration *m,
+                                            ddbst_item *item, int op,
+                                            uint32_t flags,
+                                            int64_t now_unix_us,
+                                            ddbst_buf *out, ddbst_error *err);
+
 /* ---- the JSON entry (FFI) ---------------------------------------------- */
 
 /* Every feature above through JSON text, for languages that call C through
