@@ -54,7 +54,7 @@ static int op_json_query_cursor(bench_ctx *c) {
   return json_call(J.query_cursor, J.query_cursor_len);
 }
 
-static int op_json_page(bench_ctx *c) {
+static int op_json_page_100(bench_ctx *c) {
   (void)c;
   return json_call(J.page_request, J.page_request_len);
 }
@@ -124,7 +124,7 @@ void bench_json(bench_ctx *c) {
             op_json_query_cursor, 2000, 0);
   bench_run(c, "json_page_100",
             "a 100-item Query page -> items + next cursor, ddbst_json_call",
-            op_json_page, 100, J.page_request_len);
+            op_json_page_100, 100, J.page_request_len);
 
   ddbst_json_close(J.session);
   free(J.page_request);
