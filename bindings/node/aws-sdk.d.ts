@@ -3,7 +3,7 @@
 import type {
   AnyModel, Ddbst, EntityName, GetOptions, Input, Item, ItemOp, Key, ModelShape, NumberMode,
   Page, PageItem, PatternItem, PatternName, PutOptions, QueryOptions, Request, UpdateOptions,
-  DeleteOptions, Hydration,
+  DeleteOptions, Hydration, ScanItem, ScanOptions,
 } from './index';
 
 /** What the adapter needs of a DynamoDBClient. */
@@ -45,6 +45,13 @@ export class Table<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
   queryFull<P extends PatternName<M>>(pattern: P, values: M['patterns'][P]['values'],
                                       options?: QueryOptions & { attributes?: string[] }):
     Promise<Page<PatternItem<M, P, N>>>;
+  /** One page of a Scan; its cursor gives the next page of the same scan. */
+  scan(options?: ScanOptions): Promise<Page<ScanItem<M, N>>>;
+  /** Every item of a scan (or of one segment of it), page after page. */
+  scanAll(options?: Omit<ScanOptions, 'cursor'>): AsyncGenerator<ScanItem<M, N>>;
+  /** The unique guards whose holder is gone or holds another value. */
+  orphanGuards(options?: { limit?: number }): Promise<{ guards: number;
+    orphans: { kind: string; entity: string; unique: string; guard: string; holder: { [attribute: string]: string } }[] }>;
   batchGet(items: ItemOp<M>[], options?: { consistent?: boolean }): Promise<PageItem<M, N>[]>;
   batchWrite(items: ItemOp<M>[], options?: { now?: number }): Promise<void>;
   transactWrite(items: ItemOp<M>[], options?: { token?: string; now?: number }): Promise<void>;

@@ -84,7 +84,7 @@ export type PatternItem<M extends ModelShape, P extends PatternName<M>, N extend
 
 export type Operation =
   | 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'BatchGetItem'
-  | 'BatchWriteItem' | 'TransactWriteItems' | 'TransactGetItems' | 'CreateTable';
+  | 'BatchWriteItem' | 'TransactWriteItems' | 'TransactGetItems' | 'CreateTable' | 'Scan';
 
 /** A request: send `body` with the header X-Amz-Target: `target`. */
 export interface Request {
@@ -113,6 +113,40 @@ export interface Page<I> {
   /** queryFull: indices of items deleted since the query */
   missing?: number[];
 }
+
+/** What a scan reads (docs/scans.md); a scan's page is read with the
+ * same options as its request, its cursor being bound to them. */
+export interface ScanFields {
+  /** an index of the model (default: the table) */
+  index?: string;
+  /** only items of these entities */
+  entities?: string[];
+  /** one entity's filter (give it alone in entities): text or JSON form */
+  filter?: string | object;
+  params?: Values;
+  project?: string[];
+  /** a parallel scan: this segment of totalSegments */
+  segment?: number;
+  totalSegments?: number;
+  now?: number;
+}
+export interface ScanOptions extends ScanFields {
+  limit?: number;
+  /** the page before's cursor */
+  cursor?: string;
+  consistent?: boolean;
+  select?: 'COUNT' | 'ALL';
+}
+
+/** An item of a scan's page: of no entity of the model (a guard, a foreign
+ * item), entity is null and item holds every attribute as stored. */
+export type ScanItem<M extends ModelShape, N extends NumberMode> =
+  PageItem<M, N> | { entity: null; item: { [attribute: string]: unknown } };
+
+/** The orphan-guard audit: the next request to send, or its verdict. */
+export type GuardAudit =
+  | { request: Request }
+  | { guards: number; orphans: { kind: string; entity: string; unique: string; guard: string; holder: { [attribute: string]: string } }[] };
 
 /** A page's hydration: requests, and given the answers, the items. */
 export interface Hydration<I> {
@@ -239,6 +273,13 @@ export class Ddbst<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
   batchGet(items: ItemOp<M>[], options?: { consistent?: boolean }): { requests: Request[] };
   batchWrite(items: ItemOp<M>[], options?: { now?: number }): { requests: Request[] };
   transact(items: ItemOp<M>[], options?: { token?: string; now?: number; returnOnFailure?: boolean }): Request;
+
+  /** A Scan of the table or an index (docs/scans.md). */
+  scan(options?: ScanOptions): Request;
+  /** A Scan's answer read back, given the scan's own fields. */
+  scanPage(response: unknown, options?: ScanFields): Page<ScanItem<M, N>>;
+  /** The orphan-guard audit of Scan answers, given the holders read so far. */
+  guards(pages: unknown[], holders?: unknown[]): GuardAudit;
 
   /** DynamoDB's answer (text, the SDK's output object, or its exception)
    * read back; with the query's pattern and values, the next page's

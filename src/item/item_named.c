@@ -67,6 +67,16 @@ static int is_numeric(ddbst__type t) {
   return t == DDBST__T_INTEGER || t == DDBST__T_NUMBER || t == DDBST__T_TTL;
 }
 
+/* "field.name" (or "name"), into `path`: the path of a refused value. */
+static const char *value_path(char path[DDBST_ERROR_PATH_MAX],
+                              const char *field, const char *name) {
+  if (field && field[0])
+    snprintf(path, DDBST_ERROR_PATH_MAX, "%s.%s", field, name);
+  else
+    snprintf(path, DDBST_ERROR_PATH_MAX, "%s", name);
+  return path;
+}
+
 int ddbst__item_apply_json(ddbst_item *it, const ddbst__jnode *obj,
                            const char *field, ddbst__item_setter fn,
                            ddbst_buf *tmp, ddbst_error *err) {
@@ -80,21 +90,18 @@ int ddbst__item_apply_json(ddbst_item *it, const ddbst__jnode *obj,
     if (a < 0) return a;
     const ddbst__attr *at = &it->attrs[a];
     const char *type = ddbst__type_name(at->type);
-    char path[DDBST_ERROR_PATH_MAX];
-    if (field && field[0])
-      snprintf(path, sizeof path, "%s.%s", field, obj->keys[i]);
-    else
-      snprintf(path, sizeof path, "%s", obj->keys[i]);
+    char path[DDBST_ERROR_PATH_MAX]; /* written only for an error */
     const char *text = v->text;
     size_t n = v->len;
     if (v->type == DDBST__J_NULL) continue;
     if (v->type == DDBST__J_NUMBER && !is_numeric(at->type))
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE, value_path(path, field, obj->keys[i]),
                          "%s is of type %s: give it as a JSON string",
                          obj->keys[i], type);
     if (v->type == DDBST__J_BOOL) {
       if (at->type != DDBST__T_BOOLEAN)
-        return ddbst__fail(err, DDBST_EVALUE, path,
+        return ddbst__fail(err, DDBST_EVALUE,
+                           value_path(path, field, obj->keys[i]),
                            "%s is of type %s, not boolean", obj->keys[i],
                            type);
       text = v->boolean ? "true" : "false";

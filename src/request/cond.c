@@ -197,6 +197,23 @@ int ddbst_item_update_text(ddbst_item *it, const char *text, size_t len,
   return attach_text(it, DDBST_EXPR_UPDATE, text, ddbst__len(text, len), err);
 }
 
+/* Cuts parameter `slot`'s name and text out of it->ptext, moving the
+ * texts after it down. */
+static void forget_param_text(ddbst_item *it, int slot) {
+  const ddbst__param *old = &it->params[slot];
+  size_t from = old->name_off, size = (size_t)old->name_len + old->len + 2;
+  memmove(it->ptext.data + from, it->ptext.data + from + size,
+          it->ptext.len - from - size + 1); /* with the final NUL */
+  it->ptext.len -= size;
+  for (int i = 0; i < it->nparams; i++) {
+    ddbst__param *p = &it->params[i];
+    if (p->name_off > from) {
+      p->name_off -= (uint32_t)size;
+      p->off -= (uint32_t)size;
+    }
+  }
+}
+
 int ddbst_item_bind(ddbst_item *it, const char *name, const char *text,
                     size_t len, ddbst_error *err) {
   len = ddbst__len(text, len);
@@ -227,9 +244,13 @@ int ddbst_item_bind(ddbst_item *it, const char *name, const char *text,
     return ddbst__fail(err, DDBST_ERANGE, PARAM_PATH,
                        "an item binds at most %d parameters", DDBST__MAX_PARAMS);
 #undef PARAM_PATH
-  size_t at = it->ptext.len;
   if (ddbst__buf_reserve(&it->ptext, nl + len + 2))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  /* A parameter bound again gives up its old text (once the room for the
+   * new one is sure): a scan, never reset, binding per page would
+   * otherwise grow ptext for ever. */
+  if (slot >= 0) forget_param_text(it, slot);
+  size_t at = it->ptext.len;
   /* name NUL text NUL, in the room just made */
   char *o = it->ptext.data + at;
   memcpy(o, name, nl);

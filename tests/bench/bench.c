@@ -582,6 +582,10 @@ int main(int argc, char **argv) {
             op_set_json, 10000, 0);
   bench_run(&c, "model_load", "load + free examples/saas/model.json",
             op_model_load, 100, 0);
+#ifdef DDBST_BENCH_PAGES
+  bench_recent(&c); /* put_conditional, scan_*, hydrate_*, parse_scores_100 */
+#endif
+  bench_json(&c); /* json_*: through ddbst_json_call */
   bench_scale(&c, op_put_project, op_query_first_page);
 
   ddbst_item_free(c.item);

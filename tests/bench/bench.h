@@ -104,9 +104,14 @@ void bench_scale(bench_ctx *ctx, bench_fn put_project, bench_fn query_first_page
 /* Writes the generated model of `entities` entities bench_scale loads. */
 int bench_scale_write(int entities, const char *path);
 
+/* The JSON entry's calls (bench_json.c): what a binding pays per call. */
+void bench_json(bench_ctx *ctx);
+
 #ifdef DDBST_BENCH_PAGES
 /* The response and cursor operations (bench_pages.c). */
 void bench_pages(bench_ctx *ctx);
+/* Conditions, scans, hydration, multi-attribute pages (bench_recent.c). */
+void bench_recent(bench_ctx *ctx);
 /* libsodium's decryption alone, sized as `cursor`'s of `pattern` over
  * `partition` (bench_floor.c): the floor under opening it. */
 void bench_floor(bench_ctx *ctx, const char *cursor, size_t cursor_len,

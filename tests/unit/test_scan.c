@@ -455,6 +455,51 @@ static void no_allocation_when_warm(void **state) {
   assert_int_equal(ca.live, 0);
 }
 
+/* A filter's parameters bound again on every page, in turn and with texts
+ * of changing length: the body holds the last values, and after the first
+ * rounds nothing is allocated (the old texts are given up, not kept). */
+static void rebinding_per_page(void **state) {
+  (void)state;
+  counting_alloc ca;
+  counting_alloc_init(&ca);
+  ddbst_load_options o = {0};
+  o.size = sizeof o;
+  o.allocator = &ca.hooks;
+  size_t len;
+  char *text = read_source("examples/saas/model.json", &len);
+  ddbst_model *mm;
+  assert_int_equal(ddbst_model_load(text, len, &o, &mm, &err), 0);
+  free(text);
+  int user = ddbst_model_entity(mm, "User");
+  ddbst_expr *f;
+  assert_int_equal(ddbst_expr_parse(mm, user, DDBST_EXPR_FILTER,
+                                    "role = :r and begins_with(name, :n)",
+                                    DDBST_NUL_TERMINATED, &f, &err),
+                   0);
+  ddbst_scan *s = ddbst_scan_new(mm);
+  ddbst_buf *b = ddbst_buf_new(&ca.hooks);
+  assert_int_equal(ddbst_scan_filter(s, f, &err), 0);
+  static const char *const roles[] = {"admin", "member", "viewer-of-all"};
+  static const char *const names[] = {"A", "Annabel", ""};
+  long before = 0;
+  for (int i = 0; i < 300; i++) {
+    if (i == 30) before = ca.calls;
+    assert_int_equal(ddbst_scan_bind(s, "r", roles[i % 3], DDBST_NUL_TERMINATED, &err), 0);
+    assert_int_equal(ddbst_scan_bind(s, "n", names[i % 3], DDBST_NUL_TERMINATED, &err), 0);
+    assert_int_equal(ddbst_scan_request(s, 0, 0, NULL, 0, keys, 0, b, &err),
+                     DDBST_OP_SCAN);
+  }
+  assert_int_equal(ca.calls, before);
+  /* i = 299: roles[2], names[2] */
+  assert_non_null(strstr(ddbst_buf_data(b),
+                         "\":v1\":{\"S\":\"viewer-of-all\"},\":v2\":{\"S\":\"\"}"));
+  ddbst_buf_free(b);
+  ddbst_scan_free(s);
+  ddbst_expr_free(f);
+  ddbst_model_free(mm);
+  assert_int_equal(ca.live, 0);
+}
+
 /* The JSON entry's answer to `request` (malloc'd). */
 static char *call_json(ddbst_json *j, const char *request) {
   char *a = ddbst_json_call(j, request, strlen(request), NULL);
@@ -663,6 +708,7 @@ int main(void) {
       cmocka_unit_test(index_cursor),
       cmocka_unit_test(audit),
       cmocka_unit_test(no_allocation_when_warm),
+      cmocka_unit_test(rebinding_per_page),
       cmocka_unit_test(json_entry),
       cmocka_unit_test(allocation_failures),
   };

@@ -26,7 +26,7 @@ const COMMANDS = {
   BatchWriteItem: 'BatchWriteItemCommand', TransactWriteItems: 'TransactWriteItemsCommand',
   TransactGetItems: 'TransactGetItemsCommand', CreateTable: 'CreateTableCommand',
   DescribeTable: 'DescribeTableCommand', DeleteTable: 'DeleteTableCommand',
-  UpdateTable: 'UpdateTableCommand',
+  UpdateTable: 'UpdateTableCommand', Scan: 'ScanCommand',
   UpdateContinuousBackups: 'UpdateContinuousBackupsCommand',
   UpdateContributorInsights: 'UpdateContributorInsightsCommand',
 };
@@ -204,6 +204,48 @@ class Table {
       const page = await this.query(pattern, values, { ...options, cursor });
       for (const entry of page.items) if (entry) yield entry;
       if (!page.hasMore || !page.cursor) return;
+      cursor = page.cursor;
+    }
+  }
+
+  // One page of a Scan (db.scan's options, docs/scans.md): {items, count,
+  // hasMore, cursor?}; pass its cursor back (options.cursor) for the next
+  // page of the same scan (segment).
+  async scan(options = {}) {
+    const { limit, cursor, consistent, select, ...fields } = options;
+    const out = await this.send(this.db.scan({ ...fields, limit, cursor, consistent, select }));
+    return this.db.scanPage(out, { ...fields, now: options.now });
+  }
+  // Every item of a scan (or of one segment of it), page after page.
+  async *scanAll(options = {}) {
+    let cursor;
+    for (;;) {
+      const page = await this.scan({ ...options, cursor });
+      for (const entry of page.items) if (entry) yield entry;
+      if (!page.hasMore || !page.cursor) return;
+      cursor = page.cursor;
+    }
+  }
+  // The unique guards of the table whose holder is gone or holds another
+  // value: {guards, orphans}, a scan page at a time, each page's holders
+  // read back.
+  async orphanGuards({ limit } = {}) {
+    let guards = 0;
+    const orphans = [];
+    let cursor;
+    for (;;) {
+      const out = await this.send(this.db.scan({ limit, cursor }));
+      const page = this.db.scanPage(out);
+      const holders = [];
+      let audit;
+      for (;;) {
+        audit = this.db.guards([out], holders);
+        if (!audit.request) break;
+        holders.push(await this.send(audit.request));
+      }
+      guards += audit.guards;
+      orphans.push(...audit.orphans);
+      if (!page.hasMore || !page.cursor) return { guards, orphans };
       cursor = page.cursor;
     }
   }

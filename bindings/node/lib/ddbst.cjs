@@ -149,9 +149,8 @@ class Ddbst {
   // The answer's JSON text to one request, error answers included.
   callText(request) {
     if (!this._handle) throw new Error('ddbst: this session is closed');
-    const body = Buffer.from(json.stringify(this._prepare(request)), 'utf8');
     const len = [0];
-    const ptr = this._b.call(this._handle, body, body.length, len);
+    const ptr = this._b.callString(this._handle, json.stringify(this._prepare(request)), -1, len);
     return take(this._b, ptr, len[0]);
   }
 
@@ -245,6 +244,37 @@ class Ddbst {
   }
   transact(items, options = {}) {
     return this.call({ op: 'transact', items, ...options });
+  }
+
+  // ---- scans (docs/scans.md) ----
+  // A Scan of the table or options.index: every item, or those of
+  // options.entities, or those of one entity its options.filter (and
+  // params) holds for; options.segment of options.totalSegments for a
+  // parallel scan; project, limit, consistent, select, cursor (the page
+  // before's), now.
+  scan(options = {}) {
+    return this.call({ op: 'scan', ...options });
+  }
+  // A Scan's answer (text, the SDK's output, or its exception), given the
+  // scan's own options (the cursor is bound to them): {items, count,
+  // hasMore, cursor?}. Items of no entity of the model (guards, foreign
+  // items) come as {entity: null, item: {every attribute as stored}}.
+  scanPage(response, options = {}) {
+    const answer = this.call({ op: 'scanPage', response: responseText(response), ...options });
+    for (const entry of answer.items) {
+      if (entry && entry.entity !== null) this.typed(entry.entity, entry.item);
+    }
+    return answer;
+  }
+  // The orphan-guard audit of Scan answers `pages`, given the answers to
+  // the requests it gave so far (`holders`, in order): {request} to send
+  // next, or {guards, orphans: [{kind, entity, unique, guard, holder}]}.
+  guards(pages, holders = []) {
+    return this.call({
+      op: 'guards',
+      pages: pages.map(responseText),
+      holders: holders.length ? holders.map(responseText) : undefined,
+    });
   }
 
   // ---- answers ----

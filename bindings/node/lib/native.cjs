@@ -43,6 +43,12 @@ function bind(given) {
                    'const void *alloc, _Out_ ddbst_json_answer **error)'),
     call: lib.func('ddbst_json_answer *ddbst_json_call(const ddbst_json *session, ' +
                    'const uint8_t *request, size_t len, _Out_ size_t *answer_len)'),
+    // the same with the request as a JS string: koffi writes its UTF-8,
+    // NUL-terminated, straight into the call's memory (no Buffer made per
+    // call), and -1 is DDBST_NUL_TERMINATED ((size_t)-1, passed signed).
+    // JSON text never holds a raw NUL (JSON.stringify writes \u0000).
+    callString: lib.func('ddbst_json_answer *ddbst_json_call(const ddbst_json *session, ' +
+                         'const char *request, intptr_t len, _Out_ size_t *answer_len)'),
     close: lib.func('void ddbst_json_close(ddbst_json *session)'),
     free: lib.func('void ddbst_json_free(ddbst_json_answer *answer)'),
     modelLoad: lib.func('int ddbst_model_load(const uint8_t *json, size_t len, const void *opts, ' +

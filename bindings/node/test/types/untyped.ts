@@ -22,3 +22,21 @@ export async function listOrders(client: Client, cursor?: string): Promise<Page<
     throw e;
   }
 }
+
+// A scan's pages: items of no entity have entity null; the audit answers
+// with a request or its verdict.
+export async function scanUsers(client: Client): Promise<number> {
+  const db = new Ddbst({ modelFile: 'examples/saas/model.json' });
+  const table = new Table(db, client);
+  const request: Request = db.scan({ entities: ['User'], segment: 0, totalSegments: 2, limit: 100 });
+  void request;
+  let n = 0;
+  for await (const entry of table.scanAll({ entities: ['User'] })) {
+    if (entry.entity !== null) n++;
+  }
+  const audit = db.guards([]);
+  if ('request' in audit) void audit.request.target;
+  else n += audit.orphans.length;
+  const { orphans } = await table.orphanGuards({ limit: 10 });
+  return n + orphans.length;
+}

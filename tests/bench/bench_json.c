@@ -1,0 +1,131 @@
+/* The JSON entry half of ddbst_bench: what the Node and Python bindings pay
+ * per call before their own language's cost, one ddbst_json_call (request
+ * text in, answer text out, freed) per operation, on a session of the SaaS
+ * model with a sealing key. The same operations as the typed rows they are
+ * named after (put_project, query_cursor, a page of 100 items parsed). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define NOW_TEXT "1773478800000000" /* BENCH_NOW */
+
+static struct {
+  ddbst_json *session;
+  char *page_request; /* {"op":"page",...,"response":"<100 items>"} */
+  size_t page_request_len;
+  char query_cursor[1024]; /* {"op":"query",...,"cursor":"..."} */
+  size_t query_cursor_len;
+} J;
+
+static const char put_request[] =
+    "{\"op\":\"put\",\"entity\":\"Project\",\"values\":{\"orgId\":\"" BENCH_ORG
+    "\",\"projectId\":\"" BENCH_PROJECT_ID "\",\"createdAt\":\"" BENCH_CREATED
+    "\",\"name\":\"" BENCH_PROJECT_NAME "\",\"status\":\"active\"},\"now\":"
+    NOW_TEXT "}";
+
+static const char query_request[] =
+    "{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{\"orgId\":\""
+    BENCH_ORG "\"},\"limit\":25}";
+
+/* One call, its answer freed: an error answer fails the bench (in warm-up). */
+static int json_call(const char *request, size_t len) {
+  size_t n = 0;
+  char *answer = ddbst_json_call(J.session, request, len, &n);
+  int rc = n > 9 && !memcmp(answer, "{\"error\":", 9) ? DDBST_EINVAL : 0;
+  if (rc) fprintf(stderr, "ddbst_bench: %s\n", answer);
+  ddbst_json_free(answer);
+  return rc;
+}
+
+static int op_json_put(bench_ctx *c) {
+  (void)c;
+  return json_call(put_request, sizeof put_request - 1);
+}
+
+static int op_json_query(bench_ctx *c) {
+  (void)c;
+  return json_call(query_request, sizeof query_request - 1);
+}
+
+static int op_json_query_cursor(bench_ctx *c) {
+  (void)c;
+  return json_call(J.query_cursor, J.query_cursor_len);
+}
+
+static int op_json_page_100(bench_ctx *c) {
+  (void)c;
+  return json_call(J.page_request, J.page_request_len);
+}
+
+/* `text` as the body of a JSON string (its quotes and backslashes escaped:
+ * the generated page holds no control characters). */
+static size_t escape_into(char *out, const char *text, size_t len) {
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] == '"' || text[i] == '\\') out[n++] = '\\';
+    out[n++] = text[i];
+  }
+  return n;
+}
+
+void bench_json(bench_ctx *c) {
+  static const char config[] =
+      "{\"modelFile\":\"" DDBST_SOURCE_DIR "/examples/saas/model.json\","
+      "\"cursorKeys\":\"00112233445566778899aabbccddeeff"
+      "0123456789abcdeffedcba9876543210\"}";
+  char *error = NULL;
+  J.session = ddbst_json_open(config, sizeof config - 1, &bench_allocator,
+                              &error);
+  if (!J.session) {
+    fprintf(stderr, "ddbst_bench: ddbst_json_open: %s\n", error);
+    ddbst_json_free(error);
+    exit(1);
+  }
+  size_t page_len;
+  int items;
+  char *page = bench_make_page(1 << 20, 100, &page_len, &items);
+  static const char head[] =
+      "{\"op\":\"page\",\"pattern\":\"listProjects\",\"values\":{\"orgId\":\""
+      BENCH_ORG "\"},\"now\":" NOW_TEXT ",\"response\":\"";
+  J.page_request = page ? malloc(sizeof head + 2 * page_len + 2) : NULL;
+  if (!J.page_request || items != 100)
+    bench_fail("bench_json setup", DDBST_ENOMEM, NULL);
+  memcpy(J.page_request, head, sizeof head - 1);
+  size_t n = sizeof head - 1;
+  n += escape_into(J.page_request + n, page, page_len);
+  memcpy(J.page_request + n, "\"}", 3);
+  J.page_request_len = n + 2;
+  free(page);
+
+  /* The page's cursor, for the query of the next page. */
+  size_t alen;
+  char *answer = ddbst_json_call(J.session, J.page_request,
+                                 J.page_request_len, &alen);
+  const char *cur = strstr(answer, "\"cursor\":\"");
+  const char *end = cur ? strchr(cur + 10, '"') : NULL;
+  int qn = end ? snprintf(J.query_cursor, sizeof J.query_cursor,
+                          "{\"op\":\"query\",\"pattern\":\"listProjects\","
+                          "\"values\":{\"orgId\":\"" BENCH_ORG "\"},"
+                          "\"limit\":25,\"now\":" NOW_TEXT ",\"cursor\":\"%.*s\"}",
+                          (int)(end - cur - 10), cur + 10)
+               : -1;
+  ddbst_json_free(answer);
+  if (qn < 0 || (size_t)qn >= sizeof J.query_cursor)
+    bench_fail("bench_json: the page's cursor", DDBST_EINVAL, NULL);
+  J.query_cursor_len = (size_t)qn;
+
+  bench_run(c, "json_put", "put_project through ddbst_json_call (text in, out)",
+            op_json_put, 5000, 0);
+  bench_run(c, "json_query", "query_first_page through ddbst_json_call",
+            op_json_query, 5000, 0);
+  bench_run(c, "json_query_cursor", "query_cursor through ddbst_json_call",
+            op_json_query_cursor, 2000, 0);
+  bench_run(c, "json_page_100",
+            "a 100-item Query page -> items + next cursor, ddbst_json_call",
+            op_json_page_100, 100, J.page_request_len);
+
+  ddbst_json_close(J.session);
+  free(J.page_request);
+}
