@@ -70,15 +70,20 @@ static int yajl_diagnose(ddbst__json_run *r, const char *json, size_t len,
   }
   r->handle = h;
   yajl_status st = yajl_parse(h, (const unsigned char *)json, len);
+  size_t at = r->at;
   r->at = yajl_get_bytes_consumed(h);
   if (st == yajl_status_ok && !partial) {
     st = yajl_complete_parse(h);
     if (st != yajl_status_ok) r->at = len;
   }
-  if (st == yajl_status_error)
+  if (st == yajl_status_error) {
     syntax_message(h, json, len, r->msg, sizeof r->msg);
-  else /* the reader and YAJL disagree: the fuzz target's to find */
-    snprintf(r->msg, sizeof r->msg, "malformed JSON");
+  } else {
+    /* the reader refused what YAJL takes (read.c says which): the
+     * reader's offset, and its words when it gave some */
+    r->at = at;
+    if (!r->msg[0]) snprintf(r->msg, sizeof r->msg, "malformed JSON");
+  }
   yajl_free(h);
   r->handle = NULL;
   ddbst__json_blocks_done(r);

@@ -204,6 +204,24 @@ static int lex_literal(const char *s, size_t len, size_t i, const char *word,
   return T_OK;
 }
 
+/* A token at s[i] that may not come there: YAJL lexes a token before it
+ * judges its place, so in a partial text one the end cuts is no error. */
+static int misplaced(const char *s, size_t len, size_t i, int partial) {
+  size_t end;
+  int esc;
+  if (!partial) return T_SYNTAX;
+  switch (s[i]) {
+  case '"': return lex_string(s, len, i, &end, &esc);
+  case 't': return lex_literal(s, len, i, "true", &end);
+  case 'f': return lex_literal(s, len, i, "false", &end);
+  case 'n': return lex_literal(s, len, i, "null", &end);
+  default:
+    if (s[i] == '-' || is_digit((unsigned char)s[i]))
+      return lex_number(s, len, i, &end, partial);
+    return T_SYNTAX;
+  }
+}
+
 /* How the read ends: a token the text cut (the end of a partial text, else
  * a syntax error), a syntax error, or a callback's stop. */
 static int stop(ddbst__json_run *r, ddbst__json_status st, size_t at) {
@@ -238,6 +256,7 @@ int ddbst__json_read(ddbst__json_run *r, const ddbst__json_callbacks *cb,
       stop(r, DDBST__JSON_SYNTAX, i);                                      \
     goto out;                                                              \
   } while (0)
+#define MISPLACED misplaced(s, len, i, partial)
   for (;;) {
     while (i < len && is_space((unsigned char)s[i])) i++;
     if (i >= len) {
@@ -252,16 +271,21 @@ int ddbst__json_read(ddbst__json_run *r, const ddbst__json_callbacks *cb,
     int t, esc;
     switch (expect) {
     case E_NEXT:
-      if (depth == 0) FAIL(T_SYNTAX); /* trailing garbage */
+      if (depth == 0) {
+        /* YAJL's words, for the one text it takes and should not: an
+         * unterminated string after the value ({}"abc) */
+        memcpy(r->msg, "parse error: trailing garbage", 30);
+        FAIL(MISPLACED);
+      }
       if (c == ',') {
         i++;
         expect = stack[depth - 1] == IN_MAP ? E_KEY : E_VALUE;
         continue;
       }
-      if (c != (stack[depth - 1] == IN_MAP ? '}' : ']')) FAIL(T_SYNTAX);
+      if (c != (stack[depth - 1] == IN_MAP ? '}' : ']')) FAIL(MISPLACED);
       goto close;
     case E_COLON:
-      if (c != ':') FAIL(T_SYNTAX);
+      if (c != ':') FAIL(MISPLACED);
       i++;
       expect = E_VALUE;
       continue;
@@ -269,7 +293,7 @@ int ddbst__json_read(ddbst__json_run *r, const ddbst__json_callbacks *cb,
       if (c == '}') goto close;
       /* fall through */
     case E_KEY:
-      if (c != '"') FAIL(T_SYNTAX);
+      if (c != '"') FAIL(MISPLACED);
       if ((t = lex_string(s, len, i, &end, &esc)) != T_OK) FAIL(t);
       expect = E_COLON;
       if (!cb->on_key) break;
@@ -359,4 +383,5 @@ out:
   return rc;
 #undef REPORT
 #undef FAIL
+#undef MISPLACED
 }
