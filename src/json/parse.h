@@ -1,8 +1,8 @@
-/* The one adapter to the JSON parser (YAJL 2.1's streaming parser): every
- * parse of JSON in the library runs through here, so that the parser can be
- * swapped in this file alone. Callbacks are called by the parser directly,
- * with nothing in between; the parser's memory comes from the caller's
- * allocator, and a failed allocation ends the parse with DDBST_ENOMEM. */
+/* The one JSON parse: every parse of JSON in the library runs through here
+ * (json/read.c reads, YAJL 2.1 words a malformed text's error). Callbacks
+ * are called by the reader directly, with nothing in between; its memory
+ * comes from the caller's allocator, and a failed allocation ends the
+ * parse with DDBST_ENOMEM. */
 #ifndef DDBST_JSON_PARSE_H
 #define DDBST_JSON_PARSE_H
 

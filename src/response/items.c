@@ -34,18 +34,32 @@ void ddbst__page_item_path(const ddbst_page *pg, uint32_t i, char *buf,
   }
 }
 
+/* The path of item i's attribute `name` (NULL: the item's own), made only
+ * when an error needs it: a page of thousands of items is filled without a
+ * single snprintf. */
+static const char *fill_path(const ddbst_page *pg, uint32_t i,
+                             const char *name, char *buf, size_t cap) {
+  ddbst__page_item_path(pg, i, buf, cap);
+  if (name) {
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap - n, ".%s", name);
+  }
+  return buf;
+}
+
 int ddbst__page_fill(const ddbst_page *pg, uint32_t i, ddbst_item *item,
                      ddbst_error *err) {
   const ddbst__pitem *pi = &pg->items[i];
   char path[DDBST_ERROR_PATH_MAX];
-  ddbst__page_item_path(pg, i, path, sizeof path);
   if (!pi->present) {
+    fill_path(pg, i, NULL, path, sizeof path);
     path[strcspn(path, ".")] = '\0'; /* "Responses[1]": it has no Item */
     return ddbst__fail(err, DDBST_ENOTFOUND, path,
                        "no such item: the Get found nothing");
   }
   if (pi->entity < 0)
-    return ddbst__fail(err, DDBST_ENOTFOUND, path,
+    return ddbst__fail(err, DDBST_ENOTFOUND,
+                       fill_path(pg, i, NULL, path, sizeof path),
                        "not an item of an entity of the model (a unique "
                        "guard, or an item another program wrote)");
   const ddbst__entity *ent = &pg->m->entities[pi->entity];
@@ -57,11 +71,10 @@ int ddbst__page_fill(const ddbst_page *pg, uint32_t i, ddbst_item *item,
       continue;
     const ddbst__attr *a = &ent->attrs[r->attr];
     const char *v = pg->text.data + r->val;
-    size_t plen = strlen(path);
-    snprintf(path + plen, sizeof path - plen, ".%s", a->name);
     int want_av = ddbst__av_of_type(a->type);
     if (r->type != want_av)
-      return ddbst__fail(err, DDBST_EVALUE, path,
+      return ddbst__fail(err, DDBST_EVALUE,
+                         fill_path(pg, i, a->name, path, sizeof path),
                          "%s.%s is of type %s, stored as %s; the item holds %s",
                          ent->name, a->name, ddbst__type_name(a->type),
                          ddbst__av_tag(want_av), ddbst__av_tag(r->type));
@@ -76,9 +89,11 @@ int ddbst__page_fill(const ddbst_page *pg, uint32_t i, ddbst_item *item,
       rc = ddbst_item_set(item, r->attr, v, r->val_len, &e2);
       if (rc == DDBST_ENOMEM)
         return ddbst__fail(err, rc, NULL, "out of memory");
-      if (rc) return ddbst__fail(err, DDBST_EVALUE, path, "%s", e2.message);
+      if (rc)
+        return ddbst__fail(err, DDBST_EVALUE,
+                           fill_path(pg, i, a->name, path, sizeof path), "%s",
+                           e2.message);
     }
-    path[plen] = '\0';
   }
   return pi->entity;
 }

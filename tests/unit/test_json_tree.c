@@ -177,6 +177,10 @@ static const refusal refusals[] = {
     {"{\"a\":tru}", DDBST_ESYNTAX, NULL,
      "lexical error: invalid string in json text.", 8, 1, 9},
     {"{} x", DDBST_ESYNTAX, NULL, "parse error: trailing garbage", 4, 1, 5},
+    /* YAJL took this one (its lexer waits for the string's end, and the
+     * end of the parse does not ask); json/read.c refuses it */
+    {"{} \"abc", DDBST_ESYNTAX, NULL, "parse error: trailing garbage", 3, 1,
+     4},
     {"{\n  \"k\": [1,\n   2,, 3]}", DDBST_ESYNTAX, NULL,
      "parse error: unallowed token at this point in JSON text", 19, 3, 7},
     /* a syntax error before a fault is the one reported */
