@@ -66,6 +66,24 @@ int ddbst__cursor_refuse(ddbst_error *err, const char *fmt, ...) {
   return rc;
 }
 
+int ddbst__cursor_lek_fail(ddbst_error *err, const char *attr, const char *fmt,
+                           ...) {
+  char path[DDBST_ERROR_PATH_MAX];
+  snprintf(path, sizeof path, "LastEvaluatedKey%s%s", attr ? "." : "",
+           attr ? attr : "");
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = ddbst__vfail(err, DDBST_EVALUE, path, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int ddbst__cursor_number_text(const char *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strchr("0123456789+-.eE", p[i])) return 0;
+  return n > 0;
+}
+
 static void d_add(dec *d, int kind, uint64_t u, const uint8_t *p, size_t n) {
   if (!d->started || d->n == MAX_ITEMS) {
     d->bad = 1;

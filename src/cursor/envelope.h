@@ -156,4 +156,13 @@ static inline int64_t ddbst__cursor_now_s(int64_t now_us) {
 int ddbst__cursor_refuse(ddbst_error *err, const char *fmt, ...)
     DDBST__PRINTF(2, 3);
 
+/* DDBST_EVALUE with path "LastEvaluatedKey" or "LastEvaluatedKey.<attr>"
+ * and the message: a LastEvaluatedKey refused by sealing. */
+int ddbst__cursor_lek_fail(ddbst_error *err, const char *attr, const char *fmt,
+                           ...) DDBST__PRINTF(3, 4);
+
+/* Whether p[0..n) is a number as DynamoDB writes one: non-empty, of
+ * digits, sign, point and exponent. */
+int ddbst__cursor_number_text(const char *p, size_t n);
+
 #endif

@@ -167,11 +167,11 @@ int ddbst__cursor_need_keys(const ddbst_model *m, const ddbst__pattern *p,
                             const ddbst_cursor_keys *keys, ddbst_error *err) {
   if (!keys && !m->cursors_unsealed)
     return ddbst__fail(err, DDBST_EINVAL, "cursor_keys",
-                       "pattern %s: the model's cursors are sealed "
+                       "%s%s%sthe model's cursors are sealed "
                        "(table.cursors) and no cursor keys were given; "
                        "configure keys, or declare \"cursors\": \"unsealed\" "
                        "for development",
-                       p->name);
+                       p ? "pattern " : "", p ? p->name : "", p ? ": " : "");
   if (keys && keys->n == 0)
     return ddbst__fail(err, DDBST_EINVAL, "cursor_keys",
                        "the cursor keyring holds no key");

@@ -68,8 +68,8 @@ int ddbst__cursor_open_aead(const ddbst_cursor_keys *keys, int key, uint8_t *m,
                             size_t clen, const uint8_t *ad, size_t adlen,
                             const uint8_t nonce[24]);
 
-/* Whether pattern `p` may make or open a cursor with `keys` (NULL: none):
- * 0, or DDBST_EINVAL with path "cursor_keys". */
+/* Whether pattern `p` (NULL: a scan) may make or open a cursor with `keys`
+ * (NULL: none): 0, or DDBST_EINVAL with path "cursor_keys". */
 int ddbst__cursor_need_keys(const ddbst_model *m, const ddbst__pattern *p,
                             const ddbst_cursor_keys *keys, ddbst_error *err);
 

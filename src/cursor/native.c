@@ -14,19 +14,6 @@
 #include "item/attribute_value.h"
 #include "item/native_keys.h"
 
-static int lek_fail(ddbst_error *err, const char *attr, const char *fmt, ...)
-    DDBST__PRINTF(3, 4);
-static int lek_fail(ddbst_error *err, const char *attr, const char *fmt, ...) {
-  char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "LastEvaluatedKey%s%s", attr ? "." : "",
-           attr ? attr : "");
-  va_list ap;
-  va_start(ap, fmt);
-  int rc = ddbst__vfail(err, DDBST_EVALUE, path, fmt, ap);
-  va_end(ap);
-  return rc;
-}
-
 /* The LastEvaluatedKey's attributes of native index key `k`, in the
  * order the cursor carries them after the partition attributes: the
  * table's partition and sort key, then the sort attributes. names[0..np)
@@ -71,35 +58,35 @@ int ddbst__native_cursor_seal(const ddbst_cursor_keys *keys, ddbst_item *it,
     int a = 0;
     while (a < nw && strcmp(names[i], want[a])) a++;
     if (a == nw)
-      return lek_fail(err, names[i],
+      return ddbst__cursor_lek_fail(err, names[i],
                       "%s is not a key attribute of pattern %s's "
                       "LastEvaluatedKey",
                       names[i], p->name);
-    if (seen[a]) return lek_fail(err, names[i], "%s appears twice", names[i]);
+    if (seen[a]) return ddbst__cursor_lek_fail(err, names[i], "%s appears twice", names[i]);
     seen[a] = 1;
     v[a] = (view){vals[i], lens[i]};
     size_t limit = a == np ? DDBST__PK_MAX : DDBST__SK_MAX;
     if (!vals[i] || lens[i] == 0 || lens[i] > limit ||
         ddbst__utf8_check(vals[i], lens[i]))
-      return lek_fail(err, names[i],
+      return ddbst__cursor_lek_fail(err, names[i],
                       "%s is not a key value DynamoDB could return (empty, "
                       "too long or not UTF-8)",
                       names[i]);
   }
   for (int a = 0; a < nw; a++)
     if (!seen[a])
-      return lek_fail(err, want[a], "%s is missing (pattern %s)", want[a],
+      return ddbst__cursor_lek_fail(err, want[a], "%s is missing (pattern %s)", want[a],
                       p->name);
   for (int a = 0; a < np; a++) {
     const ddbst__val *val = &it->vals[k->pk.segs[a].attr];
     if (!view_eq(v[a], (view){it->text.data + val->off, val->len}))
-      return lek_fail(err, want[a],
+      return ddbst__cursor_lek_fail(err, want[a],
                       "%s is not the partition this query read (pattern %s)",
                       want[a], p->name);
   }
   if (!ddbst__cursor_model_fits(m, -1, ROLE_PK, v[np]) ||
       (m->sk_attr && !ddbst__cursor_model_fits(m, -1, ROLE_SK, v[np + 1])))
-    return lek_fail(err, NULL,
+    return ddbst__cursor_lek_fail(err, NULL,
                     "the LastEvaluatedKey is no key of pattern %s's "
                     "entities",
                     p->name);
@@ -133,13 +120,6 @@ static int put_s(ddbst_buf *out, const char *name, view v) {
   rc = rc ? rc : ddbst__json_string(out, name, strlen(name));
   rc = rc ? rc : ddbst__buf_putc(out, ':');
   return rc ? rc : ddbst__write_s(out, v.p, v.n);
-}
-
-/* A number DynamoDB could have returned: digits, sign, point, exponent. */
-static int number_text(view v) {
-  for (size_t i = 0; i < v.n; i++)
-    if (!strchr("0123456789+-.eE", v.p[i])) return 0;
-  return v.n > 0;
 }
 
 int ddbst__native_cursor_keys(const ddbst_model *m, const ddbst__pattern *p,
@@ -189,7 +169,7 @@ int ddbst__native_cursor_keys(const ddbst_model *m, const ddbst__pattern *p,
       rc = put_s(out, want[a], v);
     } else {
       int s_i = a - np - (m->sk_attr ? 2 : 1);
-      if (ix->types[ix->npk + s_i] == 'N' && !number_text(v))
+      if (ix->types[ix->npk + s_i] == 'N' && !ddbst__cursor_number_text(v.p, v.n))
         return ddbst__cursor_refuse(err, "the cursor's %s is no number",
                                     want[a]);
       rc = put_av(out, 0, &e->attrs[k->sk.segs[s_i].attr], v);

@@ -143,7 +143,8 @@ static int write_key(ddbst_buf *out, int first, const ddbst__jtext *name,
 }
 
 /* Builds key attribute `a` from its template, the partition's facets and
- * the carried ones, into kbuf; checks it splits back.
+ * the carried ones, into kbuf (room for the key attribute's limit); checks
+ * it splits back.
  *
  * With a one-byte delimiter, a key whose every facet is non-empty and free
  * of the delimiter splits back by construction: literals match where they
@@ -187,6 +188,42 @@ static int build_key(const shape *s, const layout *L, int a, const view *fixed,
     return ddbst__cursor_refuse(
         err, "the cursor's %s is outside entity %s's key space (%s)",
         s->name[a], L->e->name, t->source);
+  return 0;
+}
+
+/* Appends ,"name":{"S":"key"} of key attribute `a`, the key built by
+ * build_key straight into `out` (no copy of it, no second pass), and
+ * written the general way only in the rare case that it needs a JSON
+ * escape. */
+static int put_built_key(const shape *s, const layout *L, int a,
+                         const view *fixed, const view *carried,
+                         uint64_t unclean, ddbst_buf *out, ddbst_error *err) {
+  const ddbst__jtext *name = s->jname[a];
+  if (ddbst__buf_reserve(out, 1 + (size_t)name->n + 6 + s->limit[a] + 3))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  size_t start = out->len;
+  char *o = out->data + start;
+  *o++ = ',';
+  ddbst__copy(o, name->p, name->n);
+  o += name->n;
+  memcpy(o, "{\"S\":\"", 6);
+  o += 6;
+  view key = {o, 0};
+  int rc = build_key(s, L, a, fixed, carried, unclean, o, &key, err);
+  if (rc) {
+    out->data[start] = '\0';
+    return rc;
+  }
+  if (ddbst__json_plain_len(key.p, key.n) == key.n) {
+    memcpy(o + key.n, "\"}", 3); /* and the NUL */
+    out->len = (size_t)(o - out->data) + key.n + 2;
+    return 0;
+  }
+  char kbuf[DDBST__PK_MAX];
+  memcpy(kbuf, key.p, key.n);
+  out->data[start] = '\0';
+  if (write_key(out, 0, name, (view){kbuf, key.n}))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   return 0;
 }
 
@@ -266,7 +303,6 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   ddbst__cursor_shape(m, p, &s);
   if (write_key(out, 1, s.jname[0], part))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  char kbuf[DDBST__PK_MAX];
   if (h & F_RAW) {
     if (!p->type_filter)
       return ddbst__cursor_refuse(
@@ -323,12 +359,9 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
         unclean |= UINT64_C(1) << i;
     }
     for (int a = 1; a < s.n; a++) {
-      view key;
-      rc = build_key(&s, &L, a, fixed, carried, unclean, kbuf, &key, err);
+      rc = put_built_key(&s, &L, a, fixed, carried, unclean, out, err);
       if (rc)
         return rc;
-      if (write_key(out, 0, s.jname[a], key))
-        return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
     }
   }
   if (ddbst__buf_putc(out, '}'))

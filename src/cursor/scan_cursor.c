@@ -63,44 +63,11 @@ static size_t scan_context(const ddbst_model *m, int index, uint8_t *ctx) {
   return w.len;
 }
 
-static int need_keys(const ddbst_model *m, const ddbst_cursor_keys *keys,
-                     ddbst_error *err) {
-  if (!keys && !m->cursors_unsealed)
-    return ddbst__fail(err, DDBST_EINVAL, "cursor_keys",
-                       "the model's cursors are sealed (table.cursors) and no "
-                       "cursor keys were given; configure keys, or declare "
-                       "\"cursors\": \"unsealed\" for development");
-  if (keys && keys->n == 0)
-    return ddbst__fail(err, DDBST_EINVAL, "cursor_keys",
-                       "the cursor keyring holds no key");
-  return 0;
-}
-
-static int lek_fail(ddbst_error *err, const char *attr, const char *fmt, ...)
-    DDBST__PRINTF(3, 4);
-static int lek_fail(ddbst_error *err, const char *attr, const char *fmt, ...) {
-  char path[DDBST_ERROR_PATH_MAX];
-  snprintf(path, sizeof path, "LastEvaluatedKey%s%.200s", attr ? "." : "",
-           attr ? attr : "");
-  va_list ap;
-  va_start(ap, fmt);
-  int rc = ddbst__vfail(err, DDBST_EVALUE, path, fmt, ap);
-  va_end(ap);
-  return rc;
-}
-
-/* A number as DynamoDB writes one: digits, sign, point, exponent. */
-static int number_text(const char *p, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (!strchr("0123456789+-.eE", p[i])) return 0;
-  return n > 0;
-}
-
 int ddbst__scan_cursor_seal(const ddbst_cursor_keys *keys,
                             const ddbst_model *m, const ddbst__scan_ctx *c,
                             const ddbst__lek_attr *lek, int n, int64_t now_us,
                             ddbst_buf *out, ddbst_error *err) {
-  int rc = need_keys(m, keys, err);
+  int rc = ddbst__cursor_need_keys(m, NULL, keys, err);
   if (rc) return rc;
   scan_shape s;
   shape_of(m, c->index, &s);
@@ -109,24 +76,24 @@ int ddbst__scan_cursor_seal(const ddbst_cursor_keys *keys,
     int a = 0;
     while (a < s.n && strcmp(lek[i].name, s.name[a])) a++;
     if (a == s.n)
-      return lek_fail(err, lek[i].name,
+      return ddbst__cursor_lek_fail(err, lek[i].name,
                       "%s is not a key attribute of this scan's "
                       "LastEvaluatedKey",
                       lek[i].name);
-    if (at[a]) return lek_fail(err, lek[i].name, "%s appears twice", lek[i].name);
+    if (at[a]) return ddbst__cursor_lek_fail(err, lek[i].name, "%s appears twice", lek[i].name);
     at[a] = &lek[i];
     if (lek[i].type != s.type[a])
-      return lek_fail(err, lek[i].name, "%s is of type %c; the key's is %c",
+      return ddbst__cursor_lek_fail(err, lek[i].name, "%s is of type %c; the key's is %c",
                       lek[i].name, lek[i].type, s.type[a]);
     if (!lek[i].val || lek[i].len == 0 || lek[i].len > s.limit[a] ||
         ddbst__utf8_check(lek[i].val, lek[i].len))
-      return lek_fail(err, lek[i].name,
+      return ddbst__cursor_lek_fail(err, lek[i].name,
                       "%s is not a key value DynamoDB could return (empty, "
                       "too long or not UTF-8)",
                       lek[i].name);
   }
   for (int a = 0; a < s.n; a++)
-    if (!at[a]) return lek_fail(err, s.name[a], "%s is missing", s.name[a]);
+    if (!at[a]) return ddbst__cursor_lek_fail(err, s.name[a], "%s is missing", s.name[a]);
 
   int flags;
   int64_t issued;
@@ -202,7 +169,7 @@ int ddbst__scan_cursor_open(const ddbst_cursor_keys *keys,
                             ddbst_buf *out, ddbst_error *err) {
   if (!cursor && len)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "the cursor is NULL");
-  int rc = need_keys(m, keys, err);
+  int rc = ddbst__cursor_need_keys(m, NULL, keys, err);
   if (rc) return rc;
   uint8_t ad[AD_MAX];
   size_t ctx_len = scan_context(m, c->index, ad + 1 + KEY_ID_BYTES);
@@ -241,7 +208,7 @@ int ddbst__scan_cursor_open(const ddbst_cursor_keys *keys,
     const citem *v = &it[3 + a];
     if (v->kind != K_TEXT || v->n == 0 || v->n > s.limit[a] ||
         ddbst__utf8_check((const char *)v->p, v->n) ||
-        (s.type[a] == 'N' && !number_text((const char *)v->p, v->n)))
+        (s.type[a] == 'N' && !ddbst__cursor_number_text((const char *)v->p, v->n)))
       return ddbst__cursor_refuse(err, "the cursor's %s is no key value",
                                   s.name[a]);
     if (put_key(out, a == 0, s.name[a], s.type[a], v->p, v->n))

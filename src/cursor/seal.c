@@ -10,21 +10,6 @@
 #include "item/keys.h"
 #include "model/facet.h"
 
-static int lek_fail(ddbst_error *err, const char *attr, const char *fmt, ...)
-    DDBST__PRINTF(3, 4);
-static int lek_fail(ddbst_error *err, const char *attr, const char *fmt, ...) {
-  char path[DDBST_ERROR_PATH_MAX];
-  if (attr)
-    snprintf(path, sizeof path, "LastEvaluatedKey.%s", attr);
-  else
-    snprintf(path, sizeof path, "LastEvaluatedKey");
-  va_list ap;
-  va_start(ap, fmt);
-  int rc = ddbst__vfail(err, DDBST_EVALUE, path, fmt, ap);
-  va_end(ap);
-  return rc;
-}
-
 /* The pattern `pattern` as a query of entity `entity`, or DDBST_EINVAL. */
 static int query_of(const ddbst_model *m, int entity, int pattern,
                     const ddbst__pattern **out, ddbst_error *err) {
@@ -140,27 +125,27 @@ int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
            (names[i][0] != s.name[a][0] || strcmp(names[i], s.name[a])))
       a++;
     if (a == s.n)
-      return lek_fail(err, names[i],
+      return ddbst__cursor_lek_fail(err, names[i],
                       "%s is not a key attribute of pattern %s's "
                       "LastEvaluatedKey",
                       names[i], p->name);
     if (seen[a])
-      return lek_fail(err, names[i], "%s appears twice", names[i]);
+      return ddbst__cursor_lek_fail(err, names[i], "%s appears twice", names[i]);
     seen[a] = 1;
     v[a] = (view){vals[i], lens[i]};
     if (!vals[i] || lens[i] == 0 || lens[i] > s.limit[a] ||
         ddbst__utf8_check(vals[i], lens[i]))
-      return lek_fail(err, names[i],
+      return ddbst__cursor_lek_fail(err, names[i],
                       "%s is not a key value DynamoDB could return (empty, "
                       "too long or not UTF-8)",
                       names[i]);
   }
   for (int a = 0; a < s.n; a++)
     if (!seen[a])
-      return lek_fail(err, s.name[a], "%s is missing (pattern %s)", s.name[a],
+      return ddbst__cursor_lek_fail(err, s.name[a], "%s is missing (pattern %s)", s.name[a],
                       p->name);
   if (!view_eq(v[0], part))
-    return lek_fail(err, s.name[0],
+    return ddbst__cursor_lek_fail(err, s.name[0],
                     "%s is not the partition this query read (pattern %s)",
                     s.name[0], p->name);
 
@@ -179,7 +164,7 @@ int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
     for (int a = 1; known && a < s.n; a++)
       known = ddbst__cursor_model_fits(m, p->index, s.role[a], v[a]);
     if (!known)
-      return lek_fail(err, NULL,
+      return ddbst__cursor_lek_fail(err, NULL,
                       "the LastEvaluatedKey is no key of pattern %s's "
                       "entities%s",
                       p->name,

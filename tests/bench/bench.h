@@ -73,6 +73,13 @@ typedef int (*bench_fn)(bench_ctx *ctx);
 void bench_run(bench_ctx *ctx, const char *name, const char *what,
                bench_fn fn, int iters, size_t bytes);
 
+/* Whether --only names another operation than `name`. */
+int bench_skips(const char *name);
+
+/* memcpy_<op>: one memcpy of the body `build` writes, its floor
+ * (bench_memcpy.c). */
+void bench_memcpy(bench_ctx *ctx, const char *op, bench_fn build, int iters);
+
 /* Exits with the error ddbst_item_set gives for these arguments. */
 void bench_set_failed(ddbst_item *item, int attribute, const char *text,
                       size_t len, int rc);

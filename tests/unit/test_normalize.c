@@ -273,9 +273,37 @@ static void model_refusals(void **state) {
   }
 }
 
+/* ASCII skips utf8proc (normalize.c): the same answer as utf8proc's for
+ * every ASCII byte, alone and in every pair, and long runs, in both
+ * forms. */
+static void ascii_as_utf8proc(void **state) {
+  (void)state;
+  static char fast[DDBST__NORM_MAX + 1], slow[DDBST__NORM_MAX + 1];
+  const int forms[2] = {DDBST__NORM_NFC, DDBST__NORM_NFKC_CASEFOLD};
+  for (int f = 0; f < 2; f++)
+    for (int a = 0; a < 128; a++)
+      for (int b = -1; b < 128; b++) {
+        char v[3] = {(char)a, (char)b, 'Q'};
+        size_t n = b < 0 ? 1 : 3;
+        long x = ddbst__normalize(forms[f], v, n, fast);
+        long y = ddbst__normalize_utf8proc(forms[f], v, n, slow);
+        assert_int_equal(x, y);
+        if (x > 0) assert_memory_equal(fast, slow, (size_t)x);
+      }
+  char big[DDBST__NORM_MAX + 1];
+  for (size_t i = 0; i < sizeof big; i++) big[i] = (char)('A' + i % 26);
+  for (int f = 0; f < 2; f++)
+    for (size_t n = DDBST__NORM_MAX - 1; n <= DDBST__NORM_MAX + 1; n++) {
+      long x = ddbst__normalize(forms[f], big, n, fast);
+      assert_int_equal(x, ddbst__normalize_utf8proc(forms[f], big, n, slow));
+      if (x > 0) assert_memory_equal(fast, slow, (size_t)x);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(forms),
+      cmocka_unit_test(ascii_as_utf8proc),
       cmocka_unit_test(keys_hold_the_form),
       cmocka_unit_test(what_the_form_makes_is_held_to_the_rules),
       cmocka_unit_test(guards_collide),
