@@ -2,9 +2,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ddb.h"
 
+#include <stdlib.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include "json_walk.h"
 
 void sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -33,6 +37,9 @@ int ddb_open(ddb *c, const ddbst_model *model, char *why, size_t why_len) {
 }
 
 void ddb_close(ddb *c) {
+  free(c->measured);
+  c->measured = NULL;
+  c->measured_cap = 0;
   ddbst_page_free(c->error);
   dynamo_http_free(c->http);
   c->error = NULL;
@@ -73,4 +80,47 @@ int ddb_failed(const ddb *c, const char *doing, long status) {
     fprintf(stderr, "migrate: %s: HTTP %ld: %.300s\n", doing, status,
             ddb_answer(c));
   return -1;
+}
+
+/* The CapacityUnits of ConsumedCapacity: one object (a single-table
+ * request) or an array of them (a transaction, a batch). */
+static double consumed(const ddb *c) {
+  const char *answer = ddb_answer(c), *end = answer + ddb_answer_len(c);
+  const char *v, *v_end;
+  if (!json_member(answer, end, "ConsumedCapacity", &v, &v_end)) return 0;
+  if (*v == '{') return json_member_double(v, v_end, "CapacityUnits");
+  double sum = 0;
+  for (v++; v < v_end;) {
+    v = json_skip_ws(v, v_end);
+    const char *el_end = json_skip_value(v, v_end);
+    if (!el_end || *v != '{') break;
+    sum += json_member_double(v, el_end, "CapacityUnits");
+    v = json_skip_ws(el_end, v_end);
+    if (v >= v_end || *v != ',') break;
+    v++;
+  }
+  return sum;
+}
+
+long ddb_send_measured(ddb *c, const char *operation, const char *body,
+                       size_t len, double *units) {
+  static const char field[] = "\"ReturnConsumedCapacity\":\"TOTAL\"";
+  /* every body ddbst builds is an object with members: {"TableName":... */
+  if (len < 2 || body[0] != '{') return ddb_send(c, operation, body, len);
+  size_t need = len + sizeof field + 1;
+  if (need > c->measured_cap) {
+    char *grown = realloc(c->measured, need);
+    if (!grown) return ddb_send(c, operation, body, len);
+    c->measured = grown, c->measured_cap = need;
+  }
+  size_t n = 0;
+  c->measured[n++] = '{';
+  memcpy(c->measured + n, field, sizeof field - 1);
+  n += sizeof field - 1;
+  c->measured[n++] = ',';
+  memcpy(c->measured + n, body + 1, len - 1);
+  n += len - 1;
+  long status = ddb_send(c, operation, c->measured, n);
+  if (status == 200) *units += consumed(c);
+  return status;
 }

@@ -13,6 +13,8 @@
 typedef struct ddb {
   dynamo_http *http;
   ddbst_page *error; /* DynamoDB's last error answer */
+  char *measured;    /* the last body sent by ddb_send_measured */
+  size_t measured_cap;
 } ddb;
 
 /* Opens a connection (environment as dynamo_http_new reads it); `model`
@@ -27,6 +29,13 @@ void ddb_close(ddb *c);
  * came (a message on stderr). On a status other than 200 c->error holds
  * DynamoDB's error when the answer is one. */
 long ddb_send(ddb *c, const char *operation, const char *body, size_t len);
+
+/* ddb_send of `body` with "ReturnConsumedCapacity":"TOTAL" added: *units
+ * (added to) is what DynamoDB says the request consumed, its indexes
+ * included. An error answer says nothing of it (AWS still charges a
+ * failed conditional write: at least one unit). */
+long ddb_send_measured(ddb *c, const char *operation, const char *body,
+                       size_t len, double *units);
 
 /* The answer to the last request, and its length. */
 const char *ddb_answer(const ddb *c);

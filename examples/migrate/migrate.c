@@ -182,9 +182,9 @@ static void print_totals(const char *pass, const migrate_state *s) {
   pass_totals(s, &t);
   printf("%s pass done: scanned=%" PRId64 " migrated=%" PRId64
          " skipped=%" PRId64 " refused=%" PRId64 " redone=%" PRId64
-         " problems=%" PRId64 "\n",
+         " problems=%" PRId64 " read_units=%.1f write_units=%.1f\n",
          pass, t.scanned, t.migrated, t.skipped, t.refused, t.redone,
-         t.problems);
+         t.problems, t.read_units, t.write_units);
   fflush(stdout);
 }
 

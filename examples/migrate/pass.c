@@ -26,6 +26,7 @@ void pass_totals(const migrate_state *s, segment_state *sum) {
     sum->scanned += g->scanned, sum->migrated += g->migrated;
     sum->skipped += g->skipped, sum->refused += g->refused;
     sum->problems += g->problems, sum->redone += g->redone;
+    sum->read_units += g->read_units, sum->write_units += g->write_units;
   }
 }
 
@@ -80,8 +81,10 @@ static int write_item(worker *w, int op) {
   ddbst_error err;
   shared *sh = w->sh;
   for (int attempt = 0;; attempt++) {
-    long status = ddb_send(&w->conn, ddbst_operation_name(op),
-                           ddbst_buf_data(w->body), ddbst_buf_len(w->body));
+    long status = ddb_send_measured(&w->conn, ddbst_operation_name(op),
+                                    ddbst_buf_data(w->body),
+                                    ddbst_buf_len(w->body),
+                                    &w->page_counts.write_units);
     if (status == 200) {
       w->page_counts.migrated++, sh->migrated++;
       return 0;
@@ -108,8 +111,10 @@ static int write_item(worker *w, int op) {
     w->page_counts.redone++, sh->redone++;
     int get = ddbst_migration_reread_request(w->m, w->reread, &err);
     if (get < 0) return ddbst_failed("re-reading an item", get, &err);
-    status = ddb_send(&w->conn, ddbst_operation_name(get),
-                      ddbst_buf_data(w->reread), ddbst_buf_len(w->reread));
+    status = ddb_send_measured(&w->conn, ddbst_operation_name(get),
+                               ddbst_buf_data(w->reread),
+                               ddbst_buf_len(w->reread),
+                               &w->page_counts.read_units);
     if (status != 200) return ddb_failed(&w->conn, "re-reading an item", status);
     int there = ddbst_migration_reread(w->m, ddb_answer(&w->conn),
                                        ddb_answer_len(&w->conn), &err);
@@ -166,6 +171,7 @@ static int save_page(worker *w, int more) {
   g->scanned += c->scanned, g->migrated += c->migrated;
   g->skipped += c->skipped, g->refused += c->refused;
   g->problems += c->problems, g->redone += c->redone;
+  g->read_units += c->read_units, g->write_units += c->write_units;
   g->done = !more;
   size_t len = more ? ddbst_buf_len(w->cursor) : 0;
   int rc = len < sizeof g->cursor ? 0 : -1;
@@ -200,8 +206,9 @@ static int run_segment(worker *w) {
         have_cursor ? ddbst_buf_len(w->cursor) : 0, cfg->keys, DDBST_NOW,
         w->body, &err);
     if (op < 0) return ddbst_failed("the Scan of a page", op, &err);
-    long status = ddb_send(&w->conn, "Scan", ddbst_buf_data(w->body),
-                           ddbst_buf_len(w->body));
+    long status = ddb_send_measured(&w->conn, "Scan", ddbst_buf_data(w->body),
+                                    ddbst_buf_len(w->body),
+                                    &w->page_counts.read_units);
     if (status != 200) return ddb_failed(&w->conn, "Scan", status);
     int n = ddbst_page_parse_scan(w->page, w->scan, ddb_answer(&w->conn),
                                   ddb_answer_len(&w->conn), &err);

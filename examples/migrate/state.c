@@ -3,10 +3,11 @@
  *   plan 3f2a9c0d1e4b5a67
  *   step 1
  *   segments 4
- *   segment 0 open 1200 700 500 0 0 3 <cursor>
- *   segment 1 done 1187 690 497 0 0 1 -
+ *   segment 0 open 1200 700 500 0 0 3 150.0 2810.5 <cursor>
+ *   segment 1 done 1187 690 497 0 0 1 148.5 2790.0 -
  * (a segment: done or open, its counts — scanned, migrated, skipped,
- * refused, problems, redone — and its last sealed cursor, "-" for none). */
+ * refused, problems, redone —, the read and write units consumed, and its
+ * last sealed cursor, "-" for none). */
 #define _POSIX_C_SOURCE 200809L
 #include "state.h"
 
@@ -35,10 +36,12 @@ static int parse_segment(migrate_state *s, const char *line) {
   int i, n = 0;
   char open[8];
   int64_t c[6];
+  double units[2];
   if (sscanf(line,
              "segment %d %7s %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64
-             " %" SCNd64 " %" SCNd64 " %n",
-             &i, open, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &n) != 8 ||
+             " %" SCNd64 " %" SCNd64 " %lf %lf %n",
+             &i, open, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &units[0],
+             &units[1], &n) != 10 ||
       n == 0 || i < 0 || i >= s->segments)
     return -1;
   segment_state *g = &s->seg[i];
@@ -48,6 +51,7 @@ static int parse_segment(migrate_state *s, const char *line) {
     return -1;
   g->scanned = c[0], g->migrated = c[1], g->skipped = c[2];
   g->refused = c[3], g->problems = c[4], g->redone = c[5];
+  g->read_units = units[0], g->write_units = units[1];
   const char *cursor = line + n;
   size_t len = strcspn(cursor, "\n");
   if (len >= sizeof g->cursor) return -1;
@@ -129,9 +133,9 @@ int state_save(const char *path, const migrate_state *s, char *why,
     const segment_state *g = &s->seg[i];
     fprintf(f,
             "segment %d %s %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64
-            " %" PRId64 " %" PRId64 " %s\n",
+            " %" PRId64 " %" PRId64 " %.1f %.1f %s\n",
             i, g->done ? "done" : "open", g->scanned, g->migrated, g->skipped,
-            g->refused, g->problems, g->redone,
+            g->refused, g->problems, g->redone, g->read_units, g->write_units,
             g->cursor[0] ? g->cursor : "-");
   }
   /* the data on disk before the name points at it */

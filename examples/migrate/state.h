@@ -19,6 +19,8 @@ typedef struct segment_state {
   char cursor[STATE_CURSOR_MAX]; /* "" before its first page */
   /* counts of the pages whose cursor is saved */
   int64_t scanned, migrated, skipped, refused, problems, redone;
+  /* capacity units DynamoDB said its requests consumed */
+  double read_units, write_units;
 } segment_state;
 
 typedef struct migrate_state {
