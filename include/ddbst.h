@@ -1841,12 +1841,19 @@ DDBST_API int ddbst_model_view_data(const ddbst_model *model, uint64_t seed,
  *     TransactWriteItems, a Delete of its old key (a create: a
  *     ConditionCheck that no item has the old key either);
  *   - a delete is ddbst_migration_write_request with DDBST_OP_DELETE_ITEM:
- *     the Delete of both keys in one TransactWriteItems;
- *   - an update is an ordinary conditional update of the new key
- *     (ddbst_update_request without DDBST_UPSERT): it fails while the item
- *     is still under its old key; then read the old key, and write the
- *     whole item with the put above;
- *   - never an upsert (DDBST_UPSERT) of such an entity.
+ *     the Delete of both keys in one TransactWriteItems, and of its unique
+ *     guards under either model, each conditional on being held by the
+ *     item (under either key);
+ *   - an update is an ordinary update of the new key (ddbst_update_request
+ *     of the new model without DDBST_UPSERT: conditional on the item
+ *     existing). It fails while the item is still under its old key; then
+ *     update it there, as the old model writes it (ddbst_update_request of
+ *     an item of the old model, no upsert either), and the pass carries it
+ *     over; if that fails too, the pass moved it in between: update the
+ *     new key again;
+ *   - never an upsert (DDBST_UPSERT), a plain replacing put of an entity
+ *     with unique attributes (refused anyway) or a delete with
+ *     DDBST_IF_EXISTS or an expected version, of such an entity.
  * Every interleaving with the pass then ends with one copy (docs/
  * evolution.md walks each: the pass's Delete of the old key is conditional
  * on the item as read, its Put on the new key being free; the writer's
@@ -2033,8 +2040,9 @@ DDBST_API int ddbst_migration_verify(ddbst_migration *m,
  * the new model's own builder makes. `op`: DDBST_OP_PUT_ITEM (flags and
  * now as ddbst_put_request: DDBST_CREATE, DDBST_RETURN_OLD_ON_FAILURE;
  * the old key's Delete, or for DDBST_CREATE a ConditionCheck that it does
- * not exist) or DDBST_OP_DELETE_ITEM (flags as ddbst_delete_request: the
- * Delete of the new key and of the old one). The old key is rendered by
+ * not exist) or DDBST_OP_DELETE_ITEM (flags 0: the Delete of the new key
+ * and of the old one, and of the item's guards, each conditional on naming
+ * the item under either key as its holder). The old key is rendered by
  * the old model from the same values (its primary-key facets: they must
  * be set). Returns the op code of the body (DDBST_OP_TRANSACT_WRITE_ITEMS
  * when it wraps), or the builders' errors, DDBST_EINVAL (another op, an

@@ -33,7 +33,7 @@ typedef struct cli_help {
 
 extern const cli_help cli_model_help[], cli_request_help[], cli_batch_help[],
     cli_page_help[], cli_infra_help[], cli_view_help[], cli_generate_help[],
-    cli_workbench_help[], cli_hydrate_help[], cli_evolve_help[],
+    cli_workbench_help[], cli_hydrate_help[], cli_evolve_help[], cli_migrate_help[],
     cli_table_help[];
 
 /* The verb being run (main sets it), for usage errors and option hints. */
@@ -183,6 +183,8 @@ int cli_stream(int argc, char **argv);
 int cli_cloudformation(int argc, char **argv);
 int cli_lint(int argc, char **argv);
 int cli_diff(int argc, char **argv);
+/* migrate plan|step|verify OLD NEW [PAGE.json] (migrate_verbs.c) */
+int cli_migrate(int argc, char **argv);
 int cli_doc(int argc, char **argv);
 /* generate typescript|python|c MODEL [--name NAME] (generate_model.c) */
 int cli_generate(int argc, char **argv);

@@ -22,6 +22,7 @@ static const struct {
     {NULL, cli_hydrate_help},
     {"infrastructure and review", cli_infra_help},
     {NULL, cli_evolve_help},
+    {NULL, cli_migrate_help},
     {NULL, cli_view_help},
     {NULL, cli_workbench_help},
     {"types for a type checker", cli_generate_help},

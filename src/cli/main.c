@@ -41,6 +41,7 @@ static const struct {
     {"cloudformation", cli_cloudformation},
     {"lint", cli_lint},
     {"diff", cli_diff},
+    {"migrate", cli_migrate},
     {"doc", cli_doc},
     {"generate", cli_generate},
     {"view", cli_view},

@@ -135,6 +135,13 @@ void ddbst__mexpr_init(ddbst_migration *m, ddbst__mexpr *x);
 /* ,"ExpressionAttributeNames":{...},"ExpressionAttributeValues":{...} */
 int ddbst__mexpr_emit(const ddbst__mexpr *x, ddbst_buf *out);
 
+/* ,"Key":{...} of the item being stepped, as it was read. */
+int ddbst__mig_key_of_read(const ddbst_migration *m, ddbst_buf *out);
+
+/* {"M":{"PK":{"S":pk},"SK":{"S":sk}}}: a guard's holderKey. */
+int ddbst__mig_holder_av(const ddbst_model *mm, const char *pk, size_t pkl,
+                         const char *sk, size_t skl, ddbst_buf *b);
+
 /* ---- migrate_page.c ---- */
 
 /* A report line for the item being stepped: {"key":{...},"entity":...,

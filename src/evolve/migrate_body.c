@@ -150,7 +150,7 @@ static int set_value(ddbst_migration *m, const ddbst__mset *s, ddbst_buf *b) {
   return ddbst__write_av(b, &e->attrs[s->attr], v, n);
 }
 
-static int key_of_read(const ddbst_migration *m, ddbst_buf *out) {
+int ddbst__mig_key_of_read(const ddbst_migration *m, ddbst_buf *out) {
   int rc = ddbst__buf_puts(out, ",\"Key\":{");
   rc = rc ? rc : ddbst__buf_append(out, m->nw->pk_jname.p, m->nw->pk_jname.n);
   rc = rc ? rc : ddbst__mig_raw_av(out, &m->raw[m->raw_pk]);
@@ -200,7 +200,7 @@ static int item_entry(ddbst_migration *m, int del, ddbst_buf *out) {
   if (!rc) rc = as_read(m, &x, c);
   if (rc) return rc;
   rc = ddbst__buf_append(out, m->nw->begin.p, m->nw->begin.n);
-  rc = rc ? rc : key_of_read(m, out);
+  rc = rc ? rc : ddbst__mig_key_of_read(m, out);
   if (!rc && e->len) {
     rc = ddbst__buf_puts(out, ",\"UpdateExpression\":\"");
     rc = rc ? rc : ddbst__buf_append(out, e->data, e->len);
@@ -277,8 +277,7 @@ static int put_entry(ddbst_migration *m, ddbst_buf *out) {
   return rc ? rc : ddbst__buf_puts(out, "}}");
 }
 
-/* The holderKey map of a primary key. */
-static int holder_av(const ddbst_model *mm, const char *pk, size_t pkl,
+int ddbst__mig_holder_av(const ddbst_model *mm, const char *pk, size_t pkl,
                      const char *sk, size_t skl, ddbst_buf *b) {
   int rc = ddbst__buf_puts(b, "{\"M\":{");
   rc = rc ? rc : ddbst__buf_append(b, mm->pk_jname.p, mm->pk_jname.n);
@@ -304,9 +303,9 @@ static int held_by(ddbst_migration *m, ddbst__mexpr *x, const keys2 *k,
   rc = rc ? rc : ddbst__buf_puts(c, " = ");
   rc = rc ? rc : ddbst__mexpr_value(x, c);
   if (which == 0)
-    return rc ? rc : holder_av(m->nw, k->npk, k->npkl, k->nsk, k->nskl,
+    return rc ? rc : ddbst__mig_holder_av(m->nw, k->npk, k->npkl, k->nsk, k->nskl,
                                x->values);
-  return rc ? rc : holder_av(m->nw, k->opk, k->opkl, k->osk, k->oskl,
+  return rc ? rc : ddbst__mig_holder_av(m->nw, k->opk, k->opkl, k->osk, k->oskl,
                              x->values);
 }
 

@@ -156,15 +156,8 @@ int ddbst_migration_reread_request(ddbst_migration *m, ddbst_buf *out,
                        "ddbst_migration_next gave");
   /* its key as read: the only key the pass ever writes an item from */
   int rc = ddbst__buf_append(out, m->nw->begin.p, m->nw->begin.n);
-  rc = rc ? rc : ddbst__buf_puts(out, ",\"Key\":{");
-  rc = rc ? rc : ddbst__buf_append(out, m->nw->pk_jname.p, m->nw->pk_jname.n);
-  rc = rc ? rc : ddbst__mig_raw_av(out, &m->raw[m->raw_pk]);
-  if (!rc && m->raw_sk >= 0) {
-    rc = ddbst__buf_putc(out, ',');
-    rc = rc ? rc : ddbst__buf_append(out, m->nw->sk_jname.p, m->nw->sk_jname.n);
-    rc = rc ? rc : ddbst__mig_raw_av(out, &m->raw[m->raw_sk]);
-  }
-  rc = rc ? rc : ddbst__buf_puts(out, "},\"ConsistentRead\":true}");
+  rc = rc ? rc : ddbst__mig_key_of_read(m, out);
+  rc = rc ? rc : ddbst__buf_puts(out, ",\"ConsistentRead\":true}");
   if (rc) {
     ddbst_buf_reset(out);
     return ddbst__fail(err, rc, NULL, NULL);

@@ -7,6 +7,8 @@
 
 #include "evolve/diff.h"
 #include "evolve/migrate.h"
+#include "item/attribute_value.h"
+#include "request/guard.h"
 #include "request/request.h"
 
 /* The old model's item of the same values, for its primary key. */
@@ -66,6 +68,98 @@ static int wrap(ddbst_migration *m, int op, const ddbst_buf *body,
   return rc ? rc : ddbst__buf_puts(out, "]}");
 }
 
+/* The primary key of `it` copied into `b`: its text at *pk, *sk. */
+static int primary_text(ddbst_item *it, ddbst_buf *b, size_t *pk, size_t *pkl,
+                        size_t *sk, size_t *skl, ddbst_error *err) {
+  uint32_t po, pl, so = 0, sl = 0;
+  int rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
+  if (rc) return rc;
+  *pk = b->len;
+  *pkl = pl;
+  rc = ddbst__buf_append(b, it->keytext.data + po, pl);
+  *sk = b->len;
+  *skl = sl;
+  return rc ? rc : ddbst__buf_append(b, it->keytext.data + so, sl);
+}
+
+/* {"Delete":{...}} of a guard key `g`, held by the item under either of
+ * its keys (h: new pk, new sk, old pk, old sk in `keys`). */
+static int guard_delete(ddbst_migration *m, const char *g, size_t n,
+                        const ddbst_buf *keys, const size_t h[8],
+                        ddbst_buf *out) {
+  const ddbst_model *nw = m->nw;
+  int rc = ddbst__buf_puts(out, ",{\"Delete\":");
+  rc = rc ? rc : ddbst__buf_append(out, nw->begin.p, nw->begin.n);
+  rc = rc ? rc : ddbst__buf_puts(out, ",\"Key\":{");
+  rc = rc ? rc : ddbst__buf_append(out, nw->pk_jname.p, nw->pk_jname.n);
+  rc = rc ? rc : ddbst__write_s(out, g, n);
+  if (!rc && nw->sk_attr) {
+    rc = ddbst__buf_putc(out, ',');
+    rc = rc ? rc : ddbst__buf_append(out, nw->sk_jname.p, nw->sk_jname.n);
+    rc = rc ? rc : ddbst__write_s(out, g, n);
+  }
+  /* only a guard this item holds: a wrong value given must not free
+   * another item's */
+  rc = rc ? rc : ddbst__buf_puts(out, "},\"ConditionExpression\":\""
+                                      "attribute_not_exists(#n0) OR #n1 = :v0 "
+                                      "OR #n1 = :v1\",\"ExpressionAttributeNames"
+                                      "\":{\"#n0\":");
+  rc = rc ? rc : ddbst__json_string(out, nw->pk_attr, strlen(nw->pk_attr));
+  rc = rc ? rc : ddbst__buf_puts(out, ",\"#n1\":\"holderKey\"},"
+                                      "\"ExpressionAttributeValues\":{\":v0\":");
+  const char *k = keys->data;
+  rc = rc ? rc : ddbst__mig_holder_av(nw, k + h[0], h[1], k + h[2], h[3], out);
+  rc = rc ? rc : ddbst__buf_puts(out, ",\":v1\":");
+  rc = rc ? rc : ddbst__mig_holder_av(nw, k + h[4], h[5], k + h[6], h[7], out);
+  return rc ? rc : ddbst__buf_puts(out, "}}}");
+}
+
+static int item_delete(ddbst_migration *m, const ddbst_buf *keys, size_t pk,
+                       size_t pkl, size_t sk, size_t skl, ddbst_buf *out) {
+  const ddbst_model *nw = m->nw;
+  int rc = ddbst__buf_puts(out, "{\"Delete\":");
+  rc = rc ? rc : ddbst__buf_append(out, nw->begin.p, nw->begin.n);
+  rc = rc ? rc : ddbst__buf_puts(out, ",\"Key\":{");
+  rc = rc ? rc : ddbst__buf_append(out, nw->pk_jname.p, nw->pk_jname.n);
+  rc = rc ? rc : ddbst__write_s(out, keys->data + pk, pkl);
+  if (!rc && nw->sk_attr) {
+    rc = ddbst__buf_putc(out, ',');
+    rc = rc ? rc : ddbst__buf_append(out, nw->sk_jname.p, nw->sk_jname.n);
+    rc = rc ? rc : ddbst__write_s(out, keys->data + sk, skl);
+  }
+  return rc ? rc : ddbst__buf_puts(out, "}}}");
+}
+
+/* The delete of an item whose key moves: both its keys, and the guards it
+ * holds under either model, conditional on being held by it. */
+static int delete_both(ddbst_migration *m, ddbst_item *item, int oe,
+                       ddbst_buf *out, ddbst_error *err) {
+  ddbst_buf *keys = &m->keys;
+  ddbst_buf_reset(keys);
+  size_t h[8];
+  int rc = old_values(m, item, oe, err);
+  if (!rc) rc = primary_text(item, keys, &h[0], &h[1], &h[2], &h[3], err);
+  if (!rc) rc = primary_text(m->oldit, keys, &h[4], &h[5], &h[6], &h[7], err);
+  if (rc) return rc;
+  rc = ddbst__buf_puts(out, "{\"TransactItems\":[");
+  rc = rc ? rc : item_delete(m, keys, h[0], h[1], h[2], h[3], out);
+  rc = rc ? rc : ddbst__buf_putc(out, ',');
+  rc = rc ? rc : item_delete(m, keys, h[4], h[5], h[6], h[7], out);
+  const ddbst__entity *e = &m->nw->entities[item->entity];
+  for (int u = 0; u < e->nuniques && !rc; u++) {
+    uint32_t go, gl;
+    rc = ddbst__guard_key(item, &e->uniques[u], 0, &go, &gl, err);
+    /* the guard key's text is copied first: the holder keys live in
+     * `keys`, the guard's in the item */
+    if (!rc) {
+      size_t at = keys->len;
+      rc = ddbst__buf_append(keys, item->keytext.data + go, gl);
+      rc = rc ? rc : guard_delete(m, keys->data + at, gl, keys, h, out);
+    }
+  }
+  return rc ? rc : ddbst__buf_puts(out, "]}");
+}
+
 int ddbst_migration_write_request(ddbst_migration *m, ddbst_item *item, int op,
                                   uint32_t flags, int64_t now_unix_us,
                                   ddbst_buf *out, ddbst_error *err) {
@@ -86,10 +180,24 @@ int ddbst_migration_write_request(ddbst_migration *m, ddbst_item *item, int op,
                        "a write during a migration may be a transaction, "
                        "which returns no values (DDBST_RETURN_*)");
   int ne = item->entity;
+  int oe = m->old_of_new[ne];
+  if (op == DDBST_OP_DELETE_ITEM && m->moves[ne] && oe >= 0) {
+    if (flags || item->has_expected_version)
+      return ddbst__fail(err, DDBST_EINVAL, "flags",
+                         "a delete of an item whose key moves removes both "
+                         "its keys, whichever holds it: it takes no "
+                         "DDBST_IF_EXISTS nor expected version");
+    int rc = delete_both(m, item, oe, out, err);
+    if (rc) {
+      ddbst_buf_reset(out);
+      if (rc == DDBST_ENOMEM) ddbst__fail(err, rc, NULL, NULL);
+      return rc;
+    }
+    return DDBST_OP_TRANSACT_WRITE_ITEMS;
+  }
   int rc = op == DDBST_OP_PUT_ITEM
                ? ddbst_put_request(item, flags, now_unix_us, out, err)
                : ddbst_delete_request(item, flags, out, err);
-  int oe = m->old_of_new[ne];
   if (rc < 0 || !m->moves[ne] || oe < 0) return rc;
   int body_op = rc;
   ddbst_buf *body = &m->expr, *old_key = &m->cond, *new_key = &m->keys;

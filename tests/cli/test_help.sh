@@ -54,7 +54,7 @@ verbs=$("$ddbst" --help | sed -n 's/^       ddbst \([a-z][a-z-]*\).*/\1/p' | gre
 # every verb the command runs (a new verb goes here, and into its file's
 # help table)
 all="batch-get batch-write check cloudformation create create-table delete
-delete-table describe-table diff doc generate get hydrate keys lint page parse
+delete-table describe-table diff doc generate get hydrate keys lint migrate page parse
 patterns put query scan schema stream transact update update-continuous-backups
 update-contributor-insights update-table view workbench"
 if [[ $(echo $verbs) == $(echo $all) ]]; then pass; else fail "overview lists: $(echo $verbs)"; fi

@@ -1,4 +1,4 @@
-/* The data of the migration proof (test_migrate.c): the items written
+/* The data of the migration proof (test_migration_proof.c): the items written
  * under the OLD model before the migration, and the store that replays the
  * writer's log on top of them — the oracle of what the table must hold at
  * the end. The writer keeps one too, to choose items that exist.
@@ -19,6 +19,11 @@
 #include <stddef.h>
 
 #include "ddbst.h"
+
+#define MIG_OLD_MODEL \
+  DDBST_SOURCE_DIR "/tests/integration/models/migration_proof_old.json"
+#define MIG_NEW_MODEL \
+  DDBST_SOURCE_DIR "/tests/integration/models/migration_proof_new.json"
 
 /* Items per account written before the migration: the account, its
  * orders and its tickets. */
