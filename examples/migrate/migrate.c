@@ -137,28 +137,34 @@ static void plan_digest(const ddbst_buf *plan, char out[17]) {
   snprintf(out, 17, "%016" PRIx64, h);
 }
 
-/* What a migration of this table costs, from DescribeTable's figures
- * (docs/evolution.md, "What it costs"). */
+/* What a migration of this table costs, estimated from DescribeTable's
+ * figures (docs/evolution.md, "What it costs"); each pass prints what
+ * DynamoDB says it consumed, to hold the estimate against. */
 static void print_cost(const table_info *t, const ddbst_migration *m,
-                       const ddbst_model *new_model) {
-  if (t->item_count < 0 || t->size_bytes < 0) return;
-  int64_t avg = t->item_count ? t->size_bytes / t->item_count : 0;
-  int64_t kb = avg / 1024 + 1;             /* write units an item */
-  int64_t reads = (t->size_bytes + 4095) / 4096; /* consistent: 4 KB a unit */
-  printf("table: %" PRId64 " items, %" PRId64 " bytes (%" PRId64
-         " a item on average), as DescribeTable says (AWS refreshes it "
-         "about every six hours)\n",
+                       const ddbst_model *new_model, uint32_t page_size) {
+  if (t->item_count <= 0 || t->size_bytes < 0) return;
+  int64_t avg = t->size_bytes / t->item_count;
+  int64_t kb = (avg + 1023) / 1024; /* write units an item, a KB each */
+  if (kb < 1) kb = 1;
+  /* a consistent Scan page costs a unit per 4 KB it read, rounded up */
+  int64_t pages = (t->item_count + page_size - 1) / page_size;
+  int64_t page_bytes = t->item_count < page_size ? t->size_bytes
+                                                  : avg * page_size;
+  int64_t reads = pages * ((page_bytes + 4095) / 4096);
+  printf("cost: the table holds %" PRId64 " items, %" PRId64 " bytes, %" PRId64
+         " an item (DescribeTable's figures, which AWS refreshes about every "
+         "six hours)\n",
          t->item_count, t->size_bytes, avg);
-  printf("cost: each pass reads the whole table: about %" PRId64
-         " read units with consistent reads (one a 4 KB), the scan and the "
-         "verify pass %" PRId64 "\n",
-         reads, 2 * reads);
-  printf("cost: writes, %" PRId64 " write unit%s an item written (one a KB): "
-         "an item updated in place %" PRId64 ", an item moved to a new key "
-         "%" PRId64 " (its Put and Delete, each doubled in a transaction); "
-         "each index the item is in, %" PRId64 " more (%" PRId64
-         " when its index key changes)\n",
-         kb, kb == 1 ? "" : "s", kb, 4 * kb, kb, 2 * kb);
+  printf("cost: reads: about %" PRId64 " read units a pass (%" PRId64
+         " consistent Scan pages of %u items, a unit per 4 KB of each); the "
+         "scan and verify passes: about %" PRId64 "\n",
+         reads, pages, page_size, 2 * reads);
+  printf("cost: writes: one at most per item, %" PRId64 " write unit%s a write "
+         "of it (a unit per KB): an item updated in place %" PRId64
+         ", an item moved to a new key %" PRId64
+         " (its Put and Delete, doubled in a transaction), and each index "
+         "the write changes 1 more (2 when the item's index key changes)\n",
+         kb, kb == 1 ? "" : "s", kb, 4 * kb);
   int moving = 0;
   for (int e = 0; e < ddbst_model_entity_count(new_model); e++)
     if (ddbst_migration_moves(m, ddbst_model_entity_name(new_model, e)) == 1) {
@@ -166,10 +172,10 @@ static void print_cost(const table_info *t, const ddbst_migration *m,
              ddbst_model_entity_name(new_model, e));
       moving++;
     }
-  printf("cost: at most %" PRId64 " write units for the table (every item "
-         "%s), before its indexes\n",
+  printf("cost: writes to the table: at most %" PRId64 " write units (every "
+         "item %s), before the indexes\n",
          t->item_count * (moving ? 4 : 1) * kb,
-         moving ? "moved" : "updated");
+         moving ? "moved" : "updated in place");
 }
 
 static void on_signal(int sig) {
@@ -264,7 +270,7 @@ static int run(driver *d) {
   if (ddb_open(&d->conn, d->new_model, why, sizeof why))
     return fprintf(stderr, "migrate: %s\n", why), -1;
   if (table_describe(&d->conn, d->new_model, &d->table)) return -1;
-  print_cost(&d->table, d->m, d->new_model);
+  print_cost(&d->table, d->m, d->new_model, d->o.page_size);
   fflush(stdout);
   if (d->o.plan_only) return 0;
 
