@@ -131,10 +131,11 @@ int ddbst__ffi_op_table(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_cloudformation(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_lint(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_diff(call *c, const ddbst__jnode *req);
-/* migratePlan, migrateStep, migrateVerify (migrate_ops.c) */
+/* migratePlan, migrateStep, migrateVerify, migrateWrite (migrate_ops.c) */
 int ddbst__ffi_op_migrate_plan(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_migrate_step(call *c, const ddbst__jnode *req);
 int ddbst__ffi_op_migrate_verify(call *c, const ddbst__jnode *req);
+int ddbst__ffi_op_migrate_write(call *c, const ddbst__jnode *req);
 /* An older model from the request's `text_field` (its text) or
  * `file_field` (a path), its table name overridden by `table_field` when
  * given, into *out (NULL when neither is given; free it with

@@ -1,7 +1,8 @@
 /* The JSON entry's migration ops, on a session of the new model with the
  * old one given as for "diff" ("old" or "oldFile", "oldTable"):
  * "migratePlan" (the plan), "migrateStep" (the writes a Scan answer's
- * items need), "migrateVerify" (the problems of a Scan answer's items). */
+ * items need), "migrateVerify" (the problems of a Scan answer's items),
+ * "migrateWrite" (a service's write during the migration). */
 #include <stdio.h>
 #include <string.h>
 
@@ -174,6 +175,57 @@ int ddbst__ffi_op_migrate_verify(call *c, const ddbst__jnode *req) {
   }
   ddbst_page_free(pg);
   ddbst_scan_free(scan);
+  ddbst_migration_free(m);
+  ddbst_model_free(old);
+  return rc;
+}
+
+/* {"op":"migrateWrite",...,"write":"create"|"put"|"delete","entity",
+ * "values","now"}: the writer protocol's request for a write under the new
+ * model during the migration (ddbst_migration_write_request), and whether
+ * the entity moves: {"operation","target","body","moves":true}. */
+int ddbst__ffi_op_migrate_write(call *c, const ddbst__jnode *req) {
+  static const char *const fields[] = {"op",     "old",    "oldFile",
+                                       "oldTable", "unsafe", "write",
+                                       "entity", "values", "now",
+                                       NULL};
+  if (ddbst__ffi_only(c, req, "migrateWrite", fields)) return c->err.code;
+  const char *write;
+  if (ddbst__ffi_get_string(c, req, "write", 1, &write, NULL))
+    return c->err.code;
+  int op = !strcmp(write, "delete") ? DDBST_OP_DELETE_ITEM
+                                    : DDBST_OP_PUT_ITEM;
+  uint32_t flags = !strcmp(write, "create") ? DDBST_CREATE : 0;
+  if (strcmp(write, "delete") && strcmp(write, "create") &&
+      strcmp(write, "put"))
+    return ddbst__ffi_fail(c, DDBST_EINVAL, "write",
+                           "write %s: expected \"create\", \"put\" or "
+                           "\"delete\" (an update is the new model's own, "
+                           "see docs/evolution.md)",
+                           write);
+  int rc;
+  int64_t now = ddbst__ffi_now_of(c, req, &rc);
+  if (rc) return rc;
+  ddbst_model *old = NULL;
+  ddbst_migration *m = NULL;
+  ddbst_item *it = NULL;
+  rc = open_migration(c, req, &old, &m);
+  if (!rc) rc = ddbst__ffi_read_item(c, req, &it);
+  if (!rc) {
+    rc = ddbst_migration_write_request(m, it, op, flags,
+                                       op == DDBST_OP_DELETE_ITEM ? 0 : now,
+                                       &c->tmp, &c->err);
+    if (rc >= 0) {
+      ddbst__ffi_open_request(c, rc);
+      ddbst__jw_key(&c->w, "moves");
+      ddbst__jw_bool(&c->w, ddbst_migration_moves(
+                                m, ddbst_model_entity_name(c->m,
+                                                           ddbst_item_entity(it))) == 1);
+      ddbst__jw_close(&c->w, '}');
+      rc = c->w.rc;
+    }
+  }
+  ddbst_item_free(it);
   ddbst_migration_free(m);
   ddbst_model_free(old);
   return rc;

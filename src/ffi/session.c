@@ -96,6 +96,7 @@ static int dispatch(call *c, const ddbst__jnode *req) {
       {"migratePlan", ddbst__ffi_op_migrate_plan},
       {"migrateStep", ddbst__ffi_op_migrate_step},
       {"migrateVerify", ddbst__ffi_op_migrate_verify},
+      {"migrateWrite", ddbst__ffi_op_migrate_write},
       {"doc", ddbst__ffi_op_doc},
       {"keys", ddbst__ffi_op_keys},
       {"itemSize", ddbst__ffi_op_item_size},

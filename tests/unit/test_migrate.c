@@ -291,12 +291,91 @@ static void refusals(void **state) {
   ddbst_model_free(n);
 }
 
+/* The JSON entry's ops on a session of the new model: the plan, a page's
+ * steps, verify, and what they refuse. */
+static char *call(ddbst_json *s, const char *req) {
+  return ddbst_json_call(s, req, strlen(req), NULL);
+}
+
+static void json_entry(void **state) {
+  (void)state;
+  char cfg[256];
+  snprintf(cfg, sizeof cfg, "{\"modelFile\":\"%s/tests/evolve/cleanup.new.json\"}",
+           DDBST_SOURCE_DIR);
+  char *err = NULL;
+  ddbst_json *s = ddbst_json_open(cfg, strlen(cfg), NULL, &err);
+  if (!s) fail_msg("%s", err);
+  char req[4096];
+  snprintf(req, sizeof req,
+           "{\"op\":\"migratePlan\",\"oldFile\":\"%s/tests/evolve/"
+           "cleanup.old.json\",\"format\":\"text\"}",
+           DDBST_SOURCE_DIR);
+  char *a = call(s, req);
+  assert_non_null(strstr(a, "{\"text\":\"1. scan the table"));
+  ddbst_json_free(a);
+  snprintf(req, sizeof req,
+           "{\"op\":\"migrateStep\",\"oldFile\":\"%s/tests/evolve/"
+           "cleanup.old.json\",\"response\":\"{\\\"Items\\\":[{"
+           "\\\"PK\\\":{\\\"S\\\":\\\"AUTHOR#a1\\\"},\\\"SK\\\":{"
+           "\\\"S\\\":\\\"AUTHOR#a1\\\"},\\\"_type\\\":{\\\"S\\\":"
+           "\\\"Author\\\"},\\\"authorId\\\":{\\\"S\\\":\\\"a1\\\"}}]}\"}",
+           DDBST_SOURCE_DIR);
+  a = call(s, req);
+  assert_string_equal(a, "{\"items\":[{\"index\":0,\"outcome\":\"skip\"}],"
+                         "\"writes\":0,\"skipped\":1,\"guards\":0,"
+                         "\"refused\":0,\"foreign\":0}");
+  ddbst_json_free(a);
+  snprintf(req, sizeof req,
+           "{\"op\":\"migrateVerify\",\"oldFile\":\"%s/tests/evolve/"
+           "cleanup.old.json\",\"response\":\"{\\\"Items\\\":[]}\"}",
+           DDBST_SOURCE_DIR);
+  a = call(s, req);
+  assert_string_equal(a, "{\"problems\":[],\"count\":0}");
+  ddbst_json_free(a);
+  /* refusals */
+  a = call(s, "{\"op\":\"migratePlan\"}");
+  assert_non_null(strstr(a, "\"path\":\"oldFile\",\"message\":\"a migration "
+                            "needs the older model"));
+  ddbst_json_free(a);
+  snprintf(req, sizeof req,
+           "{\"op\":\"migrateStep\",\"oldFile\":\"%s/tests/evolve/"
+           "cleanup.old.json\"}",
+           DDBST_SOURCE_DIR);
+  a = call(s, req);
+  assert_non_null(strstr(a, "\"path\":\"response\""));
+  ddbst_json_free(a);
+  snprintf(req, sizeof req,
+           "{\"op\":\"migrateStep\",\"oldFile\":\"%s/tests/evolve/"
+           "cleanup.old.json\",\"response\":\"{\\\"Items\\\":7}\"}",
+           DDBST_SOURCE_DIR);
+  a = call(s, req);
+  assert_non_null(strstr(a, "\"error\":{\"code\":-5"));
+  assert_non_null(strstr(a, "\"path\":\"response.Items\""));
+  ddbst_json_free(a);
+  snprintf(req, sizeof req,
+           "{\"op\":\"migratePlan\",\"oldFile\":\"%s/examples/saas/"
+           "model.json\",\"unsafe\":true,\"colour\":1}",
+           DDBST_SOURCE_DIR);
+  a = call(s, req);
+  assert_non_null(strstr(a, "colour"));
+  ddbst_json_free(a);
+  snprintf(req, sizeof req,
+           "{\"op\":\"migratePlan\",\"oldFile\":\"%s/examples/saas/"
+           "model.json\"}",
+           DDBST_SOURCE_DIR);
+  a = call(s, req);
+  assert_non_null(strstr(a, "\"path\":\"table.name\""));
+  ddbst_json_free(a);
+  ddbst_json_close(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(backfill),
       cmocka_unit_test(cleanup),
       cmocka_unit_test(rewrite_moves),
       cmocka_unit_test(refusals),
+      cmocka_unit_test(json_entry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -388,6 +388,41 @@ static void writer_requests(void **state) {
   close_fixture(&f);
 }
 
+/* The writer protocol through the JSON entry: the same body as the C
+ * API's, and whether the entity moves. */
+static void writer_json(void **state) {
+  (void)state;
+  char cfg[256], req[512];
+  snprintf(cfg, sizeof cfg, "{\"modelFile\":\"%s/" V2 "\"}", DDBST_SOURCE_DIR);
+  ddbst_json *s = ddbst_json_open(cfg, strlen(cfg), NULL, NULL);
+  assert_non_null(s);
+  snprintf(req, sizeof req,
+           "{\"op\":\"migrateWrite\",\"oldFile\":\"%s/" V1 "\","
+           "\"write\":\"delete\",\"entity\":\"Customer\",\"values\":{"
+           "\"customerId\":\"c9\",\"email\":\"Zed@x.com\"}}",
+           DDBST_SOURCE_DIR);
+  char *a = ddbst_json_call(s, req, strlen(req), NULL);
+  assert_memory_equal(a,
+                      "{\"operation\":\"TransactWriteItems\",\"target\":"
+                      "\"DynamoDB_20120810.TransactWriteItems\",\"body\":{"
+                      "\"TransactItems\":[{\"Delete\":{\"TableName\":"
+                      "\"shop-dev\",\"Key\":{\"PK\":{\"S\":\"CUST#c9\"},"
+                      "\"SK\":{\"S\":\"PROFILE#c9\"}}}},{\"Delete\":",
+                      173);
+  assert_non_null(strstr(a, "}}}}]},\"moves\":true}"));
+  ddbst_json_free(a);
+  snprintf(req, sizeof req,
+           "{\"op\":\"migrateWrite\",\"oldFile\":\"%s/" V1 "\","
+           "\"write\":\"update\",\"entity\":\"Customer\"}",
+           DDBST_SOURCE_DIR);
+  a = ddbst_json_call(s, req, strlen(req), NULL);
+  assert_non_null(strstr(a, "\"path\":\"write\",\"message\":\"write update: "
+                            "expected \\\"create\\\", \\\"put\\\" or "
+                            "\\\"delete\\\""));
+  ddbst_json_free(a);
+  ddbst_json_close(s);
+}
+
 /* Pages a migration refuses: a scan of an index, of some entities, with a
  * projection; a page of another table; a failed parse; no page at all. */
 static void pages_refused(void **state) {
@@ -539,6 +574,7 @@ int main(void) {
       cmocka_unit_test(failures_and_redo),
       cmocka_unit_test(identify),
       cmocka_unit_test(writer_requests),
+      cmocka_unit_test(writer_json),
       cmocka_unit_test(pages_refused),
       cmocka_unit_test(allocation_failures),
   };
