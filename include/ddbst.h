@@ -2012,7 +2012,10 @@ DDBST_API int ddbst_migration_reread(ddbst_migration *m, const char *json,
  * values as the new model reads them (defaults the pass would write
  * included) and *entity_out (may be NULL) its entity in the new model, -1
  * otherwise. DDBST_EINVAL (a bad `i`, a page of another table, an item of
- * another model), DDBST_ENOMEM. */
+ * another model), DDBST_ENOMEM. It uses the migration's scratch: the page
+ * being stepped goes on where it was, but the item last given can no
+ * longer be re-read (ddbst_migration_reread_request): identify before
+ * stepping, or with a migration of its own. */
 DDBST_API int ddbst_migration_identify(ddbst_migration *m,
                                        const ddbst_page *page, int i,
                                        ddbst_item *item, int *entity_out,
