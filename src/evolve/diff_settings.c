@@ -191,7 +191,7 @@ void ddbst__diff_table_settings(ddbst__differ *d) {
 void ddbst__diff_index_settings(ddbst__differ *d, int oi, int ni) {
   const ddbst__index *a = &d->old->indexes[oi], *b = &d->next->indexes[ni];
   if (b->local) return; /* a local index has none of its own */
-  char path[DDBST__REASON_MAX];
+  char path[DDBST__REASON_MAX / 2]; /* an index name is at most 255 */
   snprintf(path, sizeof path, "table.indexes.%s", b->name);
   capacity(d, path, b->name, &a->settings.on_demand, &b->settings.on_demand,
            &a->settings.warm, &b->settings.warm);
