@@ -14,6 +14,16 @@ static const char *const scan_fields[] = {
     "segment", "totalSegments", "limit", "consistent", "select", "cursor",
     "now",    "response", NULL};
 
+/* ddbst_scan_request names its flags word; the request has a field for
+ * each flag: "consistent" on a global index, else "select" COUNT with a
+ * projection. */
+static void flags_path(call *c, const ddbst_scan *s, int consistent) {
+  if (strcmp(c->err.path, "flags") != 0) return;
+  const ddbst__index *ix = s->index >= 0 ? &c->m->indexes[s->index] : NULL;
+  snprintf(c->err.path, sizeof c->err.path, "%s",
+           consistent && ix && !ix->local ? "consistent" : "select");
+}
+
 /* A scan as the request gives it (`req`'s scan fields), its body built
  * into c->tmp: the op, or an error in c->err. */
 static int build_scan(call *c, const ddbst__jnode *req, ddbst_scan **out) {
@@ -101,6 +111,7 @@ static int build_scan(call *c, const ddbst__jnode *req, ddbst_scan **out) {
   if (op < 0) {
     ddbst_expr_free(filter);
     ddbst__ffi_keys_path(c);
+    flags_path(c, s, consistent);
     return op;
   }
   s->filter = NULL; /* the body is built; nothing reads the filter again */
