@@ -5,13 +5,13 @@
 
 #include "model/load.h"
 #include "request/request.h"
+#include "request/table.h"
 
 int ddbst_update_time_to_live_request(const ddbst_model *m,
                                       const char *disable, ddbst_buf *out,
                                       ddbst_error *err) {
-  if (out) ddbst_buf_reset(out); /* builders replace */
-  if (!m || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
+  int rc = ddbst__table_args(m, out, err);
+  if (rc) return rc;
   const char *attr = disable ? disable : m->ttl_attr;
   if (!disable && !attr)
     return ddbst__fail(err, DDBST_ENOTFOUND, "ttlAttribute",
@@ -27,18 +27,8 @@ int ddbst_update_time_to_live_request(const ddbst_model *m,
                        "remove it from the model first, so that no write "
                        "keeps setting it",
                        disable);
-  size_t start = out->len;
   ddbst__jw w;
-  ddbst__jw_init(&w, out);
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_pair(&w, "TableName", m->table_name);
-  ddbst__jw_key(&w, "TimeToLiveSpecification");
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_key(&w, "Enabled");
-  ddbst__jw_bool(&w, !disable);
-  ddbst__jw_pair(&w, "AttributeName", attr);
-  ddbst__jw_close(&w, '}');
-  ddbst__jw_close(&w, '}');
-  return w.rc ? ddbst__abandon(out, start, w.rc, err)
-              : DDBST_OP_UPDATE_TIME_TO_LIVE;
+  ddbst__table_body_open(&w, m, out);
+  ddbst__table_time_to_live(&w, attr, !disable);
+  return ddbst__table_body_close(&w, out, DDBST_OP_UPDATE_TIME_TO_LIVE, err);
 }

@@ -185,9 +185,9 @@ expect insights-index 0 "UpdateContributorInsights${tab}{\"TableName\":\"orders-
   -- update-contributor-insights "$orders" --index GSI1
 expect insights-undeclared 2 '' 'contributorInsights: the model does not declare contributorInsights for the table' \
   -- update-contributor-insights "$saas"
-expect ttl-enable 0 "UpdateTimeToLive${tab}{\"TableName\":\"saas-api-dev\",\"TimeToLiveSpecification\":{\"Enabled\":true,\"AttributeName\":\"expiresAt\"}}" '' \
+expect ttl-enable 0 "UpdateTimeToLive${tab}{\"TableName\":\"saas-api-dev\",\"TimeToLiveSpecification\":{\"AttributeName\":\"expiresAt\",\"Enabled\":true}}" '' \
   -- update-time-to-live "$saas"
-expect ttl-disable 0 "UpdateTimeToLive${tab}{\"TableName\":\"orders-prod\",\"TimeToLiveSpecification\":{\"Enabled\":false,\"AttributeName\":\"expiresAt\"}}" '' \
+expect ttl-disable 0 "UpdateTimeToLive${tab}{\"TableName\":\"orders-prod\",\"TimeToLiveSpecification\":{\"AttributeName\":\"expiresAt\",\"Enabled\":false}}" '' \
   -- update-time-to-live "$orders" --disable expiresAt
 expect ttl-undeclared 2 '' 'ttlAttribute: the model declares no ttlAttribute to enable' \
   -- update-time-to-live "$orders"

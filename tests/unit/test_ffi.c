@@ -565,7 +565,7 @@ static void create_table_and_review(void **state) {
          "{\"operation\":\"UpdateTimeToLive\",\"target\":"
          "\"DynamoDB_20120810.UpdateTimeToLive\",\"body\":{"
          "\"TableName\":\"saas-api-dev\",\"TimeToLiveSpecification\":{"
-         "\"Enabled\":true,\"AttributeName\":\"expiresAt\"}}}");
+         "\"AttributeName\":\"expiresAt\",\"Enabled\":true}}}");
   expect_error("{\"op\":\"updateTimeToLive\",\"disable\":\"expiresAt\"}",
                DDBST_EINVAL, "EINVAL", "disable",
                "the model still declares expiresAt as its ttlAttribute: "

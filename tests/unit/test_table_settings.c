@@ -322,7 +322,7 @@ static void time_to_live_requests(void **state) {
                    DDBST_OP_UPDATE_TIME_TO_LIVE);
   assert_string_equal(ddbst_buf_data(b),
                       "{\"TableName\":\"t-1\",\"TimeToLiveSpecification\":{"
-                      "\"Enabled\":true,\"AttributeName\":\"expiresAt\"}}");
+                      "\"AttributeName\":\"expiresAt\",\"Enabled\":true}}");
   assert_string_equal(ddbst_operation_name(DDBST_OP_UPDATE_TIME_TO_LIVE),
                       "UpdateTimeToLive");
   /* still declared: its writes would keep setting it */
@@ -338,7 +338,7 @@ static void time_to_live_requests(void **state) {
                    DDBST_OP_UPDATE_TIME_TO_LIVE);
   assert_string_equal(ddbst_buf_data(b),
                       "{\"TableName\":\"t-1\",\"TimeToLiveSpecification\":{"
-                      "\"Enabled\":false,\"AttributeName\":\"oldExpiry\"}}");
+                      "\"AttributeName\":\"oldExpiry\",\"Enabled\":false}}");
   assert_int_equal(ddbst_update_time_to_live_request(m, "", b, &err),
                    DDBST_EINVAL);
   assert_string_equal(ddbst_buf_data(b), "");
