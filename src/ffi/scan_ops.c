@@ -154,33 +154,9 @@ int ddbst__ffi_op_scan_page(call *c, const ddbst__jnode *req) {
     rc = n;
   } else {
     ddbst__jw_open(w, '{');
-    ddbst__jw_key(w, "items");
-    ddbst__jw_open(w, '[');
-    for (int i = 0; i < n; i++)
-      if (ddbst__jw_value(w))
-        ddbst__jw_status(w, ddbst_page_item_json_append(pg, i, w->b, &c->err));
-    ddbst__jw_close(w, ']');
-    ddbst__jw_key(w, "count");
-    ddbst__jw_int(w, n);
-    ddbst__jw_key(w, "hasMore");
-    ddbst__jw_bool(w, ddbst_page_has_more(pg));
-    int64_t scanned, matched = ddbst_page_query_count(pg, &scanned);
-    if (ddbst__page_count_only(pg)) {
-      ddbst__jw_key(w, "matched");
-      ddbst__jw_int(w, matched);
-    }
-    if (scanned >= 0) {
-      ddbst__jw_key(w, "scanned");
-      ddbst__jw_int(w, scanned);
-    }
-    if (!w->rc && ddbst_page_has_more(pg)) {
-      int bad = ddbst_page_next_cursor(pg, c->keys, given ? now : DDBST_NOW,
-                                       &c->tmp, &c->err);
-      if (bad < 0) ddbst__ffi_keys_path(c);
-      ddbst__jw_status(w, bad < 0 ? bad : 0);
-      ddbst__jw_key(w, "cursor");
-      ddbst__jw_strn(w, c->tmp.data, c->tmp.len);
-    }
+    ddbst__ffi_page_members(c, pg, n, 1);
+    if (!w->rc && ddbst_page_has_more(pg))
+      ddbst__ffi_page_cursor(c, pg, given ? now : DDBST_NOW);
     ddbst__jw_close(w, '}');
     rc = w->rc;
   }
