@@ -580,6 +580,7 @@ DDBST_API int ddbst_item_bind(ddbst_item *item, const char *param,
  * from the data-plane operations). */
 #define DDBST_OP_UPDATE_CONTINUOUS_BACKUPS 20
 #define DDBST_OP_UPDATE_CONTRIBUTOR_INSIGHTS 21
+#define DDBST_OP_UPDATE_TIME_TO_LIVE 22
 
 /* "GetItem", "Query", ... (static), or NULL for an unknown code. */
 DDBST_API const char *ddbst_operation_name(int op);
@@ -723,6 +724,20 @@ DDBST_API int ddbst_update_continuous_backups_request(const ddbst_model *model,
 DDBST_API int ddbst_update_contributor_insights_request(
     const ddbst_model *model, const char *index, ddbst_buf *out,
     ddbst_error *err);
+
+/* UpdateTimeToLive of the model's table. `disable` NULL: enable expiry on
+ * the model's ttlAttribute (DDBST_ENOTFOUND when it declares none).
+ * `disable` an attribute name: disable expiry by that attribute (DynamoDB
+ * wants the name it was enabled on); the model given is the one without
+ * it, as for removing an index: DDBST_EINVAL when the model still declares
+ * it as its ttlAttribute, or `disable` is no attribute name. Replaces what
+ * `out` held; returns DDBST_OP_UPDATE_TIME_TO_LIVE, or an error (also
+ * DDBST_EINVAL for a NULL model or buffer, DDBST_ENOMEM) with `out` empty.
+ * Thread-safe. */
+DDBST_API int ddbst_update_time_to_live_request(const ddbst_model *model,
+                                                const char *disable,
+                                                ddbst_buf *out,
+                                                ddbst_error *err);
 
 /* ---- transactions ---- */
 

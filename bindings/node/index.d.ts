@@ -251,6 +251,8 @@ export class Ddbst<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
   updateTable(options: { addIndex?: string; removeIndex?: string }): Request;
   updateContinuousBackups(): Request;
   updateContributorInsights(index?: string): Request;
+  /** expiry on the model's ttlAttribute, or off on `disable`, which the model no longer declares */
+  updateTimeToLive(disable?: string): Request;
   cloudformation(streamFilters?: string[]): { [member: string]: unknown };
   lint(): { findings: { severity: 'error' | 'warning' | 'note'; rule: string; path: string; message: string }[]; errors: number };
   doc(): string;

@@ -167,6 +167,7 @@ int cli_delete_table(int argc, char **argv);
 int cli_update_table(int argc, char **argv);
 int cli_update_continuous_backups(int argc, char **argv);
 int cli_update_contributor_insights(int argc, char **argv);
+int cli_update_time_to_live(int argc, char **argv);
 int cli_get(int argc, char **argv);
 int cli_put(int argc, char **argv);
 int cli_create(int argc, char **argv);

@@ -25,6 +25,7 @@ static const struct {
     {"update-table", cli_update_table},
     {"update-continuous-backups", cli_update_continuous_backups},
     {"update-contributor-insights", cli_update_contributor_insights},
+    {"update-time-to-live", cli_update_time_to_live},
     {"get", cli_get},
     {"put", cli_put},
     {"create", cli_create},

@@ -413,14 +413,74 @@ static void add_condition_field(cli_text *req, const condition *c) {
 
 /* query MODEL PATTERN NAME=VALUE... [a condition] [--limit N]
  * [--consistent] [--project NAME]... [--cursor C [--cursor-key-file F]] */
+/* The options a query and a scan share, gathered while reading argv. */
+typedef struct read_args {
+  cli_text project, params;
+  const char *cursor, *key_file;
+} read_args;
+
+/* Reads the shared option at argv[*i] (and its value): 1 when it was one,
+ * with *rc set on a bad value; 0 for an option of the verb's own. */
+static int read_option(read_args *r, cli_text *req, int argc, char **argv,
+                       int *i, int *rc) {
+  const char *a = argv[*i];
+  int value = *i + 1 < argc;
+  if (!strcmp(a, "--project") && value) {
+    cli_add_element(&r->project, argv[++*i]);
+  } else if (!strcmp(a, "--filter") && value) {
+    cli_add_field(req, "filter", argv[++*i]);
+  } else if (!strcmp(a, "--param") && value) {
+    *rc = cli_add_assignment(&r->params, argv[++*i]);
+  } else if (!strcmp(a, "--cursor") && value) {
+    r->cursor = argv[++*i];
+  } else if (!strcmp(a, "--cursor-key-file") && value) {
+    r->key_file = argv[++*i];
+  } else if (!strcmp(a, "--limit") && value) {
+    *rc = add_number(req, "limit", a, argv[++*i]);
+  } else if (!strcmp(a, "--consistent")) {
+    cli_add(req, ",\"consistent\":true");
+  } else if (!strcmp(a, "--count")) {
+    cli_add(req, ",\"select\":\"COUNT\"");
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* Ends `req` with the shared members (and a query's condition `cond`),
+ * prints its request unless `rc` says the line was bad, and frees what was
+ * gathered. */
+static int print_read(const char *model, cli_text *req, read_args *r,
+                      const condition *cond, int rc) {
+  cli_add_group(req, "project", '[', &r->project);
+  cli_add_group(req, "params", '{', &r->params);
+  if (cond) add_condition_field(req, cond);
+  if (r->cursor) cli_add_field(req, "cursor", r->cursor);
+  cli_add(req, "}");
+  char hex[4096];
+  cli_session s = {.model = model};
+  /* keys are read only for a cursor */
+  if (!rc && r->cursor)
+    s.cursor_keys = cli_cursor_keys(r->key_file, hex, sizeof hex, &rc);
+  if (!rc) rc = print_request(&s, req);
+  /* a cursor read without keys was unsealed, as only a model declaring so
+   * allows: the notice follows it (a sealed model's refusal says the rest) */
+  if (!rc && r->cursor && !s.cursor_keys) cli_unsealed_notice();
+  cli_wipe(hex, sizeof hex);
+  cli_text_free(&r->project);
+  cli_text_free(&r->params);
+  cli_text_free(req);
+  return rc;
+}
+
 int cli_query(int argc, char **argv) {
   static const char *const tests[] = {"--begins", "--gt", "--gte", "--lt",
                                       "--lte"};
   enum { NTESTS = sizeof tests / sizeof tests[0] };
   if (argc < 2) return cli_usage_error("query takes MODEL PATTERN");
-  cli_text req = {0}, values = {0}, project = {0}, params = {0};
+  cli_text req = {0}, values = {0};
+  read_args r = {0};
   condition cond = {0};
-  const char *cursor = NULL, *key_file = NULL;
   int rc = 0;
   cli_add(&req, "{\"op\":\"query\"");
   cli_add_field(&req, "pattern", argv[1]);
@@ -428,52 +488,18 @@ int cli_query(int argc, char **argv) {
     const char *a = argv[i];
     size_t t = 0;
     while (t < NTESTS && strcmp(a, tests[t]) != 0) t++;
-    if (t < NTESTS && i + 1 < argc) {
+    if (t < NTESTS && i + 1 < argc)
       rc = add_condition(&cond, tests[t] + 2, argv[++i]);
-    } else if (!strcmp(a, "--project") && i + 1 < argc) {
-      cli_add_element(&project, argv[++i]);
-    } else if (!strcmp(a, "--filter") && i + 1 < argc) {
-      cli_add_field(&req, "filter", argv[++i]);
-    } else if (!strcmp(a, "--param") && i + 1 < argc) {
-      rc = cli_add_assignment(&params, argv[++i]);
-    } else if (!strcmp(a, "--cursor") && i + 1 < argc) {
-      cursor = argv[++i];
-    } else if (!strcmp(a, "--cursor-key-file") && i + 1 < argc) {
-      key_file = argv[++i];
-    } else if (!strcmp(a, "--limit") && i + 1 < argc) {
-      rc = add_number(&req, "limit", a, argv[++i]);
-    } else if (!strcmp(a, "--consistent")) {
-      cli_add(&req, ",\"consistent\":true");
-    } else if (!strcmp(a, "--count")) {
-      cli_add(&req, ",\"select\":\"COUNT\"");
-    } else if (!strncmp(a, "--", 2)) {
+    else if (read_option(&r, &req, argc, argv, &i, &rc))
+      continue;
+    else if (!strncmp(a, "--", 2))
       rc = cli_unknown_option(a);
-    } else {
+    else
       rc = cli_add_assignment(&values, a);
-    }
   }
   cli_add_group(&req, "values", '{', &values);
-  cli_add_group(&req, "project", '[', &project);
-  cli_add_group(&req, "params", '{', &params);
-  add_condition_field(&req, &cond);
-  if (cursor) cli_add_field(&req, "cursor", cursor);
-  cli_add(&req, "}");
-  char hex[4096];
-  cli_session s = {.model = argv[0]};
-  if (!rc && cursor) {
-    /* keys are read only for a cursor */
-    s.cursor_keys = cli_cursor_keys(key_file, hex, sizeof hex, &rc);
-  }
-  if (!rc) rc = print_request(&s, &req);
-  /* a cursor read without keys was unsealed, as only a model declaring so
-   * allows: the notice follows it (a sealed model's refusal says the rest) */
-  if (!rc && cursor && !s.cursor_keys) cli_unsealed_notice();
-  cli_wipe(hex, sizeof hex);
-  cli_text_free(&project);
-  cli_text_free(&params);
   cli_text_free(&values);
-  cli_text_free(&req);
-  return rc;
+  return print_read(argv[0], &req, &r, &cond, rc);
 }
 
 /* scan MODEL [--index I] [--entity E]... [--filter T [--param N=V]...]
@@ -481,8 +507,8 @@ int cli_query(int argc, char **argv) {
  * [--cursor C [--cursor-key-file F]] */
 int cli_scan(int argc, char **argv) {
   if (argc < 1) return cli_usage_error("scan takes MODEL");
-  cli_text req = {0}, entities = {0}, project = {0}, params = {0};
-  const char *cursor = NULL, *key_file = NULL;
+  cli_text req = {0}, entities = {0};
+  read_args r = {0};
   int rc = 0;
   cli_add(&req, "{\"op\":\"scan\"");
   for (int i = 1; i < argc && !rc; i++) {
@@ -491,12 +517,6 @@ int cli_scan(int argc, char **argv) {
       cli_add_field(&req, "index", argv[++i]);
     } else if (!strcmp(a, "--entity") && i + 1 < argc) {
       cli_add_element(&entities, argv[++i]);
-    } else if (!strcmp(a, "--project") && i + 1 < argc) {
-      cli_add_element(&project, argv[++i]);
-    } else if (!strcmp(a, "--filter") && i + 1 < argc) {
-      cli_add_field(&req, "filter", argv[++i]);
-    } else if (!strcmp(a, "--param") && i + 1 < argc) {
-      rc = cli_add_assignment(&params, argv[++i]);
     } else if (!strcmp(a, "--segment") && i + 1 < argc) {
       const char *v = argv[++i], *slash = strchr(v, '/');
       char seg[32];
@@ -510,34 +530,11 @@ int cli_scan(int argc, char **argv) {
         rc = add_number(&req, "segment", a, seg);
         rc = rc ? rc : add_number(&req, "totalSegments", a, slash + 1);
       }
-    } else if (!strcmp(a, "--cursor") && i + 1 < argc) {
-      cursor = argv[++i];
-    } else if (!strcmp(a, "--cursor-key-file") && i + 1 < argc) {
-      key_file = argv[++i];
-    } else if (!strcmp(a, "--limit") && i + 1 < argc) {
-      rc = add_number(&req, "limit", a, argv[++i]);
-    } else if (!strcmp(a, "--consistent")) {
-      cli_add(&req, ",\"consistent\":true");
-    } else if (!strcmp(a, "--count")) {
-      cli_add(&req, ",\"select\":\"COUNT\"");
-    } else {
+    } else if (!read_option(&r, &req, argc, argv, &i, &rc)) {
       rc = cli_unknown_option(a);
     }
   }
   cli_add_group(&req, "entities", '[', &entities);
-  cli_add_group(&req, "project", '[', &project);
-  cli_add_group(&req, "params", '{', &params);
-  if (cursor) cli_add_field(&req, "cursor", cursor);
-  cli_add(&req, "}");
-  char hex[4096];
-  cli_session s = {.model = argv[0]};
-  if (!rc && cursor) s.cursor_keys = cli_cursor_keys(key_file, hex, sizeof hex, &rc);
-  if (!rc) rc = print_request(&s, &req);
-  if (!rc && cursor && !s.cursor_keys) cli_unsealed_notice();
-  cli_wipe(hex, sizeof hex);
   cli_text_free(&entities);
-  cli_text_free(&project);
-  cli_text_free(&params);
-  cli_text_free(&req);
-  return rc;
+  return print_read(argv[0], &req, &r, NULL, rc);
 }

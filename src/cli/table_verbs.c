@@ -1,7 +1,7 @@
 /* The table verbs beside create-table: describe-table, delete-table,
  * update-table (a GSI added or removed), and the follow-ups of
- * create-table for what CreateTable cannot set: point-in-time recovery
- * and contributor insights. Each prints OPERATION<TAB>BODY. */
+ * create-table for what CreateTable cannot set: point-in-time recovery,
+ * contributor insights and time to live. Each prints OPERATION<TAB>BODY. */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +12,11 @@ static const cli_option update_options[] = {
      "create the model's global index NAME (DynamoDB backfills it)"},
     {"--remove-index", "NAME",
      "delete index NAME, which the model no longer declares"},
+    {NULL, NULL, NULL}};
+
+static const cli_option ttl_options[] = {
+    {"--disable", "ATTR",
+     "disable expiry by ATTR, which the model no longer declares"},
     {NULL, NULL, NULL}};
 
 static const cli_option insights_options[] = {
@@ -42,6 +47,10 @@ const cli_help cli_table_help[] = {
      insights_options,
      "ddbst update-contributor-insights docs/examples/orders-settings.json "
      "--index GSI1"},
+    {"update-time-to-live", "MODEL [--disable ATTR]",
+     "The UpdateTimeToLive request: expiry enabled on the model's\n"
+     "ttlAttribute, or disabled on ATTR, which the model no longer declares.",
+     ttl_options, "ddbst update-time-to-live examples/saas/model.json"},
     {NULL, NULL, NULL, NULL, NULL}};
 
 /* Runs `request` on MODEL and prints the request it answers. */
@@ -110,6 +119,12 @@ int cli_update_contributor_insights(int argc, char **argv) {
   static const char *const opts[] = {"--index", NULL};
   static const char *const fields[] = {"index"};
   return with_options(argc, argv, "updateContributorInsights", opts, fields);
+}
+
+int cli_update_time_to_live(int argc, char **argv) {
+  static const char *const opts[] = {"--disable", NULL};
+  static const char *const fields[] = {"disable"};
+  return with_options(argc, argv, "updateTimeToLive", opts, fields);
 }
 
 static const char *const no_options[] = {NULL};

@@ -104,6 +104,10 @@ const char *ddbst__diff_precision_name(int precision);
 /* The parts of the walk. */
 void ddbst__diff_table(ddbst__differ *d);
 void ddbst__diff_indexes(ddbst__differ *d);
+/* The table's settings beyond keys and indexes (diff_settings.c), and the
+ * own settings of global index `oi` of the old model, `ni` of the new. */
+void ddbst__diff_table_settings(ddbst__differ *d);
+void ddbst__diff_index_settings(ddbst__differ *d, int oi, int ni);
 void ddbst__diff_entities(ddbst__differ *d);
 void ddbst__diff_patterns(ddbst__differ *d);
 /* The attributes of entity `oe` of the old model and `ne` of the new. */

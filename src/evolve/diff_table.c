@@ -126,6 +126,7 @@ void ddbst__diff_table(ddbst__differ *d) {
                        "cursors become %s: no item changes; cursors given "
                        "out before the change are refused after it",
                        n->cursors_unsealed ? "unsealed" : "sealed");
+  ddbst__diff_table_settings(d);
   if (!same_str(o->description, n->description))
     ddbst__diff_report(d, DDBST_CHANGE_FREE, "description",
                        "the model's description changed: no item changes");
@@ -297,7 +298,9 @@ static void index_changed(ddbst__differ *d, int oi, int ni) {
                          "it from the items; its patterns wait meanwhile",
                          b->name);
     }
+    return; /* created again: its settings come with the Create */
   }
+  ddbst__diff_index_settings(d, oi, ni);
 }
 
 void ddbst__diff_indexes(ddbst__differ *d) {

@@ -104,6 +104,14 @@ void ddbst__ffi_put_values(call *c, const ddbst_item *it);
 /* {"operation":...,"target":...,"body":<c->tmp>, left open for the
  * caller's members and its '}'. */
 void ddbst__ffi_open_request(call *c, int op);
+/* A page answer's "items" (`n` of them), "count", "hasMore", a Select
+ * COUNT's "matched" and "scanned", and "scanned" of any page with
+ * `scanned_always` (a scan's); into c->w, inside the caller's object. */
+void ddbst__ffi_page_members(call *c, ddbst_page *pg, int n,
+                             int scanned_always);
+/* "cursor": the next page's, sealed with c->keys at `now`; a failure is
+ * c->w's error (cursor_keys named cursorKeys). */
+void ddbst__ffi_page_cursor(call *c, ddbst_page *pg, int64_t now);
 
 /* ---- item requests (item_ops.c) ---- */
 

@@ -148,38 +148,9 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
     rc = n; /* DDBST_EDYNAMODB: the answer says what DynamoDB said too */
   } else {
     ddbst__jw_open(w, '{');
-    ddbst__jw_key(w, "items");
-    ddbst__jw_open(w, '[');
-    for (int i = 0; i < n; i++)
-      if (ddbst__jw_value(w))
-        ddbst__jw_status(w, ddbst_page_item_json_append(pg, i, w->b, &c->err));
-    ddbst__jw_close(w, ']');
-    ddbst__jw_key(w, "count");
-    ddbst__jw_int(w, n);
-    ddbst__jw_key(w, "hasMore");
-    ddbst__jw_bool(w, ddbst_page_has_more(pg));
-    int64_t scanned;
-    int64_t matched = ddbst_page_query_count(pg, &scanned);
-    /* a Select COUNT answer's Count and ScannedCount */
-    if (!ddbst__page_count_only(pg)) matched = scanned = -1;
-    if (matched >= 0) {
-      /* a Query's Count: with "select": "COUNT" the items it matched */
-      ddbst__jw_key(w, "matched");
-      ddbst__jw_int(w, matched);
-    }
-    if (scanned >= 0) {
-      ddbst__jw_key(w, "scanned");
-      ddbst__jw_int(w, scanned);
-    }
-    if (!w->rc && ddbst_page_has_more(pg) && values &&
-        op == DDBST_OP_QUERY) {
-      int bad = ddbst_page_next_cursor(pg, c->keys, given ? now : DDBST_NOW,
-                                       &c->tmp, &c->err);
-      if (bad < 0) ddbst__ffi_keys_path(c);
-      ddbst__jw_status(w, bad < 0 ? bad : 0);
-      ddbst__jw_key(w, "cursor");
-      ddbst__jw_strn(w, c->tmp.data, c->tmp.len);
-    }
+    ddbst__ffi_page_members(c, pg, n, 0);
+    if (!w->rc && ddbst_page_has_more(pg) && values && op == DDBST_OP_QUERY)
+      ddbst__ffi_page_cursor(c, pg, given ? now : DDBST_NOW);
     if (!w->rc) {
       ddbst_buf_reset(&c->tmp);
       int fop = ddbst_page_followup_request(pg, &c->tmp, &c->err);

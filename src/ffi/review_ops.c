@@ -47,7 +47,8 @@ int ddbst__ffi_op_create_table(call *c, const ddbst__jnode *req) {
 /* {"op":"describeTable"}, {"op":"deleteTable"}, {"op":"updateTable",
  * "addIndex": name} or {"op":"updateTable","removeIndex": name}, and the
  * follow-ups of createTable: {"op":"updateContinuousBackups"},
- * {"op":"updateContributorInsights"[,"index": name]}. */
+ * {"op":"updateContributorInsights"[,"index": name]},
+ * {"op":"updateTimeToLive"[,"disable": attribute]}. */
 int ddbst__ffi_op_table(call *c, const ddbst__jnode *req) {
   static const char *const plain[] = {"op", NULL};
   static const char *const upd[] = {"op", "addIndex", "removeIndex", NULL};
@@ -75,6 +76,13 @@ int ddbst__ffi_op_table(call *c, const ddbst__jnode *req) {
       return c->err.code;
     op = ddbst_update_contributor_insights_request(c->m, index, &c->tmp,
                                                    &c->err);
+  } else if (!strcmp(name, "updateTimeToLive")) {
+    static const char *const ttl[] = {"op", "disable", NULL};
+    const char *disable = NULL;
+    if (ddbst__ffi_only(c, req, name, ttl) ||
+        ddbst__ffi_get_string(c, req, "disable", 0, &disable, NULL))
+      return c->err.code;
+    op = ddbst_update_time_to_live_request(c->m, disable, &c->tmp, &c->err);
   } else if (!strcmp(name, "updateContinuousBackups")) {
     if (ddbst__ffi_only(c, req, name, plain)) return c->err.code;
     op = ddbst_update_continuous_backups_request(c->m, &c->tmp, &c->err);

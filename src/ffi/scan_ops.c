@@ -14,6 +14,16 @@ static const char *const scan_fields[] = {
     "segment", "totalSegments", "limit", "consistent", "select", "cursor",
     "now",    "response", NULL};
 
+/* ddbst_scan_request names its flags word; the request has a field for
+ * each flag: "consistent" on a global index, else "select" COUNT with a
+ * projection. */
+static void flags_path(call *c, const ddbst_scan *s, int consistent) {
+  if (strcmp(c->err.path, "flags") != 0) return;
+  const ddbst__index *ix = s->index >= 0 ? &c->m->indexes[s->index] : NULL;
+  snprintf(c->err.path, sizeof c->err.path, "%s",
+           consistent && ix && !ix->local ? "consistent" : "select");
+}
+
 /* A scan as the request gives it (`req`'s scan fields), its body built
  * into c->tmp: the op, or an error in c->err. */
 static int build_scan(call *c, const ddbst__jnode *req, ddbst_scan **out) {
@@ -101,6 +111,7 @@ static int build_scan(call *c, const ddbst__jnode *req, ddbst_scan **out) {
   if (op < 0) {
     ddbst_expr_free(filter);
     ddbst__ffi_keys_path(c);
+    flags_path(c, s, consistent);
     return op;
   }
   s->filter = NULL; /* the body is built; nothing reads the filter again */
@@ -143,33 +154,9 @@ int ddbst__ffi_op_scan_page(call *c, const ddbst__jnode *req) {
     rc = n;
   } else {
     ddbst__jw_open(w, '{');
-    ddbst__jw_key(w, "items");
-    ddbst__jw_open(w, '[');
-    for (int i = 0; i < n; i++)
-      if (ddbst__jw_value(w))
-        ddbst__jw_status(w, ddbst_page_item_json_append(pg, i, w->b, &c->err));
-    ddbst__jw_close(w, ']');
-    ddbst__jw_key(w, "count");
-    ddbst__jw_int(w, n);
-    ddbst__jw_key(w, "hasMore");
-    ddbst__jw_bool(w, ddbst_page_has_more(pg));
-    int64_t scanned, matched = ddbst_page_query_count(pg, &scanned);
-    if (ddbst__page_count_only(pg)) {
-      ddbst__jw_key(w, "matched");
-      ddbst__jw_int(w, matched);
-    }
-    if (scanned >= 0) {
-      ddbst__jw_key(w, "scanned");
-      ddbst__jw_int(w, scanned);
-    }
-    if (!w->rc && ddbst_page_has_more(pg)) {
-      int bad = ddbst_page_next_cursor(pg, c->keys, given ? now : DDBST_NOW,
-                                       &c->tmp, &c->err);
-      if (bad < 0) ddbst__ffi_keys_path(c);
-      ddbst__jw_status(w, bad < 0 ? bad : 0);
-      ddbst__jw_key(w, "cursor");
-      ddbst__jw_strn(w, c->tmp.data, c->tmp.len);
-    }
+    ddbst__ffi_page_members(c, pg, n, 1);
+    if (!w->rc && ddbst_page_has_more(pg))
+      ddbst__ffi_page_cursor(c, pg, given ? now : DDBST_NOW);
     ddbst__jw_close(w, '}');
     rc = w->rc;
   }

@@ -90,6 +90,7 @@ static int dispatch(call *c, const ddbst__jnode *req) {
       {"updateTable", ddbst__ffi_op_table},
       {"updateContinuousBackups", ddbst__ffi_op_table},
       {"updateContributorInsights", ddbst__ffi_op_table},
+      {"updateTimeToLive", ddbst__ffi_op_table},
       {"cloudformation", ddbst__ffi_op_cloudformation},
       {"lint", ddbst__ffi_op_lint},
       {"diff", ddbst__ffi_op_diff},

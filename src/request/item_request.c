@@ -35,6 +35,8 @@ const char *ddbst_operation_name(int op) {
     return "UpdateContinuousBackups";
   case DDBST_OP_UPDATE_CONTRIBUTOR_INSIGHTS:
     return "UpdateContributorInsights";
+  case DDBST_OP_UPDATE_TIME_TO_LIVE:
+    return "UpdateTimeToLive";
   case DDBST_OP_SCAN:
     return "Scan";
   default:

@@ -102,6 +102,21 @@ int ddbst__native_key_condition(ddbst_item *it, const ddbst__pattern *p,
                          "of index %s (%s)",
                          ix->name, k->sk.nsegs ? k->sk.source : "none");
     }
+    /* a declared range is a promise (lint's sort-key-fit checks what
+     * comes before it), held here as on a template key */
+    if (p->range >= 0 && q->attribute != p->range) {
+      char sorts[4 * 260] = ""; /* 4 names of at most 255 */
+      for (int i = 0, n = 0; i < ix->nsk && n >= 0; i++)
+        n += snprintf(sorts + n, sizeof sorts - (size_t)n, "%s%s",
+                      i ? ", " : "", ix->sk_attrs[i]);
+      snprintf(path, sizeof path, "facet %s", e->attrs[q->attribute].name);
+      return ddbst__fail(err, DDBST_EVALUE, path,
+                         "pattern %s takes a range on %s only, not on %s; "
+                         "a pattern with no \"range\" takes a condition on "
+                         "any sort attribute of index %s (%s)",
+                         p->name, e->attrs[p->range].name,
+                         e->attrs[q->attribute].name, ix->name, sorts);
+    }
   }
   /* the sort attributes before it, left to right, by equality */
   for (int i = 0; i < at; i++) {

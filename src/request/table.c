@@ -178,27 +178,17 @@ void ddbst__table_stream_specification(ddbst__jw *w, const ddbst_model *m,
 }
 
 void ddbst__table_ttl_specification(ddbst__jw *w, const ddbst_model *m) {
-  if (!m->ttl_attr) return;
-  ddbst__jw_key(w, "TimeToLiveSpecification");
-  ddbst__jw_open(w, '{');
-  ddbst__jw_pair(w, "AttributeName", m->ttl_attr);
-  ddbst__jw_key(w, "Enabled");
-  ddbst__jw_bool(w, 1);
-  ddbst__jw_close(w, '}');
+  if (m->ttl_attr) ddbst__table_time_to_live(w, m->ttl_attr, 1);
 }
 
 /* No TTL: CreateTable cannot set one (that is
  * UpdateTimeToLive, after the table exists). */
 int ddbst_create_table_request(const ddbst_model *m, ddbst_buf *out,
                                ddbst_error *err) {
-  if (out) ddbst_buf_reset(out); /* builders replace */
-  if (!m || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
-  size_t start = out->len;
+  int rc = ddbst__table_args(m, out, err);
+  if (rc) return rc;
   ddbst__jw w;
-  ddbst__jw_init(&w, out);
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_pair(&w, "TableName", m->table_name);
+  ddbst__table_body_open(&w, m, out);
   ddbst__table_attribute_definitions(&w, m);
   ddbst__table_key_schema(&w, m->pk_attr, m->sk_attr);
   ddbst__table_billing_mode(&w);
@@ -206,6 +196,5 @@ int ddbst_create_table_request(const ddbst_model *m, ddbst_buf *out,
   ddbst__table_local_secondary_indexes(&w, m);
   ddbst__table_stream_specification(&w, m, 1);
   ddbst__table_settings_write(&w, m, 0);
-  ddbst__jw_close(&w, '}');
-  return w.rc ? ddbst__abandon(out, start, w.rc, err) : DDBST_OP_CREATE_TABLE;
+  return ddbst__table_body_close(&w, out, DDBST_OP_CREATE_TABLE, err);
 }

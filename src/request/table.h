@@ -79,4 +79,29 @@ void ddbst__table_settings_write(ddbst__jw *w, const ddbst_model *m, int cfn);
 void ddbst__table_index_settings(ddbst__jw *w, const ddbst__index *ix,
                                  int cfn);
 
+/* ---- what every table request's body shares (table_body.c) ---- */
+
+/* The builders' contract: `out` emptied (builders replace), then 0, or
+ * DDBST_EINVAL ("model or buffer is NULL"). */
+int ddbst__table_args(const ddbst_model *m, ddbst_buf *out, ddbst_error *err);
+
+/* {"TableName":"<the model's table>" into `out`, emptied by
+ * ddbst__table_args: the members follow, then ddbst__table_body_close. */
+void ddbst__table_body_open(ddbst__jw *w, const ddbst_model *m,
+                            ddbst_buf *out);
+
+/* The closing brace: `op`, or the writer's error with `out` empty. */
+int ddbst__table_body_close(ddbst__jw *w, ddbst_buf *out, int op,
+                            ddbst_error *err);
+
+/* The model's global index `name`: its index, or DDBST_ENOTFOUND (no such
+ * index) or DDBST_EINVAL ("NAME is a local " `why_not_local`) at path
+ * "index". */
+int ddbst__table_global_index(const ddbst_model *m, const char *name,
+                              const char *why_not_local, ddbst_error *err);
+
+/* "TimeToLiveSpecification":{"AttributeName":attr,"Enabled":enabled}:
+ * UpdateTimeToLive's and CloudFormation's. */
+void ddbst__table_time_to_live(ddbst__jw *w, const char *attr, int enabled);
+
 #endif

@@ -9,16 +9,11 @@
 
 static int table_only(const ddbst_model *m, ddbst_buf *out, int op,
                       ddbst_error *err) {
-  if (out) ddbst_buf_reset(out); /* builders replace */
-  if (!m || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
-  size_t start = out->len;
+  int rc = ddbst__table_args(m, out, err);
+  if (rc) return rc;
   ddbst__jw w;
-  ddbst__jw_init(&w, out);
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_pair(&w, "TableName", m->table_name);
-  ddbst__jw_close(&w, '}');
-  return w.rc ? ddbst__abandon(out, start, w.rc, err) : op;
+  ddbst__table_body_open(&w, m, out);
+  return ddbst__table_body_close(&w, out, op, err);
 }
 
 int ddbst_describe_table_request(const ddbst_model *m, ddbst_buf *out,
@@ -31,39 +26,40 @@ int ddbst_delete_table_request(const ddbst_model *m, ddbst_buf *out,
   return table_only(m, out, DDBST_OP_DELETE_TABLE, err);
 }
 
+/* "GlobalSecondaryIndexUpdates":[{"<action>":{...: the caller writes the
+ * action's members and closes two objects and the array. */
+static void index_update(ddbst__jw *w, const char *action) {
+  ddbst__jw_key(w, "GlobalSecondaryIndexUpdates");
+  ddbst__jw_open(w, '[');
+  ddbst__jw_open(w, '{');
+  ddbst__jw_key(w, action);
+}
+
+static void index_update_end(ddbst__jw *w) {
+  ddbst__jw_close(w, '}');
+  ddbst__jw_close(w, ']');
+}
+
 int ddbst_update_table_add_index_request(const ddbst_model *m,
                                          const char *index, ddbst_buf *out,
                                          ddbst_error *err) {
-  if (out) ddbst_buf_reset(out); /* builders replace */
-  if (!m || !out || !index)
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "model, index or buffer is NULL");
-  int ix = -1;
-  for (int i = 0; i < m->nindexes; i++)
-    if (!strcmp(m->indexes[i].name, index)) ix = i;
-  if (ix < 0)
-    return ddbst__fail(err, DDBST_ENOTFOUND, "index",
-                       "the model declares no index named %.64s", index);
-  if (m->indexes[ix].local)
-    return ddbst__fail(err, DDBST_EINVAL, "index",
-                       "%s is a local secondary index: DynamoDB creates those "
-                       "with the table only (a new table, CreateTable)",
-                       index);
-  size_t start = out->len;
+  int rc = ddbst__table_args(m, out, err);
+  if (!rc && !index)
+    rc = ddbst__fail(err, DDBST_EINVAL, NULL, "model, index or buffer is NULL");
+  if (rc) return rc;
+  int ix = ddbst__table_global_index(
+      m, index,
+      "secondary index: DynamoDB creates those with the table only (a new "
+      "table, CreateTable)",
+      err);
+  if (ix < 0) return ix;
   ddbst__jw w;
-  ddbst__jw_init(&w, out);
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_pair(&w, "TableName", m->table_name);
+  ddbst__table_body_open(&w, m, out);
   ddbst__table_attribute_definitions_of(&w, m, ix);
-  ddbst__jw_key(&w, "GlobalSecondaryIndexUpdates");
-  ddbst__jw_open(&w, '[');
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_key(&w, "Create");
+  index_update(&w, "Create");
   ddbst__table_index(&w, &m->indexes[ix]);
-  ddbst__jw_close(&w, '}');
-  ddbst__jw_close(&w, ']');
-  ddbst__jw_close(&w, '}');
-  return w.rc ? ddbst__abandon(out, start, w.rc, err) : DDBST_OP_UPDATE_TABLE;
+  index_update_end(&w);
+  return ddbst__table_body_close(&w, out, DDBST_OP_UPDATE_TABLE, err);
 }
 
 /* DynamoDB's rule for index names: 3 to 255 of [A-Za-z0-9_.-]. */
@@ -81,10 +77,10 @@ static int is_index_name(const char *s) {
 int ddbst_update_table_remove_index_request(const ddbst_model *m,
                                             const char *index, ddbst_buf *out,
                                             ddbst_error *err) {
-  if (out) ddbst_buf_reset(out); /* builders replace */
-  if (!m || !out || !index)
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "model, index or buffer is NULL");
+  int rc = ddbst__table_args(m, out, err);
+  if (!rc && !index)
+    rc = ddbst__fail(err, DDBST_EINVAL, NULL, "model, index or buffer is NULL");
+  if (rc) return rc;
   if (!is_index_name(index))
     return ddbst__fail(err, DDBST_EINVAL, "index",
                        "an index name is 3 to 255 of A-Z a-z 0-9 _ - .");
@@ -94,20 +90,12 @@ int ddbst_update_table_remove_index_request(const ddbst_model *m,
                          "the model still declares %s: remove it from the "
                          "model first, so that no write keeps its keys",
                          index);
-  size_t start = out->len;
   ddbst__jw w;
-  ddbst__jw_init(&w, out);
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_pair(&w, "TableName", m->table_name);
-  ddbst__jw_key(&w, "GlobalSecondaryIndexUpdates");
-  ddbst__jw_open(&w, '[');
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_key(&w, "Delete");
+  ddbst__table_body_open(&w, m, out);
+  index_update(&w, "Delete");
   ddbst__jw_open(&w, '{');
   ddbst__jw_pair(&w, "IndexName", index);
   ddbst__jw_close(&w, '}');
-  ddbst__jw_close(&w, '}');
-  ddbst__jw_close(&w, ']');
-  ddbst__jw_close(&w, '}');
-  return w.rc ? ddbst__abandon(out, start, w.rc, err) : DDBST_OP_UPDATE_TABLE;
+  index_update_end(&w);
+  return ddbst__table_body_close(&w, out, DDBST_OP_UPDATE_TABLE, err);
 }

@@ -101,40 +101,27 @@ void ddbst__table_settings_write(ddbst__jw *w, const ddbst_model *m, int cfn) {
 
 int ddbst_update_continuous_backups_request(const ddbst_model *m,
                                             ddbst_buf *out, ddbst_error *err) {
-  if (out) ddbst_buf_reset(out); /* builders replace */
-  if (!m || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
-  size_t start = out->len;
+  int rc = ddbst__table_args(m, out, err);
+  if (rc) return rc;
   ddbst__jw w;
-  ddbst__jw_init(&w, out);
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_pair(&w, "TableName", m->table_name);
+  ddbst__table_body_open(&w, m, out);
   ddbst__jw_key(&w, "PointInTimeRecoverySpecification");
   pitr_body(&w, m);
-  ddbst__jw_close(&w, '}');
-  return w.rc ? ddbst__abandon(out, start, w.rc, err)
-              : DDBST_OP_UPDATE_CONTINUOUS_BACKUPS;
+  return ddbst__table_body_close(&w, out, DDBST_OP_UPDATE_CONTINUOUS_BACKUPS,
+                                 err);
 }
 
 int ddbst_update_contributor_insights_request(const ddbst_model *m,
                                               const char *index,
                                               ddbst_buf *out,
                                               ddbst_error *err) {
-  if (out) ddbst_buf_reset(out); /* builders replace */
-  if (!m || !out)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "model or buffer is NULL");
+  int rc = ddbst__table_args(m, out, err);
+  if (rc) return rc;
   int enabled = m->settings.contributor_insights;
   if (index) {
-    int ix = -1;
-    for (int i = 0; i < m->nindexes; i++)
-      if (!strcmp(m->indexes[i].name, index)) ix = i;
-    if (ix < 0)
-      return ddbst__fail(err, DDBST_ENOTFOUND, "index",
-                         "the model declares no index named %.64s", index);
-    if (m->indexes[ix].local)
-      return ddbst__fail(err, DDBST_EINVAL, "index",
-                         "%s is a local index: its insights are the table's",
-                         index);
+    int ix = ddbst__table_global_index(
+        m, index, "index: its insights are the table's", err);
+    if (ix < 0) return ix;
     enabled = m->indexes[ix].settings.contributor_insights;
   }
   if (enabled < 0)
@@ -143,15 +130,11 @@ int ddbst_update_contributor_insights_request(const ddbst_model *m,
                        "the model does not declare contributorInsights for "
                        "%s%.64s",
                        index ? "index " : "the table", index ? index : "");
-  size_t start = out->len;
   ddbst__jw w;
-  ddbst__jw_init(&w, out);
-  ddbst__jw_open(&w, '{');
-  ddbst__jw_pair(&w, "TableName", m->table_name);
+  ddbst__table_body_open(&w, m, out);
   if (index) ddbst__jw_pair(&w, "IndexName", index);
   ddbst__jw_pair(&w, "ContributorInsightsAction",
                  enabled ? "ENABLE" : "DISABLE");
-  ddbst__jw_close(&w, '}');
-  return w.rc ? ddbst__abandon(out, start, w.rc, err)
-              : DDBST_OP_UPDATE_CONTRIBUTOR_INSIGHTS;
+  return ddbst__table_body_close(&w, out,
+                                 DDBST_OP_UPDATE_CONTRIBUTOR_INSIGHTS, err);
 }

@@ -185,6 +185,14 @@ expect insights-index 0 "UpdateContributorInsights${tab}{\"TableName\":\"orders-
   -- update-contributor-insights "$orders" --index GSI1
 expect insights-undeclared 2 '' 'contributorInsights: the model does not declare contributorInsights for the table' \
   -- update-contributor-insights "$saas"
+expect ttl-enable 0 "UpdateTimeToLive${tab}{\"TableName\":\"saas-api-dev\",\"TimeToLiveSpecification\":{\"AttributeName\":\"expiresAt\",\"Enabled\":true}}" '' \
+  -- update-time-to-live "$saas"
+expect ttl-disable 0 "UpdateTimeToLive${tab}{\"TableName\":\"orders-prod\",\"TimeToLiveSpecification\":{\"AttributeName\":\"expiresAt\",\"Enabled\":false}}" '' \
+  -- update-time-to-live "$orders" --disable expiresAt
+expect ttl-undeclared 2 '' 'ttlAttribute: the model declares no ttlAttribute to enable' \
+  -- update-time-to-live "$orders"
+expect ttl-still-declared 2 '' 'disable: the model still declares expiresAt as its ttlAttribute' \
+  -- update-time-to-live "$saas" --disable expiresAt
 expect describe-table-two-models 2 '' 'describe-table takes one model file' -- describe-table "$saas" "$saas"
 # Arguments reach the library as they were typed: quotes, backslashes and
 # control characters escaped in the request, not interpreted.

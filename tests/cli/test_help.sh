@@ -56,7 +56,7 @@ verbs=$("$ddbst" --help | sed -n 's/^       ddbst \([a-z][a-z-]*\).*/\1/p' | gre
 all="batch-get batch-write check cloudformation create create-table delete
 delete-table describe-table diff doc generate get hydrate keys lint migrate page parse
 patterns put query scan schema stream transact update update-continuous-backups
-update-contributor-insights update-table view workbench"
+update-contributor-insights update-table update-time-to-live view workbench"
 if [[ $(echo $verbs) == $(echo $all) ]]; then pass; else fail "overview lists: $(echo $verbs)"; fi
 for verb in $all; do
   run "$verb" --help

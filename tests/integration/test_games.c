@@ -47,10 +47,10 @@ static void write_score(itest_fixture *f, const score *s) {
 }
 
 static int write_items(void **state) {
-  (void)state;
   fixture = itest_open_sealed(DDBST_SOURCE_DIR "/examples/games/model.json",
                               "games", 2);
   if (!fixture) return -1;
+  *state = fixture; /* itest_teardown drops its table */
   keys = fixture->keys;
   for (int p = 0; p < NPLAYERS; p++) {
     char id[32], name[32];
@@ -75,13 +75,6 @@ static int write_items(void **state) {
     write_score(fixture, s);
   }
   return 0;
-}
-
-static int drop_table(void **state) {
-  (void)state;
-  int rc = itest_close(fixture);
-  fixture = NULL;
-  return rc;
 }
 
 /* ---- the oracle ---- */
@@ -399,5 +392,5 @@ int main(void) {
       cmocka_unit_test(refusals),
       cmocka_unit_test(updates_move_items),
   };
-  return cmocka_run_group_tests(tests, write_items, drop_table);
+  return cmocka_run_group_tests(tests, write_items, itest_teardown);
 }

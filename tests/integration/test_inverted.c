@@ -26,10 +26,10 @@ static unsigned rnd(unsigned below) {
 }
 
 static int write_items(void **state) {
-  (void)state;
   fixture = itest_open_sealed(
       DDBST_SOURCE_DIR "/tests/integration/models/inverted.json", "inv", 4);
   if (!fixture) return -1;
+  *state = fixture; /* itest_teardown drops its table */
   keys = fixture->keys;
   for (int u = 0; u < NUSERS; u++) {
     char uid[32];
@@ -47,13 +47,6 @@ static int write_items(void **state) {
                    u == 0 ? "role=owner" : "role=member");
     }
   return 0;
-}
-
-static int drop_table(void **state) {
-  (void)state;
-  int rc = itest_close(fixture);
-  fixture = NULL;
-  return rc;
 }
 
 typedef struct cond {
@@ -182,5 +175,5 @@ int main(void) {
       cmocka_unit_test(keys_written_once),
       cmocka_unit_test(cursors_bound),
   };
-  return cmocka_run_group_tests(tests, write_items, drop_table);
+  return cmocka_run_group_tests(tests, write_items, itest_teardown);
 }

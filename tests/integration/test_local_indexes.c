@@ -55,10 +55,10 @@ static void write_order(itest_fixture *f, const order *o) {
 }
 
 static int write_items(void **state) {
-  (void)state;
   fixture = itest_open_sealed(
       DDBST_SOURCE_DIR "/tests/integration/models/local_indexes.json", "lsi", 1);
   if (!fixture) return -1;
+  *state = fixture; /* itest_teardown drops its table */
   keys = fixture->keys;
   for (int u = 0; u < NUSERS; u++) {
     char name[32], uid[32];
@@ -76,13 +76,6 @@ static int write_items(void **state) {
     }
   }
   return 0;
-}
-
-static int drop_table(void **state) {
-  (void)state;
-  int rc = itest_close(fixture);
-  fixture = NULL;
-  return rc;
 }
 
 /* ---- the oracle ---- */
@@ -358,5 +351,5 @@ int main(void) {
       cmocka_unit_test(consistent_reads),
       cmocka_unit_test(updates_keep_local_keys),
   };
-  return cmocka_run_group_tests(tests, write_items, drop_table);
+  return cmocka_run_group_tests(tests, write_items, itest_teardown);
 }

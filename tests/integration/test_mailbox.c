@@ -45,10 +45,10 @@ static unsigned rnd(unsigned below) {
 }
 
 static int write_items(void **state) {
-  (void)state;
   fixture = itest_open_sealed(DDBST_SOURCE_DIR "/examples/mailbox/model.json",
                               "mail", 8);
   if (!fixture) return -1;
+  *state = fixture; /* itest_teardown drops its table */
   for (int u = 0; u < NUSERS; u++) {
     char uid[32], addr[48];
     snprintf(uid, sizeof uid, "userId=u%d", u + 1);
@@ -74,13 +74,6 @@ static int write_items(void **state) {
     }
   }
   return 0;
-}
-
-static int drop_table(void **state) {
-  (void)state;
-  int rc = itest_close(fixture);
-  fixture = NULL;
-  return rc;
 }
 
 /* ---- the oracle ---- */
@@ -315,5 +308,5 @@ int main(void) {
       cmocka_unit_test(marking_read_leaves_unread),
       cmocka_unit_test(cursors_bound),
   };
-  return cmocka_run_group_tests(tests, write_items, drop_table);
+  return cmocka_run_group_tests(tests, write_items, itest_teardown);
 }

@@ -34,10 +34,10 @@ static void login_of(int e, char *out, size_t cap) {
 }
 
 static int write_items(void **state) {
-  (void)state;
   fixture = itest_open_sealed(DDBST_SOURCE_DIR "/examples/orgchart/model.json",
                               "org", 7);
   if (!fixture) return -1;
+  *state = fixture; /* itest_teardown drops its table */
   for (int e = 0; e < NEMP; e++) {
     char login[32], name[32];
     snprintf(login, sizeof login, "login=e%02d", e);
@@ -74,13 +74,6 @@ static int write_items(void **state) {
                    member[d][e] == 1 ? "role=head" : "role=member");
     }
   return 0;
-}
-
-static int drop_table(void **state) {
-  (void)state;
-  int rc = itest_close(fixture);
-  fixture = NULL;
-  return rc;
 }
 
 /* ---- the oracle ---- */
@@ -337,5 +330,5 @@ int main(void) {
       cmocka_unit_test(employee_card),    cmocka_unit_test(keys_written_once),
       cmocka_unit_test(cursors_bound),
   };
-  return cmocka_run_group_tests(tests, write_items, drop_table);
+  return cmocka_run_group_tests(tests, write_items, itest_teardown);
 }

@@ -5,7 +5,9 @@
  * once DescribeTable says it is ACTIVE the new pattern returns the items
  * that were there before, with no key written for it (a multi-attribute
  * index is backfilled from the attributes themselves). Removing it again
- * and deleting the table go through ddbst's bodies too. */
+ * and deleting the table go through ddbst's bodies too. UpdateTimeToLive
+ * enables expiry on the SaaS model's ttlAttribute, and a model without it
+ * disables it again, each read back with DescribeTimeToLive. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,10 +116,64 @@ static void add_index_to_a_live_table(void **state) {
   assert_int_equal(itest_close(f), 0);
 }
 
+/* DescribeTimeToLive of f's table (a body written here: ddbst builds no
+ * DescribeTimeToLive), as "STATUS ATTRIBUTE". */
+static const char *ttl_status(itest_fixture *f, char *out, size_t cap) {
+  char body[256];
+  snprintf(body, sizeof body, "{\"TableName\":\"%s\"}", f->table);
+  assert_int_equal(itest_send_json(f, "DescribeTimeToLive", body), 200);
+  const char *sp[] = {"TimeToLiveDescription", "TimeToLiveStatus", NULL};
+  const char *ap[] = {"TimeToLiveDescription", "AttributeName", NULL};
+  yajl_val st = yajl_tree_get(f->response, sp, yajl_t_string);
+  yajl_val at = yajl_tree_get(f->response, ap, yajl_t_string);
+  snprintf(out, cap, "%s %s", st ? YAJL_GET_STRING(st) : "-",
+           at ? YAJL_GET_STRING(at) : "-");
+  return out;
+}
+
+static void time_to_live_on_and_off(void **state) {
+  (void)state;
+  itest_fixture *f =
+      itest_open(DDBST_SOURCE_DIR "/examples/saas/model.json", "ttl");
+  assert_non_null(f);
+  char status[160];
+  assert_string_equal(ttl_status(f, status, sizeof status), "DISABLED -");
+  itest_ok(f, ddbst_update_time_to_live_request(f->model, NULL, itest_body(f),
+                                                &f->err));
+  assert_string_equal(ttl_status(f, status, sizeof status),
+                      "ENABLED expiresAt");
+
+  /* the model without ttlAttribute (the blog's) turns it off */
+  ddbst_load_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.table_name = f->table;
+  ddbst_model *next = NULL;
+  ddbst_error err;
+  assert_int_equal(ddbst_model_load_file(DDBST_SOURCE_DIR
+                                         "/examples/blog/model.json",
+                                         &o, &next, &err),
+                   0);
+  assert_int_equal(ddbst_update_time_to_live_request(
+                       f->model, "expiresAt", itest_body(f), &f->err),
+                   DDBST_EINVAL);
+  assert_int_equal(ddbst_buf_len(f->body), 0);
+  /* DynamoDB wants the attribute it was enabled on */
+  itest_refused(f, ddbst_update_time_to_live_request(next, "validUntil",
+                                                     itest_body(f), &f->err),
+                "ValidationException");
+  itest_ok(f, ddbst_update_time_to_live_request(next, "expiresAt",
+                                                itest_body(f), &f->err));
+  assert_string_equal(ttl_status(f, status, sizeof status), "DISABLED -");
+  ddbst_model_free(next);
+  assert_int_equal(itest_close(f), 0);
+}
+
 int main(void) {
   if (itest_should_skip("test_table_ops")) return 77;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(add_index_to_a_live_table),
+      cmocka_unit_test(time_to_live_on_and_off),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

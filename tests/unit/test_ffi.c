@@ -561,6 +561,18 @@ static void create_table_and_review(void **state) {
   expect_error("{\"op\":\"updateContributorInsights\",\"index\":\"GSI1\"}",
                DDBST_ENOTFOUND, "ENOTFOUND", "index",
                "the model does not declare contributorInsights for index GSI1");
+  expect("{\"op\":\"updateTimeToLive\"}",
+         "{\"operation\":\"UpdateTimeToLive\",\"target\":"
+         "\"DynamoDB_20120810.UpdateTimeToLive\",\"body\":{"
+         "\"TableName\":\"saas-api-dev\",\"TimeToLiveSpecification\":{"
+         "\"AttributeName\":\"expiresAt\",\"Enabled\":true}}}");
+  expect_error("{\"op\":\"updateTimeToLive\",\"disable\":\"expiresAt\"}",
+               DDBST_EINVAL, "EINVAL", "disable",
+               "the model still declares expiresAt as its ttlAttribute: "
+               "remove it from the model first, so that no write keeps "
+               "setting it");
+  expect_error("{\"op\":\"updateTimeToLive\",\"disable\":7}",
+               DDBST_EINVAL, "EINVAL", "disable", "expected a string");
   expect_error("{\"op\":\"updateContributorInsights\",\"idx\":\"GSI1\"}",
                DDBST_EINVAL, "EINVAL", "idx",
                "unknown field for updateContributorInsights");

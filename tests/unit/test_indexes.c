@@ -328,7 +328,8 @@ static ddbst_model *native_model(void) {
   if (load_q(NATIVE_TABLE(Board ", 'Bins': {'partitionKey': ['b']}")
                  SCORE("'Board': {}, 'Bins': {}")
              ", 'patterns': {'top': {'query': 'Score', 'index': 'Board', "
-             "'range': 'pts', 'order': 'desc'}}}",
+             "'range': 'pts', 'order': 'desc'}, 'byPtsThenAt': {'query': "
+             "'Score', 'index': 'Board', 'order': 'desc'}}}",
              &m, &err))
     fail_msg("%s: %s", err.path, err.message);
   return m;
@@ -403,6 +404,7 @@ static void native_key_conditions(void **state) {
   ddbst_buf *b = ddbst_buf_new(NULL);
   ddbst_error err;
   int top = ddbst_model_pattern(m, "top");
+  int any = ddbst_model_pattern(m, "byPtsThenAt");
   ddbst_item *it = ddbst_item_new(m, 0);
   set(it, "g", "g1");
   set(it, "r", "eu");
@@ -414,7 +416,17 @@ static void native_key_conditions(void **state) {
   q.attribute = ddbst_model_attribute(m, 0, "at");
   q.value = "2026-03";
   q.value_len = 7;
-  assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_OP_QUERY);
+  /* top declares its range on pts: a condition on at is refused whole */
+  assert_int_equal(ddbst_buf_append(b, "stale", 5), 0);
+  assert_int_equal(ddbst_query_request(it, top, &q, b, &err), DDBST_EVALUE);
+  assert_string_equal(err.path, "facet at");
+  assert_string_equal(err.message,
+                      "pattern top takes a range on pts only, not on at; a "
+                      "pattern with no \"range\" takes a condition on any "
+                      "sort attribute of index Board (pts, at)");
+  assert_int_equal(ddbst_buf_len(b), 0);
+  /* a pattern with no range takes it, after pts by equality */
+  assert_int_equal(ddbst_query_request(it, any, &q, b, &err), DDBST_OP_QUERY);
   assert_string_equal(
       ddbst_buf_data(b),
       "{\"TableName\":\"app\",\"IndexName\":\"Board\",\"KeyConditionExpression\":"

@@ -533,6 +533,31 @@ static void json_entry(void **state) {
          "\"message\":\"a filter reads one entity's attributes: give that "
          "entity alone in \\\"entities\\\"\"}}");
   free(a);
+  /* each flag's refusal names the request's own field */
+  a = call_json(j, "{\"op\":\"scan\",\"index\":\"GSI1\",\"consistent\":"
+                   "true,\"select\":\"COUNT\"}");
+  assert_string_equal(
+      a, "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":"
+         "\"consistent\",\"message\":\"index GSI1 is a global secondary "
+         "index: it cannot be read consistently\"}}");
+  free(a);
+  a = call_json(j, "{\"op\":\"scan\",\"consistent\":true,\"select\":"
+                   "\"COUNT\",\"project\":[\"email\"]}");
+  assert_string_equal(
+      a, "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":"
+         "\"select\",\"message\":\"a count (DDBST_QUERY_COUNT) returns no "
+         "attributes: it takes no projection\"}}");
+  free(a);
+  a = call_json(j, "{\"op\":\"scanPage\",\"index\":\"GSI1\",\"select\":"
+                   "\"COUNT\",\"consistent\":true,\"response\":\"{}\"}");
+  assert_non_null(strstr(a, "\"path\":\"consistent\""));
+  free(a);
+  a = call_json(j, "{\"op\":\"scan\",\"consistent\":\"yes\"}");
+  assert_non_null(strstr(a, "\"path\":\"consistent\""));
+  free(a);
+  a = call_json(j, "{\"op\":\"scan\",\"select\":\"SPECIFIC_ATTRIBUTES\"}");
+  assert_non_null(strstr(a, "\"path\":\"select\""));
+  free(a);
   a = call_json(j, "{\"op\":\"scan\",\"segment\":1}");
   assert_string_equal(
       a, "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":"

@@ -310,6 +310,80 @@ static void follow_up_requests(void **state) {
   ddbst_buf_free(b);
 }
 
+/* UpdateTimeToLive: enabled on the model's ttlAttribute, or disabled on
+ * one a model no longer declares; nothing half-written on a refusal or a
+ * failed allocation. */
+static void time_to_live_requests(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(model("t-1", "'ttlAttribute':'expiresAt'", ""));
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  assert_int_equal(ddbst_update_time_to_live_request(m, NULL, b, &err),
+                   DDBST_OP_UPDATE_TIME_TO_LIVE);
+  assert_string_equal(ddbst_buf_data(b),
+                      "{\"TableName\":\"t-1\",\"TimeToLiveSpecification\":{"
+                      "\"AttributeName\":\"expiresAt\",\"Enabled\":true}}");
+  assert_string_equal(ddbst_operation_name(DDBST_OP_UPDATE_TIME_TO_LIVE),
+                      "UpdateTimeToLive");
+  /* still declared: its writes would keep setting it */
+  assert_int_equal(ddbst_update_time_to_live_request(m, "expiresAt", b, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(ddbst_buf_data(b), "");
+  assert_string_equal(err.path, "disable");
+  assert_string_equal(err.message,
+                      "the model still declares expiresAt as its "
+                      "ttlAttribute: remove it from the model first, so that "
+                      "no write keeps setting it");
+  assert_int_equal(ddbst_update_time_to_live_request(m, "oldExpiry", b, &err),
+                   DDBST_OP_UPDATE_TIME_TO_LIVE);
+  assert_string_equal(ddbst_buf_data(b),
+                      "{\"TableName\":\"t-1\",\"TimeToLiveSpecification\":{"
+                      "\"AttributeName\":\"oldExpiry\",\"Enabled\":false}}");
+  assert_int_equal(ddbst_update_time_to_live_request(m, "", b, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(ddbst_buf_data(b), "");
+  assert_string_equal(err.path, "disable");
+  assert_int_equal(ddbst_update_time_to_live_request(NULL, NULL, b, &err),
+                   DDBST_EINVAL);
+  assert_int_equal(ddbst_update_time_to_live_request(m, NULL, NULL, &err),
+                   DDBST_EINVAL);
+  ddbst_model_free(m);
+
+  /* no ttlAttribute: nothing to enable, and a disable is still built */
+  m = load_text(model("t-1", "", ""));
+  assert_int_equal(ddbst_update_time_to_live_request(m, NULL, b, &err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(ddbst_buf_data(b), "");
+  assert_string_equal(err.path, "ttlAttribute");
+  assert_string_equal(err.message,
+                      "the model declares no ttlAttribute to enable; to "
+                      "disable time to live, name the attribute it expires "
+                      "by");
+  assert_int_equal(ddbst_update_time_to_live_request(m, "expiresAt", b, &err),
+                   DDBST_OP_UPDATE_TIME_TO_LIVE);
+  ddbst_buf_free(b);
+
+  /* a buffer that cannot grow: ENOMEM, empty, no leak */
+  for (int n = 1;; n++) {
+    counting_alloc c;
+    counting_alloc_init(&c);
+    c.fail_at = n;
+    b = ddbst_buf_new(&c.hooks);
+    if (!b) continue;
+    int rc = ddbst_update_time_to_live_request(m, "expiresAt", b, &err);
+    if (rc == DDBST_OP_UPDATE_TIME_TO_LIVE) {
+      ddbst_buf_free(b);
+      assert_int_equal(c.live, 0);
+      break;
+    }
+    assert_int_equal(rc, DDBST_ENOMEM);
+    assert_int_equal(ddbst_buf_len(b), 0);
+    ddbst_buf_free(b);
+    assert_int_equal(c.live, 0);
+  }
+  ddbst_model_free(m);
+}
+
 static void local_index_has_no_settings_of_its_own(void **state) {
   (void)state;
   EXPECT_REFUSED(
@@ -410,6 +484,7 @@ int main(void) {
       cmocka_unit_test(create_table_without_settings),
       cmocka_unit_test(cloudformation_carries_every_setting),
       cmocka_unit_test(follow_up_requests),
+      cmocka_unit_test(time_to_live_requests),
       cmocka_unit_test(local_index_has_no_settings_of_its_own),
       cmocka_unit_test(table_arn_taken_as_name),
       cmocka_unit_test(allocation_failures),

@@ -29,6 +29,7 @@ const COMMANDS = {
   UpdateTable: 'UpdateTableCommand', Scan: 'ScanCommand',
   UpdateContinuousBackups: 'UpdateContinuousBackupsCommand',
   UpdateContributorInsights: 'UpdateContributorInsightsCommand',
+  UpdateTimeToLive: 'UpdateTimeToLiveCommand',
 };
 
 // A request body for the SDK: {"B": base64} and {"BS": [...]} as bytes.

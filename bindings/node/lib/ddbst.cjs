@@ -196,6 +196,8 @@ class Ddbst {
   updateContributorInsights(index) {
     return this.call({ op: 'updateContributorInsights', index });
   }
+  // expiry on the model's ttlAttribute, or off on `disable`, which it no longer declares
+  updateTimeToLive(disable) { return this.call({ op: 'updateTimeToLive', disable }); }
   cloudformation(streamFilters) {
     return this.call({ op: 'cloudformation', streamFilters }).template;
   }

@@ -2,13 +2,14 @@
 // The table's requests through the AWS SDK on DynamoDB Local: a table made
 // with every setting of docs/examples/orders-settings.json and read back
 // (deletion protection, the index's on-demand maximum), DeleteTable refused
-// while protected; an index added to a live table and removed again.
+// while protected; an index added to a live table and removed again; time
+// to live turned on and off, read back with DescribeTimeToLive.
 
 const { describe, it } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { DynamoDBClient, UpdateTableCommand } = require('@aws-sdk/client-dynamodb');
+const { DynamoDBClient, UpdateTableCommand, DescribeTimeToLiveCommand } = require('@aws-sdk/client-dynamodb');
 const { Ddbst, DdbstError, DynamoDBError } = require('ddbst');
 const { Table } = require('ddbst/aws-sdk');
 
@@ -87,6 +88,27 @@ describe('table requests through the AWS SDK', { skip }, () => {
     } finally {
       v1.close();
       v2.close();
+    }
+  });
+
+  it('turns time to live on and off again', async () => {
+    const name = `saas-ttl-js-${stamp}`;
+    const saas = new Ddbst({ modelFile: path.join(root, 'examples', 'saas', 'model.json'), table: name });
+    const shop = new Ddbst({ modelFile: shopFile, table: name }); // no ttlAttribute
+    const ttl = async () => (await client.send(new DescribeTimeToLiveCommand({ TableName: name })))
+      .TimeToLiveDescription;
+    try {
+      const t = new Table(saas, client);
+      await t.createTable();
+      await t.send(saas.updateTimeToLive());
+      assert.deepEqual(await ttl(), { TimeToLiveStatus: 'ENABLED', AttributeName: 'expiresAt' });
+      assert.throws(() => saas.updateTimeToLive('expiresAt'), { path: 'disable' });
+      await t.send(shop.updateTimeToLive('expiresAt'));
+      assert.deepEqual(await ttl(), { TimeToLiveStatus: 'DISABLED' });
+      await t.deleteTable();
+    } finally {
+      saas.close();
+      shop.close();
     }
   });
 });

@@ -308,6 +308,13 @@ class Ddbst:
         return cast(Request, self.call(build_request(
             "updateContributorInsights", index=index)))
 
+    def update_time_to_live(self, disable: str | None = None) -> Request:
+        """The UpdateTimeToLive request: expiry enabled on the model's
+        ttlAttribute, or disabled on `disable`, an attribute the model no
+        longer declares."""
+        return cast(Request, self.call(build_request(
+            "updateTimeToLive", disable=disable)))
+
     def cloudformation(self, stream_filters: Sequence[str] | None = None
                        ) -> dict[str, Any]:
         """The CloudFormation template; stream_filters like ["Event:INSERT"]."""

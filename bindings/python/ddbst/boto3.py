@@ -45,6 +45,7 @@ METHODS = {
     "UpdateTable": "update_table",
     "UpdateContinuousBackups": "update_continuous_backups",
     "UpdateContributorInsights": "update_contributor_insights",
+    "UpdateTimeToLive": "update_time_to_live",
 }
 
 

@@ -409,6 +409,28 @@ class TableRequests(unittest.TestCase):
                 t.describe_table()
             self.assertEqual(gone.exception.kind, "ResourceNotFound")
 
+    def test_time_to_live_on_and_off(self):
+        # the SaaS model expires by expiresAt; the shop's has no TTL
+        own = f"{name}-ttl"
+        saas = os.path.join(ROOT, "examples", "saas", "model.json")
+        with Ddbst(model_file=saas, table=own) as v1, \
+                Ddbst(model_file=MODEL, table=own) as v2:
+            t1 = Table(v1, raw)
+            t1.create_table()
+            t1.send(v1.update_time_to_live())
+            self.assertEqual(
+                raw.describe_time_to_live(TableName=own)
+                ["TimeToLiveDescription"],
+                {"TimeToLiveStatus": "ENABLED", "AttributeName": "expiresAt"})
+            with self.assertRaises(DdbstError) as cm:
+                v1.update_time_to_live(disable="expiresAt")
+            self.assertEqual(cm.exception.path, "disable")
+            Table(v2, raw).send(v2.update_time_to_live(disable="expiresAt"))
+            self.assertEqual(
+                raw.describe_time_to_live(TableName=own)
+                ["TimeToLiveDescription"], {"TimeToLiveStatus": "DISABLED"})
+            t1.delete_table()
+
     def test_an_index_added_and_removed(self):
         # the shop model's table, without its index first
         import json
