@@ -383,8 +383,9 @@ static void plan_json(const ddbst_migration *m, ddbst__jw *w, ddbst_buf *body,
 static const char *const step_text[] = {
     "",
     "UpdateTable: create index ",
-    "scan the table (parallel segments, consistent reads); send the writes "
-    "ddbst_migration_next gives for every page (the writer protocol in force)",
+    /* one text in two literals: the parentheses say so to clang */
+    ("scan the table (parallel segments, consistent reads); send the writes "
+     "ddbst_migration_next gives for every page (the writer protocol in force)"),
     "scan the table again: ddbst_migration_verify finds no problem",
     "UpdateTable: delete index "};
 

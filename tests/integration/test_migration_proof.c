@@ -169,8 +169,8 @@ static void check_diff(const ddbst_model *old_model,
       "\"class\":\"backfill\",\"what\":\"table.indexes.GSI3\"",
       "\"class\":\"cleanup\",\"what\":\"table.indexes.GSI2\"",
       "\"class\":\"backfill\",\"what\":\"entities.Account.attributes.region\"",
-      "\"class\":\"rewrite\",\"what\":\"entities.Order.attributes.placedAt."
-      "precision\"",
+      ("\"class\":\"rewrite\",\"what\":\"entities.Order.attributes.placedAt."
+       "precision\""),
       "\"class\":\"rewrite\",\"what\":\"entities.Order.key.sk\"",
       "\"class\":\"rewrite\",\"what\":\"entities.Order.indexes.GSI1.sk\"",
       "\"class\":\"backfill\",\"what\":\"patterns.openTicketsByAssignee\"",
