@@ -40,6 +40,7 @@ typedef struct out {
   int failed;
 } out;
 
+__attribute__((format(printf, 2, 3)))
 static void put(out *o, const char *fmt, ...) {
   if (o->failed) return;
   for (;;) {
