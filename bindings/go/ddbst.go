@@ -228,11 +228,15 @@ type PageItem struct {
 }
 
 // Page is DynamoDB's answer read back. An empty TransactGetItems slot is a
-// nil entry of Items.
+// nil entry of Items; an item of no entity of the model (a scan's unique
+// guard) has an empty Entity. Matched and Scanned are the answer's Count
+// and ScannedCount where it gave them (a select COUNT, a scan).
 type Page struct {
 	Items    []*PageItem `json:"items"`
 	Count    int         `json:"count"`
 	HasMore  bool        `json:"hasMore"`
+	Matched  int         `json:"matched,omitempty"`
+	Scanned  int         `json:"scanned,omitempty"`
 	Cursor   string      `json:"cursor,omitempty"`
 	Followup *Request    `json:"followup,omitempty"`
 }
