@@ -317,3 +317,64 @@ pub fn members_raw(text: &str) -> Result<Vec<(String, &str)>, ParseError> {
         }
     }
 }
+
+/// The elements of a top-level array with each one's exact text, as
+/// `members_raw` gives an object's members.
+pub fn elements_raw(text: &str) -> Result<Vec<&str>, ParseError> {
+    let mut p = Parser { s: text.as_bytes(), i: 0 };
+    p.space();
+    if p.s.get(p.i) != Some(&b'[') {
+        return Err(p.fail("expected an array"));
+    }
+    p.i += 1;
+    let mut out = Vec::new();
+    p.space();
+    if p.s.get(p.i) == Some(&b']') {
+        return Ok(out);
+    }
+    loop {
+        p.space();
+        let start = p.i;
+        p.value(1)?;
+        out.push(&text[start..p.i]);
+        p.space();
+        match p.s.get(p.i) {
+            Some(b',') => p.i += 1,
+            Some(b']') => return Ok(out),
+            _ => return Err(p.fail("expected ',' or ']'")),
+        }
+    }
+}
+
+/// JSON text: numbers as their text, strings quoted (`value.to_string()`
+/// puts an item read back into a request).
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => f.write_str("null"),
+            Value::Bool(b) => write!(f, "{}", b),
+            Value::Number(n) => f.write_str(n),
+            Value::String(s) => f.write_str(&quote(s)),
+            Value::Array(a) => {
+                f.write_str("[")?;
+                for (i, v) in a.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{}", v)?;
+                }
+                f.write_str("]")
+            }
+            Value::Object(m) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{}:{}", quote(k), v)?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}

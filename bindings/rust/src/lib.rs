@@ -14,14 +14,19 @@
 //! assert_eq!(r.target, "DynamoDB_20120810.GetItem");
 //! ```
 
+mod evolve;
 pub mod json;
+mod read;
+mod request;
 
 use std::ffi::CStr;
 use std::fmt;
 use std::os::raw::{c_char, c_void};
 use std::ptr::{self, NonNull};
 
+pub use evolve::{Change, Diff, Migration, MigrationItem, MigrationPlan, MigrationStep, Old, PlanStep, Problem};
 pub use json::Value;
+pub use read::{GuardAudit, HydrateOptions, Hydration, Page, PageItem, PageOptions, ScanOptions};
 
 extern "C" {
     fn ddbst_version() -> *const c_char;
@@ -185,22 +190,7 @@ impl Session {
     /// "update", "delete", "query", "transact", "createTable"); the body is
     /// ddbst's own text.
     pub fn build(&self, request: &str) -> Result<Request, Error> {
-        let text = self.call_text(request);
-        let members = json::members_raw(&text).map_err(Error::unreadable)?;
-        let mut r = Request { operation: String::new(), target: String::new(),
-                              body: String::new(), item: None };
-        for (name, raw) in members {
-            let parsed = || json::parse(raw).map_err(Error::unreadable);
-            match name.as_str() {
-                "error" => return Err(Error::from_answer(&json::parse(&text).map_err(Error::unreadable)?)),
-                "operation" => r.operation = parsed()?.as_str().unwrap_or("").to_string(),
-                "target" => r.target = parsed()?.as_str().unwrap_or("").to_string(),
-                "body" => r.body = raw.to_string(),
-                "item" => r.item = Some(parsed()?),
-                _ => {}
-            }
-        }
-        Ok(r)
+        Request::from_raw(&self.call_text(request))
     }
 }
 
