@@ -1143,13 +1143,17 @@ DDBST_API int ddbst_page_followup_request(const ddbst_page *page,
 #define DDBST_DDB_OTHER 1         /* a type or code ddbst does not sort */
 #define DDBST_DDB_CONDITIONAL_CHECK_FAILED 2
 #define DDBST_DDB_TRANSACTION_CANCELED 3
-#define DDBST_DDB_TRANSACTION_CONFLICT 4
+#define DDBST_DDB_TRANSACTION_CONFLICT 4 /* also a global table's
+                                          ReplicatedWriteConflict */
 #define DDBST_DDB_TRANSACTION_IN_PROGRESS 5
 #define DDBST_DDB_THROTTLED 6     /* ProvisionedThroughputExceeded, Throttling,
-                                     RequestLimitExceeded */
+                                     RequestLimitExceeded, LimitExceeded (too
+                                     many table operations at once) */
 #define DDBST_DDB_VALIDATION 7    /* ValidationException, ValidationError */
 #define DDBST_DDB_RESOURCE_NOT_FOUND 8 /* no such table or index */
-#define DDBST_DDB_INTERNAL 9      /* InternalServerError, ServiceUnavailable */
+/* HTTP 500 and 503: InternalServerError, InternalFailure,
+ * ServiceUnavailable, ServiceUnavailableException */
+#define DDBST_DDB_INTERNAL 9
 #define DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT 10
 #define DDBST_DDB_IDEMPOTENT_PARAMETER_MISMATCH 11
 #define DDBST_DDB_ACCESS_DENIED 12 /* credentials, signature, permissions */
@@ -1170,9 +1174,15 @@ DDBST_API int ddbst_page_error_kind(const ddbst_page *page);
 DDBST_API const char *ddbst_page_error_type(const ddbst_page *page);
 /* Its message ("message" or "Message"), "" when none. */
 DDBST_API const char *ddbst_page_error_message(const ddbst_page *page);
-/* 1 when sending the same request again later can succeed: throttling,
- * internal errors, transaction conflicts, and cancellations whose every
- * failed reason is one of those. */
+/* 1 when sending the same request again later, with backoff, can
+ * succeed, as DynamoDB's error reference says ("OK to retry? Yes"):
+ * DDBST_DDB_THROTTLED, _INTERNAL (HTTP 500 and 503), _TRANSACTION_CONFLICT,
+ * _TRANSACTION_IN_PROGRESS, and a cancellation whose every failed reason
+ * is one of those. 0 for every other kind, DDBST_DDB_OTHER included, and
+ * for a page that holds no error. ddbst never sees the HTTP status: an
+ * answer of HTTP 500 or 503 whose body is not DynamoDB's error (a proxy's
+ * page, an empty body: ddbst_page_parse_error refuses it) is the caller's
+ * to retry. Thread-safe on a page no one is changing. */
 DDBST_API int ddbst_page_error_retryable(const ddbst_page *page);
 
 /* CancellationReasons, one per operation of the cancelled transaction, in

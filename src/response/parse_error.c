@@ -12,15 +12,25 @@ static const struct {
     {"ConditionalCheckFailedException", DDBST_DDB_CONDITIONAL_CHECK_FAILED},
     {"TransactionCanceledException", DDBST_DDB_TRANSACTION_CANCELED},
     {"TransactionConflictException", DDBST_DDB_TRANSACTION_CONFLICT},
+    /* a global table's item written at once in another Region */
+    {"ReplicatedWriteConflictException", DDBST_DDB_TRANSACTION_CONFLICT},
     {"TransactionInProgressException", DDBST_DDB_TRANSACTION_IN_PROGRESS},
     {"ProvisionedThroughputExceededException", DDBST_DDB_THROTTLED},
     {"ThrottlingException", DDBST_DDB_THROTTLED},
     {"RequestLimitExceeded", DDBST_DDB_THROTTLED},
+    /* too many control-plane operations at once: the reference's "OK to
+     * retry? Yes", with backoff, like throttling */
+    {"LimitExceededException", DDBST_DDB_THROTTLED},
     {"ValidationException", DDBST_DDB_VALIDATION},
     {"SerializationException", DDBST_DDB_VALIDATION},
     {"ResourceNotFoundException", DDBST_DDB_RESOURCE_NOT_FOUND},
+    /* HTTP 500 and 503: DynamoDB's own names, and the names every AWS
+     * service's front end answers with (the API reference's common
+     * errors) */
     {"InternalServerError", DDBST_DDB_INTERNAL},
+    {"InternalFailure", DDBST_DDB_INTERNAL},
     {"ServiceUnavailable", DDBST_DDB_INTERNAL},
+    {"ServiceUnavailableException", DDBST_DDB_INTERNAL},
     {"ItemCollectionSizeLimitExceededException",
      DDBST_DDB_ITEM_COLLECTION_SIZE_LIMIT},
     {"IdempotentParameterMismatchException",
