@@ -54,8 +54,8 @@ static int on_change(void *user, const ddbst__change *c) {
       snprintf(p->why, sizeof p->why, "impossible in place: %s", c->reason);
     else
       snprintf(p->why, sizeof p->why,
-               "unsafe (refused without DDBST_MIGRATE_UNSAFE, --unsafe); "
-               "check first: %s",
+               "unsafe (accept it with --unsafe, \"unsafe\": true or "
+               "DDBST_MIGRATE_UNSAFE); check first: %s",
                c->check ? c->check : c->reason);
     ddbst__trim_partial_utf8(p->why);
   }

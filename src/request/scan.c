@@ -294,8 +294,8 @@ int ddbst_scan_request(ddbst_scan *s, uint32_t flags, uint32_t limit,
                        ix->name);
   if ((flags & DDBST_QUERY_COUNT) && s->nproj)
     return ddbst__fail(err, DDBST_EINVAL, "flags",
-                       "a count (DDBST_QUERY_COUNT) returns no attributes: "
-                       "it takes no projection");
+                       "a count (select COUNT, --count, DDBST_QUERY_COUNT) "
+                       "returns no attributes: it takes no projection");
   if (flags & ~(DDBST_CONSISTENT_READ | DDBST_QUERY_COUNT))
     return ddbst__fail(err, DDBST_EINVAL, "flags",
                        "a scan takes DDBST_CONSISTENT_READ and "

@@ -80,7 +80,8 @@ static int write_entries(ddbst_item *it, ddbst__write w, uint32_t flags,
     return ddbst__fail(err, DDBST_EINVAL, e->name,
                        "%s: a transaction returns no values (ReturnValues); "
                        "read the item afterwards, or ask for the item on a "
-                       "failed condition (DDBST_RETURN_OLD_ON_FAILURE)",
+                       "failed condition (returnOnFailure, "
+                       "DDBST_RETURN_OLD_ON_FAILURE)",
                        e->nuniques ? "a write of an entity with unique "
                                      "attributes is a transaction"
                                    : "a write in a transaction");

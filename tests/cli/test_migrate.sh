@@ -43,7 +43,7 @@ expect plan-none 0 'nothing to migrate: every change is free (free)' '' \
   -- migrate plan "$e/free.old.json" "$e/free.new.json"
 expect plan-impossible 2 '' 'ddbst: table.localIndexes.LSI1: impossible in place: a new local index LSI1' \
   -- migrate plan "$e/impossible-lsi.old.json" "$e/impossible-lsi.new.json"
-expect plan-unsafe 2 '' 'unsafe (refused without DDBST_MIGRATE_UNSAFE, --unsafe); check first: no two items of Author already stored share EMAIL#{email:lower}' \
+expect plan-unsafe 2 '' 'unsafe (accept it with --unsafe, "unsafe": true or DDBST_MIGRATE_UNSAFE); check first: no two items of Author already stored share EMAIL#{email:lower}' \
   -- migrate plan "$e/unsafe.old.json" "$e/unsafe.new.json"
 
 # the backfill of a new index and a default: one update for Ann, nothing

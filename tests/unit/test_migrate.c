@@ -270,7 +270,8 @@ static void refusals(void **state) {
   assert_int_equal(ddbst_migration_new(o, n, 0, &m, &err), DDBST_EINVAL);
   assert_string_equal(
       err.message,
-      "unsafe (refused without DDBST_MIGRATE_UNSAFE, --unsafe); check first: "
+      "unsafe (accept it with --unsafe, \"unsafe\": true or "
+      "DDBST_MIGRATE_UNSAFE); check first: "
       "no two items of Author already stored share EMAIL#{email:lower}; then "
       "write a guard item for each");
   assert_int_equal(ddbst_migration_new(o, n, DDBST_MIGRATE_UNSAFE, &m, &err),

@@ -545,8 +545,9 @@ static void json_entry(void **state) {
                    "\"COUNT\",\"project\":[\"email\"]}");
   assert_string_equal(
       a, "{\"error\":{\"code\":-1,\"name\":\"EINVAL\",\"path\":"
-         "\"select\",\"message\":\"a count (DDBST_QUERY_COUNT) returns no "
-         "attributes: it takes no projection\"}}");
+         "\"select\",\"message\":\"a count (select COUNT, --count, "
+         "DDBST_QUERY_COUNT) returns no attributes: it takes no "
+         "projection\"}}");
   free(a);
   a = call_json(j, "{\"op\":\"scanPage\",\"index\":\"GSI1\",\"select\":"
                    "\"COUNT\",\"consistent\":true,\"response\":\"{}\"}");
