@@ -43,6 +43,16 @@ int ddbst__diff_walk(const ddbst_model *old, const ddbst_model *next,
 
 enum { DDBST__REASON_MAX = 800 };
 
+/* A change's path is made of model names, each at most 255 bytes (an
+ * identifier, an index name): "entities.<entity>.indexes.<index>" is the
+ * longest base, and a part (".when", ".pk") goes after it. A path buffer
+ * is a base's and that part's room, so no path is ever cut. */
+enum {
+  DDBST__NAME_MAX = 255,
+  DDBST__PATH_BASE_MAX = 2 * DDBST__NAME_MAX + 32,
+  DDBST__PATH_MAX = DDBST__PATH_BASE_MAX + 16
+};
+
 typedef struct ddbst__differ {
   const ddbst_model *old, *next;
   ddbst__change_fn fn;

@@ -24,7 +24,7 @@ static void key_part(key_pair *p, int index, const char *path_base,
   int narrows;
   if (!ddbst__diff_template(p->eo, a, p->en, b, how, sizeof how, &narrows))
     return;
-  char path[DDBST__REASON_MAX];
+  char path[DDBST__PATH_MAX];
   snprintf(path, sizeof path, "%s.%s", path_base, part);
   ddbst__diff_entity(d, p->en->name);
   ddbst__diff_readers(d, d->next, p->ne, index);
@@ -90,7 +90,7 @@ static void membership(key_pair *p, int index, const char *path_base,
   int fewer = !admits_all(p->eo, a, p->en, b);
   if (!more && !fewer) return;
   ddbst__differ *d = p->d;
-  char path[DDBST__REASON_MAX];
+  char path[DDBST__PATH_MAX];
   snprintf(path, sizeof path, "%s.when", path_base);
   ddbst__diff_entity(d, p->en->name);
   ddbst__diff_readers(d, d->next, p->ne, index);
@@ -114,7 +114,7 @@ static void membership(key_pair *p, int index, const char *path_base,
 
 static void index_keys(key_pair *p) {
   ddbst__differ *d = p->d;
-  char base[DDBST__REASON_MAX];
+  char base[DDBST__PATH_BASE_MAX];
   for (int i = 0; i < p->en->nindexes; i++) {
     const ddbst__ekey *b = &p->en->indexes[i];
     const ddbst__index *ix = &d->next->indexes[b->index];
@@ -230,7 +230,7 @@ static void uniques(key_pair *p) {
 static void entity_changed(ddbst__differ *d, int oe, int ne) {
   key_pair p = {d, oe, ne, &d->old->entities[oe], &d->next->entities[ne]};
   ddbst__diff_attributes(d, oe, ne);
-  char base[DDBST__REASON_MAX];
+  char base[DDBST__PATH_BASE_MAX];
   snprintf(base, sizeof base, "entities.%s.key", p.en->name);
   key_part(&p, -1, base, "pk", &p.eo->key.pk, &p.en->key.pk);
   key_part(&p, -1, base, "sk", &p.eo->key.sk, &p.en->key.sk);

@@ -136,6 +136,35 @@ static void native_index_rekeyed(void **state) {
   free(text);
 }
 
+/* The longest names a model takes (255 bytes each) make the longest path
+ * of a change, entities.<entity>.indexes.<index>.when: whole, never cut. */
+static void longest_path_whole(void **state) {
+  (void)state;
+  char entity[256], index[256], models[2][2048], want[700];
+  memset(entity, 'E', 255);
+  entity[255] = 0;
+  memset(index, 'I', 255);
+  index[255] = 0;
+  for (int i = 0; i < 2; i++)
+    snprintf(models[i], sizeof models[i],
+             "{\"ddbst\":1,\"table\":{\"name\":\"tbl\",\"partitionKey\":"
+             "\"PK\",\"sortKey\":\"SK\",\"indexes\":{\"%s\":{"
+             "\"partitionKey\":\"GSI1PK\"}}},\"entities\":{\"%s\":{"
+             "\"attributes\":{\"id\":\"string\",\"status\":{\"type\":"
+             "\"enum\",\"values\":[\"a\",\"b\"]}},\"key\":{\"pk\":"
+             "\"E#{id}\",\"sk\":\"E#{id}\"},\"indexes\":{\"%s\":{\"pk\":"
+             "\"S#{status}\",\"when\":{\"status\":\"%s\"}}}}}}",
+             index, entity, index, i ? "b" : "a");
+  ddbst_buf *out = ddbst_buf_new(NULL);
+  assert_int_equal(diff(models[0], models[1], 0, out, NULL),
+                   DDBST_CHANGE_BACKFILL);
+  snprintf(want, sizeof want, "\"what\":\"entities.%s.indexes.%s.when\"",
+           entity, index);
+  if (!strstr(ddbst_buf_data(out), want))
+    fail_msg("no %s in %s", want, ddbst_buf_data(out));
+  ddbst_buf_free(out);
+}
+
 static void bad_input(void **state) {
   (void)state;
   ddbst_model *m = load_text(base_text);
@@ -432,6 +461,7 @@ int main(void) {
       cmocka_unit_test(precision_lowered),
       cmocka_unit_test(facet_order),
       cmocka_unit_test(native_index_rekeyed),
+      cmocka_unit_test(longest_path_whole),
       cmocka_unit_test(bad_input),
       cmocka_unit_test(class_names),
       cmocka_unit_test(allocation_failures),
