@@ -14,16 +14,26 @@ typedef struct jparser {
   int depth;
 } jparser;
 
-/* "condition.and[1]" + "=" → "condition.and[1].=", in the arena. */
-static const char *sub_path(jparser *J, const char *parent, const char *key,
-                            long index) {
-  char buf[DDBST_ERROR_PATH_MAX];
-  if (index >= 0)
-    snprintf(buf, sizeof buf, "%s[%ld]", parent, index);
-  else
-    snprintf(buf, sizeof buf, "%s.%s", parent, key);
+/* A sub-path's text, in the arena (cut at a character, never inside one,
+ * when it would pass DDBST_ERROR_PATH_MAX). */
+static const char *keep_path(jparser *J, char *buf) {
   ddbst__trim_partial_utf8(buf);
   return ddbst__arena_strndup(J->p->ar, buf, strlen(buf));
+}
+
+/* "condition.and[1]" + "=" → "condition.and[1].=" */
+static const char *member_path(jparser *J, const char *parent,
+                               const char *key) {
+  char buf[DDBST_ERROR_PATH_MAX];
+  snprintf(buf, sizeof buf, "%s.%s", parent, key);
+  return keep_path(J, buf);
+}
+
+/* "condition.and" + 1 → "condition.and[1]" */
+static const char *item_path(jparser *J, const char *parent, size_t index) {
+  char buf[DDBST_ERROR_PATH_MAX];
+  snprintf(buf, sizeof buf, "%s[%zu]", parent, index);
+  return keep_path(J, buf);
 }
 
 static int fail_at(jparser *J, const char *path, int code, const char *fmt,
@@ -144,7 +154,7 @@ static int operand(jparser *J, const ddbst__jnode *v, const char *path,
     if (first && v->type == DDBST__J_STRING) return path_of(J, v, path, out);
     return literal(J, v, path, out);
   }
-  const char *inner = sub_path(J, path, op, -1);
+  const char *inner = member_path(J, path, op);
   if (!inner) return DDBST_ENOMEM;
   const ddbst__jnode *a = v->items[0];
   if (!strcmp(op, "path")) return path_of(J, a, inner, out);
@@ -205,7 +215,7 @@ static int condition(jparser *J, const ddbst__jnode *v, const char *path,
 static int operands(jparser *J, ddbst__xnode *n, const ddbst__jnode *a,
                     const char *path) {
   for (size_t i = 0; i < a->count; i++) {
-    const char *ep = sub_path(J, path, NULL, (long)i);
+    const char *ep = item_path(J, path, i);
     if (!ep) return DDBST_ENOMEM;
     int rc = operand(J, a->items[i], ep, i == 0, 0, &n->kids[i]);
     if (rc) return rc;
@@ -224,14 +234,14 @@ static int condition(jparser *J, const ddbst__jnode *v, const char *path,
                    DDBST__X_DEPTH);
   const char *op = v->keys[0];
   const ddbst__jnode *a = v->items[0];
-  const char *ap = sub_path(J, path, op, -1);
+  const char *ap = member_path(J, path, op);
   if (!ap) return DDBST_ENOMEM;
   int rc;
   ddbst__xnode *n;
   if (!strcmp(op, "and") || !strcmp(op, "or")) {
     if ((rc = args(J, a, ap, 1, 1000, "an array of conditions"))) return rc;
     if (a->count == 1) {
-      const char *ep = sub_path(J, ap, NULL, 0);
+      const char *ep = item_path(J, ap, 0);
       rc = ep ? condition(J, a->items[0], ep, out) : DDBST_ENOMEM;
       J->depth--;
       return rc;
@@ -239,7 +249,7 @@ static int condition(jparser *J, const ddbst__jnode *v, const char *path,
     n = node(J, op[0] == 'a' ? DDBST__X_AND : DDBST__X_OR, (int)a->count, path);
     if (!n) return DDBST_ENOMEM;
     for (size_t i = 0; i < a->count; i++) {
-      const char *ep = sub_path(J, ap, NULL, (long)i);
+      const char *ep = item_path(J, ap, i);
       if (!ep) return DDBST_ENOMEM;
       if ((rc = condition(J, a->items[i], ep, &n->kids[i]))) return rc;
     }
@@ -291,7 +301,7 @@ static int condition(jparser *J, const ddbst__jnode *v, const char *path,
           const char *o = operator_of(a, operand_ops);
           if (!o || strcmp(o, "path") != 0)
             return fail_at(J, ap, DDBST_EINVAL, "expected an attribute's path");
-          const char *pp = sub_path(J, ap, "path", -1);
+          const char *pp = member_path(J, ap, "path");
           return pp ? path_of(J, a->items[0], pp, &n->kids[0]) : DDBST_ENOMEM;
         }
         return path_of(J, a, ap, &n->kids[0]);
@@ -319,7 +329,7 @@ static int update_value(jparser *J, const ddbst__jnode *v, const char *path,
   if (++J->depth > DDBST__X_DEPTH)
     return fail_at(J, path, DDBST_EINVAL, "values nested past %d levels",
                    DDBST__X_DEPTH);
-  const char *ap = sub_path(J, path, op, -1);
+  const char *ap = member_path(J, path, op);
   if (!ap) return DDBST_ENOMEM;
   const ddbst__jnode *a = v->items[0];
   int rc = args(J, a, ap, 2, 2, "[operand, operand]");
@@ -332,7 +342,7 @@ static int update_value(jparser *J, const ddbst__jnode *v, const char *path,
   if (!n) return DDBST_ENOMEM;
   *out = n;
   for (size_t i = 0; i < 2 && !rc; i++) {
-    const char *ep = sub_path(J, ap, NULL, (long)i);
+    const char *ep = item_path(J, ap, i);
     if (!ep) return DDBST_ENOMEM;
     /* the first operand is a path when a string, as everywhere */
     if (i == 0 && k == DDBST__X_IF_NOT_EXISTS)
@@ -343,7 +353,7 @@ static int update_value(jparser *J, const ddbst__jnode *v, const char *path,
       rc = update_value(J, a->items[i], ep, &n->kids[i]);
   }
   if (!rc && k == DDBST__X_IF_NOT_EXISTS && n->kids[0]->kind != DDBST__X_PATH)
-    rc = fail_at(J, sub_path(J, ap, NULL, 0), DDBST_EINVAL,
+    rc = fail_at(J, item_path(J, ap, 0), DDBST_EINVAL,
                  "if_not_exists takes an attribute's path first");
   J->depth--;
   return rc;
@@ -362,7 +372,7 @@ static int action(jparser *J, const ddbst__jnode *v, const char *path,
                    "{\"remove\": path}, {\"add\": [path, value]} or "
                    "{\"delete\": [path, value]}");
   const ddbst__jnode *a = v->items[0];
-  const char *ap = sub_path(J, path, k, -1);
+  const char *ap = member_path(J, path, k);
   if (!ap) return DDBST_ENOMEM;
   int rc;
   if (!strcmp(k, "remove")) {
@@ -374,7 +384,7 @@ static int action(jparser *J, const ddbst__jnode *v, const char *path,
         return fail_at(J, ap, DDBST_EINVAL, "more than %d actions", cap);
       ddbst__xnode *r = node(J, DDBST__X_REMOVE, 1, path);
       if (!r) return DDBST_ENOMEM;
-      const char *ep = a->type == DDBST__J_ARRAY ? sub_path(J, ap, NULL, (long)i)
+      const char *ep = a->type == DDBST__J_ARRAY ? item_path(J, ap, i)
                                                  : ap;
       if (!ep) return DDBST_ENOMEM;
       rc = path_of(J, a->type == DDBST__J_ARRAY ? a->items[i] : a, ep,
@@ -390,7 +400,7 @@ static int action(jparser *J, const ddbst__jnode *v, const char *path,
                       : k[0] == 'a' ? DDBST__X_ADD
                                     : DDBST__X_DELETE;
   ddbst__xnode *x = node(J, kind, 2, path);
-  const char *p0 = sub_path(J, ap, NULL, 0), *p1 = sub_path(J, ap, NULL, 1);
+  const char *p0 = item_path(J, ap, 0), *p1 = item_path(J, ap, 1);
   if (!x || !p0 || !p1) return DDBST_ENOMEM;
   rc = path_of(J, a->items[0], p0, &x->kids[0]);
   if (!rc)
@@ -421,7 +431,7 @@ int ddbst__xparse_json(ddbst__xparse *p, const ddbst__jnode *v,
     int n = 0;
     rc = 0;
     for (size_t i = 0; !rc && i < v->count; i++) {
-      const char *ep = sub_path(&J, p->field, NULL, (long)i);
+      const char *ep = item_path(&J, p->field, i);
       rc = ep ? action(&J, v->items[i], ep, list, &n, MAX_ACTIONS)
               : DDBST_ENOMEM;
     }

@@ -381,11 +381,10 @@ static int key_taken(const ddbst__sample *s, const char *pk, size_t pkl,
   for (int r = 0; r < s->nrows; r++) {
     size_t a, b;
     const char *p = ddbst__sample_s(&s->rows[r], m->pk_attr, &a);
-    const char *q = m->sk_attr ? ddbst__sample_s(&s->rows[r], m->sk_attr, &b)
-                               : NULL;
-    if (p && a == pkl && !memcmp(p, pk, pkl) &&
-        (!m->sk_attr || (q && b == skl && !memcmp(q, sk, skl))))
-      return 1;
+    if (!p || a != pkl || memcmp(p, pk, pkl)) continue;
+    if (!m->sk_attr) return 1;
+    const char *q = ddbst__sample_s(&s->rows[r], m->sk_attr, &b);
+    if (q && b == skl && !memcmp(q, sk, skl)) return 1;
   }
   return 0;
 }
