@@ -53,7 +53,7 @@ static void c_set(const char *prefix, const gen_entity *e, const gen_attr *a,
 /* The parameters of `facets` (each a value of its attribute's C type). */
 static void c_params(const char *prefix, const gen_entity *e,
                      const char *const *facets, int n) {
-  char t[256], an[256];
+  char t[256 + 8], an[256]; /* t: a prefix and "_bool" */
   for (int i = 0; i < n; i++) {
     const gen_attr *a = gen_attr_of(e, facets[i]);
     if (!a) continue;
@@ -64,7 +64,7 @@ static void c_params(const char *prefix, const gen_entity *e,
 }
 
 void generate_c(const gen_model *g) {
-  char prefix[256], guard[260], en[256], an[256], t[256], pn[256];
+  char prefix[256], guard[260], en[256], an[256], t[256 + 8], pn[256];
   gen_snake(g->label, prefix, sizeof prefix);
   char upper[256];
   size_t k = 0;

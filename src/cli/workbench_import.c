@@ -346,7 +346,8 @@ static void write_entity(importer *im, cli_text *t, yajl_val f, int first) {
       if (item_of(im, at(im->data, r), fn) && av_text(wb_get(at(im->data, r), ipk)))
         item = at(im->data, r);
     if (!item) continue;
-    char tp[1024], ts[1024];
+    /* a key's text is up to 2048 bytes, and so its template */
+    char tp[2048], ts[2048];
     infer(im, av_text(wb_get(item, ipk)), item, tp, sizeof tp);
     const char *skv = isk ? av_text(wb_get(item, isk)) : NULL;
     if (skv) infer(im, skv, item, ts, sizeof ts);
@@ -374,7 +375,7 @@ static void write_entity(importer *im, cli_text *t, yajl_val f, int first) {
     if (dup) continue;
     /* the owner is the item whose values make the guard's key */
     const char *gk = av_text(wb_get(g, im->pk));
-    char tmpl[1024] = "";
+    char tmpl[2048] = "";
     for (size_t q = 0; q < count(im->data) && !tmpl[0]; q++)
       if (item_of(im, at(im->data, q), fn) &&
           !infer(im, gk, at(im->data, q), tmpl, sizeof tmpl))
