@@ -195,6 +195,20 @@ int itest_teardown(void **state) {
   return rc;
 }
 
+static itest_fixture *group_fixture;
+
+itest_fixture *itest_group_fixture(itest_fixture *f) {
+  group_fixture = f;
+  return f;
+}
+
+int itest_group_teardown(void **state) {
+  (void)state;
+  int rc = itest_close(group_fixture);
+  group_fixture = NULL;
+  return rc;
+}
+
 /* ---- values ---- */
 
 static ddbst_item *values_v(itest_fixture *f, const char *entity, va_list ap) {

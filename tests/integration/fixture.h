@@ -70,6 +70,13 @@ int itest_setup_saas(void **state);
 int itest_setup_blog(void **state);
 int itest_teardown(void **state);
 
+/* cmocka gives a group setup's state to every test of the group, over the
+ * tests' own initial_state: a group whose tests carry their case there
+ * keeps its fixture with itest_group_fixture (which returns `f`) and
+ * shares itest_group_teardown, which closes it. One at a time. */
+itest_fixture *itest_group_fixture(itest_fixture *f);
+int itest_group_teardown(void **state);
+
 /* ---- values ---- */
 
 /* Makes f->item a fresh item of `entity` holding the "name=value" pairs

@@ -63,8 +63,9 @@ static const timeline_entry timeline[] = {
 static itest_fixture *fixture;
 
 static int write_timeline(void **state) {
-  (void)state;
-  fixture = itest_open(DDBST_SOURCE_DIR "/examples/saas/model.json", "cond");
+  (void)state; /* the cases are the tests' states */
+  fixture = itest_group_fixture(
+      itest_open(DDBST_SOURCE_DIR "/examples/saas/model.json", "cond"));
   if (!fixture) return -1;
   itest_fixture *f = fixture;
   char ts[64], id[64], created[64], name[64], project[64], status[64];
@@ -94,13 +95,6 @@ static int write_timeline(void **state) {
   ITEST_CREATE(f, "Project", "orgId=od", "projectId=X", "createdAt=" V,
                "name=other-org", "status=archived");
   return 0;
-}
-
-static int drop_table(void **state) {
-  (void)state;
-  int rc = itest_close(fixture);
-  fixture = NULL;
-  return rc;
 }
 
 /* ---- the rows ---- */
@@ -279,7 +273,7 @@ int main(void) {
   tests[n++] = (struct CMUnitTest)cmocka_unit_test(facets_by_equality);
   /* one group: the table is written once and read by every case */
   return _cmocka_run_group_tests("sort-key conditions", tests, n,
-                                 write_timeline, drop_table)
+                                 write_timeline, itest_group_teardown)
              ? 1
              : 0;
 }

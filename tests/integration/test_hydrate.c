@@ -17,7 +17,6 @@
 enum { NTEAM = 230, NOTHER = 20, PAGE = 150 };
 
 static itest_fixture *fixture;
-static ddbst_cursor_keys *keys;
 static int deleted[NTEAM + NOTHER];
 
 /* Member i's join date: not in memberId order, so the index's order is not
@@ -65,21 +64,12 @@ static void write_member(itest_fixture *f, int i) {
 }
 
 static int write_members(void **state) {
-  (void)state;
-  fixture = itest_open(
-      DDBST_SOURCE_DIR "/tests/integration/models/hydrate.json", "hydrate");
+  fixture = itest_open_sealed(
+      DDBST_SOURCE_DIR "/tests/integration/models/hydrate.json", "hydrate", 18);
+  *state = fixture; /* itest_teardown drops its table and keyring */
   if (!fixture) return -1;
-  static const uint8_t key[32] = {18, 5};
-  keys = ddbst_cursor_keys_new(NULL);
-  if (!keys || ddbst_cursor_keys_add(keys, key, NULL)) return -1;
   for (int i = 0; i < NTEAM + NOTHER; i++) write_member(fixture, i);
   return 0;
-}
-
-static int drop_table(void **state) {
-  (void)state;
-  ddbst_cursor_keys_free(keys);
-  return itest_close(fixture);
 }
 
 /* The member number of a page's item i (its memberId "m042": 42). */
@@ -136,7 +126,7 @@ static void keys_only_pages_hydrated(void **state) {
     q.limit = PAGE;
     q.cursor = ddbst_buf_len(cursor) ? ddbst_buf_data(cursor) : NULL;
     q.cursor_len = ddbst_buf_len(cursor);
-    q.cursor_keys = keys;
+    q.cursor_keys = f->keys;
     itest_ok(f, ddbst_query_request(f->item, pattern, &q, itest_body(f),
                                     &f->err));
     int n = ddbst_page_parse_query(page, f->item, pattern,
@@ -185,7 +175,7 @@ static void keys_only_pages_hydrated(void **state) {
     }
     seen += n;
     pages++;
-    int more = ddbst_page_next_cursor(page, keys, DDBST_NOW, cursor, &f->err);
+    int more = ddbst_page_next_cursor(page, f->keys, DDBST_NOW, cursor, &f->err);
     assert_true(more >= 0);
   } while (ddbst_buf_len(cursor));
   assert_int_equal(seen, NTEAM);
@@ -256,5 +246,5 @@ int main(void) {
       cmocka_unit_test(keys_only_pages_hydrated),
       cmocka_unit_test(projection_reads_what_it_names),
   };
-  return cmocka_run_group_tests(tests, write_members, drop_table);
+  return cmocka_run_group_tests(tests, write_members, itest_teardown);
 }

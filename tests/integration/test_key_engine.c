@@ -20,16 +20,12 @@ static const char *const names[] = {
 static const char *const badges[] = {"k2", "k1"};
 
 static itest_fixture *fixture;
-static ddbst_cursor_keys *keys;
 
 static int write_members(void **state) {
-  (void)state;
-  fixture = itest_open(DDBST_SOURCE_DIR "/tests/integration/models/members.json",
-                       "keng");
+  (void)state; /* the rows are the tests' states */
+  fixture = itest_group_fixture(itest_open_sealed(
+      DDBST_SOURCE_DIR "/tests/integration/models/members.json", "keng", 7));
   if (!fixture) return -1;
-  static const uint8_t key[32] = {7, 7, 7};
-  keys = ddbst_cursor_keys_new(NULL);
-  if (!keys || ddbst_cursor_keys_add(keys, key, NULL)) return -1;
   itest_fixture *f = fixture;
   char name[64], badge[64];
   ITEST_CREATE(f, "Team", "teamId=t1", "title=T");
@@ -45,14 +41,6 @@ static int write_members(void **state) {
   ITEST_CREATE(f, "Member", "teamId=t2", "name=Ab");
   ITEST_CREATE(f, "Badge", "teamId=t2", "name=Ab", "badgeId=k1");
   return 0;
-}
-
-static int drop_table(void **state) {
-  (void)state;
-  ddbst_cursor_keys_free(keys);
-  int rc = itest_close(fixture);
-  fixture = NULL;
-  return rc;
 }
 
 /* ---- the oracle: the conditions of docs/queries.md on lower-cased text */
@@ -164,7 +152,7 @@ static void members(void **state) {
   oracle(r->condition, r->value, r->value2, 0, want, sizeof want);
   ITEST_VALUES(f, "Member", "teamId=t1");
   ddbst_query q = itest_condition(f, r->condition, "name", r->value, r->value2);
-  itest_expect(f, itest_query_cursors(f, "membersByName", &q, keys), "name",
+  itest_expect(f, itest_query_cursors(f, "membersByName", &q, f->keys), "name",
                want, r->name);
 }
 
@@ -176,7 +164,7 @@ static void badges_of(void **state) {
   ITEST_VALUES(f, "Badge", "teamId=t1");
   ddbst_query q = itest_condition(f, r->condition, "name", r->value, r->value2);
   const char *got =
-      badge_labels(itest_query_cursors(f, "badgesByName", &q, keys));
+      badge_labels(itest_query_cursors(f, "badgesByName", &q, f->keys));
   if (strcmp(got, want))
     fail_msg("badgesByName %s\n  expected: %s\n  got:      %s\n  last "
              "request: %s",
@@ -189,10 +177,10 @@ static void the_example(void **state) {
   itest_fixture *f = fixture;
   ITEST_VALUES(f, "Member", "teamId=t1");
   ddbst_query q = itest_condition(f, DDBST_SK_BEGINS, "name", "Ab", NULL);
-  itest_expect(f, itest_query_cursors(f, "membersByName", &q, keys), "name",
+  itest_expect(f, itest_query_cursors(f, "membersByName", &q, f->keys), "name",
                "Ab abc ABD Abz", "begins Ab");
   q = itest_condition(f, DDBST_SK_LT, "name", "B", NULL);
-  itest_expect(f, itest_query_cursors(f, "membersByName", &q, keys), "name",
+  itest_expect(f, itest_query_cursors(f, "membersByName", &q, f->keys), "name",
                "a AA Ab abc ABD Abz ac", "lt B");
 }
 
@@ -211,7 +199,7 @@ int main(void) {
     }
   tests[n++] = (struct CMUnitTest)cmocka_unit_test(the_example);
   return _cmocka_run_group_tests("key engine", tests, n, write_members,
-                                 drop_table)
+                                 itest_group_teardown)
              ? 1
              : 0;
 }

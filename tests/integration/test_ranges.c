@@ -19,7 +19,6 @@
 enum { NPRODUCTS = 40, NTAGS = 24, NVALUES = 14, MAXV = 32 };
 
 static itest_fixture *fixture;
-static ddbst_cursor_keys *keys;
 static char categories[NPRODUCTS][MAXV];
 static char labels[NTAGS][MAXV];
 
@@ -71,13 +70,10 @@ static int seen_before(char (*vals)[MAXV], int n, const char *v, int low) {
 }
 
 static int write_items(void **state) {
-  (void)state;
-  fixture = itest_open(DDBST_SOURCE_DIR "/tests/integration/models/ranges.json",
-                       "rng");
+  fixture = itest_open_sealed(
+      DDBST_SOURCE_DIR "/tests/integration/models/ranges.json", "rng", 16);
+  *state = fixture; /* itest_teardown drops its table and keyring */
   if (!fixture) return -1;
-  static const uint8_t key[32] = {16, 16};
-  keys = ddbst_cursor_keys_new(NULL);
-  if (!keys || ddbst_cursor_keys_add(keys, key, NULL)) return -1;
   itest_fixture *f = fixture;
   /* the example first */
   static const char *const fixed[] = {"tool", "tool s", "tool!", "too",
@@ -89,7 +85,7 @@ static int write_items(void **state) {
       do random_value(categories[i]);
       while (seen_before(categories, i, categories[i], 0));
     char cat[MAXV + 16];
-    snprintf(cat, sizeof cat, "category=%s", categories[i]);
+    snprintf(cat, sizeof cat, "category=%.*s", MAXV, categories[i]);
     ITEST_CREATE(f, "Product", "shop=s1", cat, "sku=k1");
     ITEST_CREATE(f, "Product", "shop=s1", cat, "sku=k2");
   }
@@ -97,21 +93,13 @@ static int write_items(void **state) {
     do random_value(labels[i]);
     while (seen_before(labels, i, labels[i], 1));
     char label[MAXV + 16];
-    snprintf(label, sizeof label, "label=%s", labels[i]);
+    snprintf(label, sizeof label, "label=%.*s", MAXV, labels[i]);
     ITEST_CREATE(f, "Tag", "shop=s1", label);
   }
   /* the same in another partition: never returned */
   ITEST_CREATE(f, "Product", "shop=s2", "category=tool s", "sku=k1");
   ITEST_CREATE(f, "Tag", "shop=s2", "label=tool s");
   return 0;
-}
-
-static int drop_table(void **state) {
-  (void)state;
-  ddbst_cursor_keys_free(keys);
-  int rc = itest_close(fixture);
-  fixture = NULL;
-  return rc;
 }
 
 /* ---- the oracle: the values' own order ---- */
@@ -271,7 +259,7 @@ static void random_ranges(const char *entity, const char *pattern,
       show(v2, sv2, sizeof sv2);
       snprintf(what, sizeof what, "%s %s %s %s", pattern, condition_names[c],
                sv, sv2);
-      expect(what, itest_query_cursors(f, pattern, &q, keys), attr, low, want,
+      expect(what, itest_query_cursors(f, pattern, &q, f->keys), attr, low, want,
              nwant);
     }
 }
@@ -305,7 +293,7 @@ static void the_example(void **state) {
   for (size_t r = 0; r < 2; r++) {
     ITEST_VALUES(f, "Product", "shop=s1");
     ddbst_query q = itest_condition(f, rows[r].cond, "category", "tool", NULL);
-    yajl_val items = itest_query_cursors(f, "productsByCategory", &q, keys);
+    yajl_val items = itest_query_cursors(f, "productsByCategory", &q, f->keys);
     size_t nwant = oracle(categories, NPRODUCTS, 0, rows[r].cond, "tool",
                           NULL, 2, 0, want);
     expect(rows[r].name, items, "category", 0, want, nwant);
@@ -347,5 +335,5 @@ int main(void) {
       cmocka_unit_test(products_descending),
       cmocka_unit_test(tags),
   };
-  return cmocka_run_group_tests_name("ranges", tests, write_items, drop_table);
+  return cmocka_run_group_tests_name("ranges", tests, write_items, itest_teardown);
 }
