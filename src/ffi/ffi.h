@@ -29,6 +29,12 @@ typedef struct call {
   uint32_t txn_flags; /* a transact request's flags for every write in it */
 } call;
 
+/* A session's allocator, model and cursor keys (NULL: none), for the
+ * prepared operations (prepared.c) built on it. */
+const ddbst_allocator *ddbst__json_alloc(const ddbst_json *s);
+const ddbst_model *ddbst__json_model(const ddbst_json *s);
+const ddbst_cursor_keys *ddbst__json_keys(const ddbst_json *s);
+
 /* ---- reading the request (read.c) ---- */
 
 /* Fills c->err and returns `code`. */

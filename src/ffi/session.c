@@ -18,6 +18,15 @@ struct ddbst_json {
   ddbst_cursor_keys *keys; /* NULL: none configured */
 };
 
+/* What a prepared operation (prepared.c) takes from its session. */
+const ddbst_allocator *ddbst__json_alloc(const ddbst_json *s) {
+  return &s->alloc;
+}
+const ddbst_model *ddbst__json_model(const ddbst_json *s) { return s->model; }
+const ddbst_cursor_keys *ddbst__json_keys(const ddbst_json *s) {
+  return s->keys;
+}
+
 /* Answers carry the allocator that made them in a header, so that
  * ddbst_json_free needs nothing but the pointer. */
 typedef struct answer_header {
