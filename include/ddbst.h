@@ -2157,7 +2157,8 @@ DDBST_API int ddbst_prepared_entity(const ddbst_prepared *p);
  * ddbst_item_set reads sets it ("=acme\0=p-1\0\0=active\0"). `len` is the
  * bytes of all segments, their NULs included, or DDBST_NUL_TERMINATED:
  * exactly one segment per attribute is read, each to its NUL (what an FFI
- * that passes a string writes). NULL: every attribute unset. A query takes
+ * that passes a string writes; nothing else marks the text's end, so it
+ * must hold every segment). NULL: every attribute unset. A query takes
  * `limit` (0: the pattern's default) and `cursor` (NULL: the first page;
  * `cursor_len` may be DDBST_NUL_TERMINATED), opened with the session's
  * cursorKeys; the others take neither (DDBST_EINVAL). `now_unix_us`: a

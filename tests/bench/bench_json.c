@@ -27,7 +27,8 @@ static struct {
 static const char put_values[] =
     "=" BENCH_ORG "\0=" BENCH_PROJECT_ID "\0=" BENCH_CREATED
     "\0=" BENCH_PROJECT_NAME "\0=active";
-static const char query_values[] = "=" BENCH_ORG;
+/* the pattern's entity is Project: its partition facet, four unset */
+static const char query_values[] = "=" BENCH_ORG "\0\0\0\0";
 
 static const char put_request[] =
     "{\"op\":\"put\",\"entity\":\"Project\",\"values\":{\"orgId\":\"" BENCH_ORG
@@ -73,7 +74,7 @@ static int op_prepared_put(bench_ctx *c) {
 
 static int op_prepared_query_cursor(bench_ctx *c) {
   (void)c;
-  int rc = ddbst_prepared_run(J.query, query_values, DDBST_NUL_TERMINATED, 25,
+  int rc = ddbst_prepared_run(J.query, query_values, sizeof query_values, 25,
                               J.cursor, J.cursor_len, BENCH_NOW, NULL);
   return rc < 0 ? rc : 0;
 }

@@ -142,7 +142,7 @@ static void query_is_the_entrys(void **state) {
       ddbst_prepared_new(s, DDBST_OP_QUERY, "listProjects", 0, &err);
   assert_non_null(q);
   char *cursor = first_cursor(s);
-  assert_int_equal(ddbst_prepared_run(q, "=acme", DDBST_NUL_TERMINATED, 25,
+  assert_int_equal(ddbst_prepared_run(q, "=acme\0\0\0\0", DDBST_NUL_TERMINATED, 25,
                                       cursor, DDBST_NUL_TERMINATED, NOW, &err),
                    DDBST_OP_QUERY);
   char req[1024];
@@ -159,7 +159,7 @@ static void query_is_the_entrys(void **state) {
   free(want);
 
   /* a bad cursor: ECURSOR at "cursor", and no body */
-  assert_int_equal(ddbst_prepared_run(q, "=acme", DDBST_NUL_TERMINATED, 0,
+  assert_int_equal(ddbst_prepared_run(q, "=acme\0\0\0\0", DDBST_NUL_TERMINATED, 0,
                                       "AAAA", 4, NOW, &err),
                    DDBST_ECURSOR);
   assert_string_equal(err.path, "cursor");
@@ -300,7 +300,7 @@ static void no_allocation_once_warm(void **state) {
       assert_int_equal(ddbst_prepared_run(p, project, sizeof project, 0, NULL,
                                           0, NOW, &err),
                        DDBST_OP_PUT_ITEM);
-      assert_int_equal(ddbst_prepared_run(q, "=acme", DDBST_NUL_TERMINATED, 25,
+      assert_int_equal(ddbst_prepared_run(q, "=acme\0\0\0\0", DDBST_NUL_TERMINATED, 25,
                                           cursor, DDBST_NUL_TERMINATED, NOW,
                                           &err),
                        DDBST_OP_QUERY);
