@@ -2130,6 +2130,64 @@ DDBST_API void ddbst_json_free(char *answer);
  * may be running on it. NULL is ignored. */
 DDBST_API void ddbst_json_close(ddbst_json *session);
 
+/* ---- prepared operations (FFI without JSON) ---- */
+
+/* One operation of a session, resolved once, whose values are passed as
+ * flat text: for bindings whose cost per call is the JSON around it (Node
+ * through koffi; docs/ffi.md, "Prepared operations"). The body is the one
+ * the JSON entry's "body" holds for the same request. A prepared operation
+ * is one caller's at a time (not thread-safe: each thread prepares its
+ * own); any number of them may share a session, which must outlive them. */
+typedef struct ddbst_prepared ddbst_prepared;
+
+/* Prepares `op` — DDBST_OP_GET_ITEM, DDBST_OP_PUT_ITEM, DDBST_OP_DELETE_ITEM
+ * (`name` an entity) or DDBST_OP_QUERY (`name` a query pattern) — with the
+ * builder's `flags` (get, query: DDBST_CONSISTENT_READ; query:
+ * DDBST_QUERY_COUNT; put: DDBST_CREATE, DDBST_RETURN_ALL_OLD; delete:
+ * DDBST_IF_EXISTS, DDBST_RETURN_ALL_OLD; put, delete:
+ * DDBST_RETURN_OLD_ON_FAILURE). Returns it (free with ddbst_prepared_free),
+ * or NULL with `err`: DDBST_EINVAL (no session, another op, a flag the op
+ * does not take: path "op", "flags"; a get pattern: "pattern"),
+ * DDBST_ENOTFOUND (path "entity" or "pattern", with "did you mean"),
+ * DDBST_ENOMEM. Uses the session's allocator. */
+DDBST_API ddbst_prepared *ddbst_prepared_new(const ddbst_json *session,
+                                             int op, const char *name,
+                                             uint32_t flags,
+                                             ddbst_error *err);
+/* NULL is ignored. */
+DDBST_API void ddbst_prepared_free(ddbst_prepared *p);
+
+/* The entity whose attributes `values` lists (a query's: its pattern's
+ * first entity, as the JSON entry reads "values"), DDBST_EINVAL for NULL. */
+DDBST_API int ddbst_prepared_entity(const ddbst_prepared *p);
+
+/* Builds one body. `values` holds one segment per attribute of the entity,
+ * in attribute index order (ddbst_model_attribute_name), each ending in a
+ * NUL byte: an empty segment leaves the attribute unset, '=' and the text
+ * ddbst_item_set reads sets it ("=acme\0=p-1\0\0=active\0"). `len` is the
+ * bytes of all segments, their NULs included, or DDBST_NUL_TERMINATED:
+ * exactly one segment per attribute is read, each to its NUL (what an FFI
+ * that passes a string writes; nothing else marks the text's end, so it
+ * must hold every segment). NULL: every attribute unset. A query takes
+ * `limit` (0: the pattern's default) and `cursor` (NULL: the first page;
+ * `cursor_len` may be DDBST_NUL_TERMINATED), opened with the session's
+ * cursorKeys; the others take neither (DDBST_EINVAL). `now_unix_us`: a
+ * put's defaults and a cursor's age (DDBST_NOW: the clock). Returns the
+ * body's DDBST_OP_* (a put of an entity with unique attributes is
+ * DDBST_OP_TRANSACT_WRITE_ITEMS), or a negative code with `err` as the
+ * typed API fills it (path "Project.status", "cursor", ...; "values" for
+ * text that is not segments as above). A warm run does not allocate. */
+DDBST_API int ddbst_prepared_run(ddbst_prepared *p, const char *values,
+                                 size_t len, uint32_t limit,
+                                 const char *cursor, size_t cursor_len,
+                                 int64_t now_unix_us, ddbst_error *err);
+
+/* The body the last run built: NUL-terminated, its length in *len (may be
+ * NULL); "" after a failed run. Owned by `p`, valid until its next run or
+ * its free. */
+DDBST_API const char *ddbst_prepared_body(const ddbst_prepared *p,
+                                          size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,7 @@
 import type {
   AnyModel, Ddbst, EntityName, GetOptions, Input, Item, ItemOp, Key, ModelShape, NumberMode,
   Page, PageItem, PatternItem, PatternName, PutOptions, QueryOptions, Request, UpdateOptions,
-  DeleteOptions, Hydration, ScanItem, ScanOptions,
+  DeleteOptions, Hydration, ScanItem, ScanOptions, TextRequest,
 } from './index';
 
 /** What the adapter needs of a DynamoDBClient. */
@@ -11,17 +11,18 @@ export interface Client {
   send(command: object): Promise<unknown>;
 }
 
-/** Sends one ddbst request; the SDK's output, or its exception. */
-export function send(client: Client, request: Request): Promise<unknown>;
+/** Sends one ddbst request; the SDK's output, or its exception. A prepared
+ * operation's request (text) goes with its body as ddbst wrote it. */
+export function send(client: Client, request: Request | TextRequest): Promise<unknown>;
 /** The SDK command object of a ddbst request (binary as Uint8Array). */
-export function command(request: Request): object;
+export function command(request: Request | TextRequest): object;
 export function bodyToSdk(body: unknown): unknown;
 
 export class Table<M extends ModelShape = AnyModel, N extends NumberMode = 'number'> {
   constructor(db: Ddbst<M, N>, client: Client, options?: { unprocessedAttempts?: number });
   readonly db: Ddbst<M, N>;
   readonly client: Client;
-  send(request: Request, write?: { op: string; [field: string]: unknown }): Promise<unknown>;
+  send(request: Request | TextRequest, write?: { op: string; [field: string]: unknown }): Promise<unknown>;
   createTable(options?: { wait?: boolean }): Promise<void>;
   deleteTable(): Promise<void>;
   describeTable(): Promise<{ [member: string]: unknown }>;

@@ -93,6 +93,49 @@ export interface Request {
   body: { [member: string]: unknown };
 }
 
+/** A prepared operation's request: the body as the JSON text ddbst wrote,
+ * which ddbst/aws-sdk's send passes to the SDK as it is. */
+export interface TextRequest {
+  operation: Operation;
+  target: string;
+  text: string;
+}
+
+/** What each prepared op takes when prepared (fixed for every call). */
+export interface PrepareOptions {
+  /** get, query */
+  consistent?: boolean;
+  /** query: 'COUNT' (the number of items) or 'ALL' */
+  select?: 'COUNT' | 'ALL';
+  /** delete */
+  ifExists?: boolean;
+  /** put, create, delete */
+  return?: 'NONE' | 'ALL_OLD';
+  returnOnFailure?: boolean;
+}
+
+/** One operation prepared once (db.prepare), called without JSON: its
+ * values go to C as flat text, its body comes back as text. Values of
+ * lists, maps and sets, and every failure, go through the JSON entry
+ * (the same bodies, the same errors). */
+export interface Prepared<V = Values> {
+  readonly op: 'get' | 'put' | 'create' | 'delete' | 'query';
+  /** the entity or pattern prepared */
+  readonly name: string;
+  /** the entity whose attributes the values are */
+  readonly entity: string;
+  /** the operation of the last body (a put of an entity with unique
+   * attributes is a TransactWriteItems) */
+  readonly operation: Operation;
+  /** The request body's JSON text. Per call: a query's limit, cursor and
+   * now; a put's or create's now. */
+  text(values: V, options?: { limit?: number; cursor?: string; now?: number }): string;
+  /** {operation, target, text}: what ddbst/aws-sdk's send takes. */
+  request(values: V, options?: { limit?: number; cursor?: string; now?: number }): TextRequest;
+  /** Frees it (its session's close does too). */
+  close(): void;
+}
+
 export interface Written<I> extends Request {
   /** the values written: defaults, generated ids and timestamps filled */
   item: I;
@@ -240,6 +283,12 @@ export class Ddbst<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
   /** any request of the JSON entry, its answer as is */
   call(request: { op: string; [field: string]: unknown }): { [member: string]: unknown };
   callText(request: { op: string; [field: string]: unknown }): string;
+  /** One operation prepared for calls without JSON: get, put, create,
+   * delete of an entity, or query of a pattern. */
+  prepare<E extends EntityName<M>>(op: 'put' | 'create', entity: E, options?: PrepareOptions): Prepared<Input<M, E>>;
+  prepare<E extends EntityName<M>>(op: 'get' | 'delete', entity: E, options?: PrepareOptions): Prepared<Key<M, E>>;
+  prepare<P extends PatternName<M>>(op: 'query', pattern: P, options?: PrepareOptions):
+    Prepared<M['patterns'][P]['values']>;
 
   check(): { ok: boolean; table: string; entities: number; patterns: number };
   version(): string;

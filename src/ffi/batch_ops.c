@@ -36,7 +36,7 @@ static int each_item(call *c, const ddbst__jnode *req, void *to, add_fn add,
       rc = ddbst__ffi_only(c, e, op, ddbst__ffi_fields_of((item_kind)k, 1));
     rc = rc ? rc : ddbst__ffi_read_item(c, e, &it);
     rc = rc ? rc : add(c, to, it, op, e, now);
-    ddbst_item_free(it);
+    ddbst__ffi_item_free(c, it);
     if (rc) return ddbst__ffi_prefix_path(c, where);
   }
   return 0;

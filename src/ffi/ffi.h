@@ -27,7 +27,20 @@ typedef struct call {
   ddbst_buf tmp;
   ddbst_error err;
   uint32_t txn_flags; /* a transact request's flags for every write in it */
+  ddbst_item *spare;  /* an item kept from call to call (session.c) */
 } call;
+
+/* An item of `entity` for this call: the session's spare one, reset, when
+ * there is one (no allocation), else a new one; NULL when out of memory.
+ * ddbst__ffi_item_free gives it back as the spare, or frees it. */
+ddbst_item *ddbst__ffi_item_new(call *c, int entity);
+void ddbst__ffi_item_free(call *c, ddbst_item *it);
+
+/* A session's allocator, model and cursor keys (NULL: none), for the
+ * prepared operations (prepared.c) built on it. */
+const ddbst_allocator *ddbst__json_alloc(const ddbst_json *s);
+const ddbst_model *ddbst__json_model(const ddbst_json *s);
+const ddbst_cursor_keys *ddbst__json_keys(const ddbst_json *s);
 
 /* ---- reading the request (read.c) ---- */
 

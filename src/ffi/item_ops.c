@@ -27,7 +27,7 @@ int ddbst__ffi_op_keys(call *c, const ddbst__jnode *req) {
     ddbst__jw_close(w, '}');
     rc = w->rc;
   }
-  ddbst_item_free(it);
+  ddbst__ffi_item_free(c, it);
   return rc;
 }
 
@@ -49,7 +49,7 @@ int ddbst__ffi_op_item_size(call *c, const ddbst__jnode *req) {
     ddbst__jw_close(w, '}');
     bytes = w->rc;
   }
-  ddbst_item_free(it);
+  ddbst__ffi_item_free(c, it);
   return bytes < 0 ? bytes : 0;
 }
 
@@ -62,7 +62,7 @@ int ddbst__ffi_op_parse(call *c, const ddbst__jnode *req) {
       ddbst__ffi_get_string(c, req, "pk", 1, &pk, &pk_len) ||
       ddbst__ffi_get_string(c, req, "sk", 0, &sk, &sk_len))
     return c->err.code;
-  ddbst_item *it = ddbst_item_new(c->m, 0);
+  ddbst_item *it = ddbst__ffi_item_new(c, 0);
   if (!it) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   int entity = ddbst_item_from_key(it, index, pk, pk_len, sk, sk_len, &c->err);
   if (entity >= 0) {
@@ -74,7 +74,7 @@ int ddbst__ffi_op_parse(call *c, const ddbst__jnode *req) {
     ddbst__jw_close(w, '}');
     entity = w->rc;
   }
-  ddbst_item_free(it);
+  ddbst__ffi_item_free(c, it);
   return entity < 0 ? entity : 0;
 }
 
@@ -199,7 +199,7 @@ int ddbst__ffi_op_item(call *c, const ddbst__jnode *req, item_kind k,
     ddbst__jw_close(&c->w, '}');
     op = c->w.rc;
   }
-  ddbst_item_free(it);
+  ddbst__ffi_item_free(c, it);
   return op < 0 ? op : 0;
 }
 
@@ -347,6 +347,6 @@ int ddbst__ffi_op_query(call *c, const ddbst__jnode *req) {
     ddbst__jw_close(&c->w, '}');
     op = c->w.rc;
   }
-  ddbst_item_free(values);
+  ddbst__ffi_item_free(c, values);
   return op < 0 ? op : 0;
 }

@@ -225,7 +225,7 @@ int ddbst__ffi_op_migrate_write(call *c, const ddbst__jnode *req) {
       rc = c->w.rc;
     }
   }
-  ddbst_item_free(it);
+  ddbst__ffi_item_free(c, it);
   ddbst_migration_free(m);
   ddbst_model_free(old);
   return rc;

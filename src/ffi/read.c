@@ -98,6 +98,22 @@ int ddbst__ffi_get_int(call *c, const ddbst__jnode *obj, const char *key,
   return 0;
 }
 
+ddbst_item *ddbst__ffi_item_new(call *c, int entity) {
+  ddbst_item *it = c->spare;
+  if (it && ddbst_item_reset(it, entity) == 0) {
+    c->spare = NULL;
+    return it;
+  }
+  return ddbst_item_new(c->m, entity);
+}
+
+void ddbst__ffi_item_free(call *c, ddbst_item *it) {
+  if (it && !c->spare)
+    c->spare = it; /* reset when taken: it may hold a request's values */
+  else
+    ddbst_item_free(it);
+}
+
 typedef int (*setter)(ddbst_item *, int, const char *, size_t, ddbst_error *);
 
 static int item_set(ddbst_item *it, int a, const char *t, size_t n,
@@ -227,7 +243,7 @@ int ddbst__ffi_read_item(call *c, const ddbst__jnode *req, ddbst_item **out) {
   *out = NULL;
   int entity = entity_of(c, req);
   if (entity < 0) return entity;
-  ddbst_item *it = ddbst_item_new(c->m, entity);
+  ddbst_item *it = ddbst__ffi_item_new(c, entity);
   if (!it) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   int given;
   int64_t version = 0;
@@ -250,7 +266,7 @@ int ddbst__ffi_read_item(call *c, const ddbst__jnode *req, ddbst_item **out) {
                          "%s has no version attribute",
                          ddbst_model_entity_name(c->m, entity));
   if (rc) {
-    ddbst_item_free(it);
+    ddbst__ffi_item_free(c, it);
     return rc;
   }
   *out = it;
@@ -298,11 +314,11 @@ int ddbst__ffi_pattern_values(call *c, const ddbst__jnode *req, int pattern,
     return ddbst__ffi_fail(c, DDBST_EINVAL, "pattern",
                            "pattern %s reads no entity",
                            ddbst_model_pattern_name(c->m, pattern));
-  ddbst_item *it = ddbst_item_new(c->m, entity);
+  ddbst_item *it = ddbst__ffi_item_new(c, entity);
   if (!it) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   int rc = apply(c, it, req, "values", item_set);
   if (rc) {
-    ddbst_item_free(it);
+    ddbst__ffi_item_free(c, it);
     return rc;
   }
   *out = it;

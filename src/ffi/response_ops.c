@@ -176,7 +176,7 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
     rc = w->rc;
     if (rc) ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   }
-  ddbst_item_free(values);
+  ddbst__ffi_item_free(c, values);
   ddbst_page_free(pg);
   return rc;
 }
@@ -269,7 +269,7 @@ int ddbst__ffi_op_explain(call *c, const ddbst__jnode *req) {
       ddbst__jw_close(w, ']');
     }
     ddbst_txn_free(t);
-    ddbst_item_free(it);
+    ddbst__ffi_item_free(c, it);
   }
   ddbst__jw_close(w, '}');
   ddbst_page_free(pg);

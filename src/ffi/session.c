@@ -4,6 +4,7 @@
  * error answer) and the answers' memory; each op is a thin mapping onto the
  * typed API, in the ffi/..._ops.c files. docs/ffi.md is the reference for
  * requests and answers. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,11 +13,86 @@
 #include "base/suggest.h"
 #include "ffi/ffi.h"
 
+/* What one call leaves for the next: its answer's and its builders'
+ * buffers (emptied) and an item, so that a warm call allocates little
+ * more than its answer. */
+typedef struct scratch {
+  ddbst_buf out, tmp;
+  ddbst_item *item;
+} scratch;
+
+/* Buffers past this are freed, not kept: one big answer (a page of 1 MB)
+ * would otherwise hold its memory for the session's life. */
+#define SCRATCH_KEEP (64u * 1024u)
+
 struct ddbst_json {
   ddbst_allocator alloc;
   ddbst_model *model;
   ddbst_cursor_keys *keys; /* NULL: none configured */
+  /* one spare scratch; a call takes it whole (atomically) or makes its own,
+   * so threads calling one session never share one */
+  _Atomic(scratch *) spare;
 };
+
+static void scratch_free(scratch *sc, const ddbst_allocator *a) {
+  if (!sc) return;
+  ddbst__buf_release(&sc->out);
+  ddbst__buf_release(&sc->tmp);
+  ddbst_item_free(sc->item);
+  ddbst__free(a, sc);
+}
+
+/* A call's buffers and item: the spare scratch's when there is one. */
+static scratch *scratch_take(ddbst_json *s, call *c) {
+  scratch *sc = atomic_exchange(&s->spare, NULL);
+  if (sc) {
+    c->out = sc->out;
+    c->tmp = sc->tmp;
+    c->spare = sc->item;
+  } else {
+    ddbst__buf_init(&c->out, c->alloc);
+    ddbst__buf_init(&c->tmp, c->alloc);
+  }
+  return sc;
+}
+
+static void keep_or_release(ddbst_buf *b, const ddbst_allocator *a) {
+  if (b->cap > SCRATCH_KEEP) {
+    ddbst__buf_release(b);
+    ddbst__buf_init(b, a);
+  }
+  ddbst_buf_reset(b);
+}
+
+/* Gives the call's buffers and item back as the session's spare (or frees
+ * them when another call gave its own back first, or when there is no
+ * memory for the scratch itself). */
+static void scratch_give(ddbst_json *s, call *c, scratch *sc) {
+  if (!sc) sc = ddbst__malloc(c->alloc, sizeof *sc);
+  if (!sc) {
+    ddbst__buf_release(&c->out);
+    ddbst__buf_release(&c->tmp);
+    ddbst_item_free(c->spare);
+    return;
+  }
+  keep_or_release(&c->out, c->alloc);
+  keep_or_release(&c->tmp, c->alloc);
+  sc->out = c->out;
+  sc->tmp = c->tmp;
+  sc->item = c->spare;
+  scratch *none = NULL;
+  if (!atomic_compare_exchange_strong(&s->spare, &none, sc))
+    scratch_free(sc, c->alloc);
+}
+
+/* What a prepared operation (prepared.c) takes from its session. */
+const ddbst_allocator *ddbst__json_alloc(const ddbst_json *s) {
+  return &s->alloc;
+}
+const ddbst_model *ddbst__json_model(const ddbst_json *s) { return s->model; }
+const ddbst_cursor_keys *ddbst__json_keys(const ddbst_json *s) {
+  return s->keys;
+}
 
 /* Answers carry the allocator that made them in a header, so that
  * ddbst_json_free needs nothing but the pointer. */
@@ -153,9 +229,10 @@ char *ddbst_json_call(const ddbst_json *session, const char *request,
   c.m = session->model;
   c.keys = session->keys;
   ddbst__arena_init(&c.ar, c.alloc);
-  ddbst__buf_init(&c.out, c.alloc);
+  /* the session is read-only but for its spare scratch */
+  ddbst_json *mutable_session = (ddbst_json *)session;
+  scratch *sc = scratch_take(mutable_session, &c);
   ddbst__jw_init(&c.w, &c.out);
-  ddbst__buf_init(&c.tmp, c.alloc);
   ddbst__jnode *req;
   int rc = request ? ddbst__jtree_parse(&c.ar, request, len, &req, &c.err)
                    : ddbst__ffi_fail(&c, DDBST_EINVAL, "", "no request");
@@ -174,8 +251,7 @@ char *ddbst_json_call(const ddbst_json *session, const char *request,
     if (answer_len) *answer_len = sizeof nomem_answer - 1;
     answer = nomem_answer;
   }
-  ddbst__buf_release(&c.tmp);
-  ddbst__buf_release(&c.out);
+  scratch_give(mutable_session, &c, sc);
   ddbst__arena_free(&c.ar);
   return answer;
 }
@@ -270,6 +346,7 @@ static int open_session(call *c, const ddbst__jnode *cfg, ddbst_json *s) {
 void ddbst_json_close(ddbst_json *session) {
   if (!session) return;
   ddbst_allocator a = session->alloc;
+  scratch_free(atomic_load(&session->spare), &a);
   ddbst_cursor_keys_free(session->keys);
   ddbst_model_free(session->model);
   ddbst__free(&a, session);
@@ -292,6 +369,7 @@ ddbst_json *ddbst_json_open(const char *config, size_t len,
   int rc = s ? 0 : ddbst__ffi_fail(&c, DDBST_ENOMEM, "", NULL);
   if (s) {
     memset(s, 0, sizeof *s);
+    atomic_init(&s->spare, NULL);
     s->alloc = a;
   }
   rc = rc       ? rc

@@ -17,7 +17,18 @@ static struct {
   size_t page_request_len;
   char query_cursor[1024]; /* {"op":"query",...,"cursor":"..."} */
   size_t query_cursor_len;
+  const char *cursor; /* the cursor alone, inside query_cursor */
+  size_t cursor_len;
+  ddbst_prepared *put, *query; /* the same ops prepared (no JSON) */
 } J;
+
+/* Project's attributes in index order (orgId, projectId, createdAt, name,
+ * status), as a binding packs them for ddbst_prepared_run. */
+static const char put_values[] =
+    "=" BENCH_ORG "\0=" BENCH_PROJECT_ID "\0=" BENCH_CREATED
+    "\0=" BENCH_PROJECT_NAME "\0=active";
+/* the pattern's entity is Project: its partition facet, four unset */
+static const char query_values[] = "=" BENCH_ORG "\0\0\0\0";
 
 static const char put_request[] =
     "{\"op\":\"put\",\"entity\":\"Project\",\"values\":{\"orgId\":\"" BENCH_ORG
@@ -52,6 +63,20 @@ static int op_json_query(bench_ctx *c) {
 static int op_json_query_cursor(bench_ctx *c) {
   (void)c;
   return json_call(J.query_cursor, J.query_cursor_len);
+}
+
+static int op_prepared_put(bench_ctx *c) {
+  (void)c;
+  int rc = ddbst_prepared_run(J.put, put_values, sizeof put_values, 0, NULL, 0,
+                              BENCH_NOW, NULL);
+  return rc < 0 ? rc : 0;
+}
+
+static int op_prepared_query_cursor(bench_ctx *c) {
+  (void)c;
+  int rc = ddbst_prepared_run(J.query, query_values, sizeof query_values, 25,
+                              J.cursor, J.cursor_len, BENCH_NOW, NULL);
+  return rc < 0 ? rc : 0;
 }
 
 static int op_json_page_100(bench_ctx *c) {
@@ -115,6 +140,13 @@ void bench_json(bench_ctx *c) {
   if (qn < 0 || (size_t)qn >= sizeof J.query_cursor)
     bench_fail("bench_json: the page's cursor", DDBST_EINVAL, NULL);
   J.query_cursor_len = (size_t)qn;
+  J.cursor = strstr(J.query_cursor, "\"cursor\":\"") + 10;
+  J.cursor_len = J.query_cursor_len - 2 - (size_t)(J.cursor - J.query_cursor);
+  ddbst_error err;
+  J.put = ddbst_prepared_new(J.session, DDBST_OP_PUT_ITEM, "Project", 0, &err);
+  J.query = ddbst_prepared_new(J.session, DDBST_OP_QUERY, "listProjects", 0,
+                               &err);
+  if (!J.put || !J.query) bench_fail("bench_json: prepare", err.code, &err);
 
   bench_run(c, "json_put", "put_project through ddbst_json_call (text in, out)",
             op_json_put, 5000, 0);
@@ -125,7 +157,15 @@ void bench_json(bench_ctx *c) {
   bench_run(c, "json_page_100",
             "a 100-item Query page -> items + next cursor, ddbst_json_call",
             op_json_page_100, 100, J.page_request_len);
+  bench_run(c, "prepared_put",
+            "put_project through ddbst_prepared_run (packed values in, body)",
+            op_prepared_put, 5000, 0);
+  bench_run(c, "prepared_query_cursor",
+            "query_cursor through ddbst_prepared_run", op_prepared_query_cursor,
+            2000, 0);
 
+  ddbst_prepared_free(J.put);
+  ddbst_prepared_free(J.query);
   ddbst_json_close(J.session);
   free(J.page_request);
 }

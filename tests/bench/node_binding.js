@@ -84,6 +84,8 @@ function main() {
     orgId: PROJECT.orgId, projectId: PROJECT.projectId,
     createdAt: PROJECT.createdAt, name: PROJECT.name, status: PROJECT.status,
   });
+  const prepPut = db.prepare('put', 'Project');
+  const prepQuery = db.prepare('query', 'listProjects');
   const putAnswer = db.callText({ op: 'put', entity: 'Project', values: putValues(), now: NOW });
   const ops = [
     {
@@ -113,6 +115,26 @@ function main() {
       fn: () => db.query('listProjects', { orgId: ORG }, { limit: 25, cursor: first.cursor, now: NOW }),
     },
     {
+      // Prepared operations (lib/prepared.cjs): the body's text, which is
+      // what ElectroDB's row gives too (params() + JSON.stringify)
+      name: 'node_prepared_put',
+      peer: 'put_project',
+      what: "db.prepare('put', 'Project').text(values): the PutItem body's text",
+      fn: () => prepPut.text(putValues(), { now: NOW }),
+    },
+    {
+      name: 'node_prepared_put_object',
+      peer: 'put_project',
+      what: 'the same + JSON.parse: the body as an object (SDK command input, no binary)',
+      fn: () => JSON.parse(prepPut.text(putValues(), { now: NOW })),
+    },
+    {
+      name: 'node_prepared_query_cursor',
+      peer: 'query_cursor',
+      what: "db.prepare('query', 'listProjects').text(values, {limit, cursor}): the Query body's text",
+      fn: () => prepQuery.text({ orgId: ORG }, { limit: 25, cursor: first.cursor, now: NOW }),
+    },
+    {
       name: 'node_page_100',
       what: 'Ddbst.page of 100 Projects + next cursor',
       bytes: Buffer.byteLength(pageText),
@@ -124,7 +146,8 @@ function main() {
     db.close();
     return;
   }
-  const PLAN = { node_json_floor: 5000, node_put_project: 2000, node_query_first_page: 2000, node_query_cursor: 1000, node_page_100: 20 };
+  const PLAN = { node_json_floor: 5000, node_put_project: 2000, node_query_first_page: 2000, node_query_cursor: 1000, node_page_100: 20,
+    node_prepared_put: 20000, node_prepared_put_object: 10000, node_prepared_query_cursor: 10000 };
   const batches = opt.quick ? 5 : 31;
   for (const o of ops) {
     const iters = opt.quick ? Math.max(1, PLAN[o.name] >> 3) : PLAN[o.name];

@@ -50,10 +50,29 @@ function bodyToSdk(v) {
   return v;
 }
 
-// The SDK command of a ddbst request ({operation, target, body}).
+// A request of a prepared operation ({operation, target, text}) goes as
+// ddbst wrote it: the SDK serializes an empty input (its headers,
+// X-Amz-Target and Content-Type, are the command's), and this middleware,
+// inside the serializer and before Content-Length and signing, puts the
+// body text in its place. Nothing is parsed or written again in JavaScript.
+const RAW_BODY = { step: 'build', priority: 'high', name: 'ddbstPreparedBody', override: true };
+function rawBody(text) {
+  return (next) => (args) => {
+    if (args.request && typeof args.request === 'object') args.request.body = text;
+    return next(args);
+  };
+}
+
+// The SDK command of a ddbst request ({operation, target, body}, or a
+// prepared operation's {operation, target, text}).
 function command(request) {
   const name = COMMANDS[request.operation];
   if (!name) throw new TypeError(`not a request ddbst builds: ${request.operation}`);
+  if (typeof request.text === 'string') {
+    const cmd = new (commands()[name])({});
+    cmd.middlewareStack.add(rawBody(request.text), RAW_BODY);
+    return cmd;
+  }
   return new (commands()[name])(bodyToSdk(request.body));
 }
 

@@ -5,6 +5,7 @@
 
 const { bind, take, attributeTypes } = require('./native.cjs');
 const json = require('./json.cjs');
+const { Prepared, release } = require('./prepared.cjs');
 
 // A failure reported by ddbst: `code` is the C code (-5), `codeName` its
 // name ("EVALUE"), `path` what was wrong ("facet orgId", "cursor",
@@ -46,7 +47,19 @@ function thrown(answer) {
                          : new DdbstError(answer.error, answer);
 }
 
-const unclosed = new FinalizationRegistry(({ b, handle }) => b.close(handle));
+// A session's prepared operations are freed before it (their items point
+// into its model), whichever finalizer runs first.
+const unclosed = new FinalizationRegistry(({ b, handle, live }) => {
+  for (const h of [...live]) release(b, h, live);
+  b.close(handle);
+});
+
+// The C codes' names, for errors read from a ddbst_error (prepared.cjs).
+const CODE_NAMES = {
+  '-1': 'EINVAL', '-2': 'ENOMEM', '-3': 'ESYNTAX', '-4': 'EMODEL', '-5': 'EVALUE', '-6': 'EMISSING',
+  '-7': 'ENOTFOUND', '-8': 'ERANGE', '-9': 'EIO', '-10': 'ENOSPC', '-11': 'ECURSOR', '-12': 'EDYNAMODB',
+};
+const typedError = (e) => new DdbstError({ ...e, name: CODE_NAMES[e.code] || 'EUNKNOWN' });
 
 // ---- values, typed by the model ----
 
@@ -108,7 +121,8 @@ class Ddbst {
     }
     this._handle = handle;
     this._token = {};
-    unclosed.register(this, { b: this._b, handle }, this._token);
+    this._live = new Set(); // prepared handles not yet freed
+    unclosed.register(this, { b: this._b, handle, live: this._live }, this._token);
     // each entity's attributes and their types ("binary", "number", ...)
     this.types = attributeTypes(this._b, config.modelFile, config.model);
     this._convert = converters(this.types);
@@ -138,10 +152,22 @@ class Ddbst {
     return request;
   }
 
-  // Frees the session (its model, its keys wiped). Calls after it throw.
+  // One operation prepared for calls without JSON (lib/prepared.cjs):
+  // op 'get', 'put', 'create', 'delete' (name: an entity) or 'query'
+  // (name: a pattern); options fixed for every call: consistent (get,
+  // query), select (query), ifExists (delete), return and returnOnFailure
+  // (put, create, delete). Its text(values, {limit, cursor, now}) is the
+  // request body's JSON text.
+  prepare(op, name, options = {}) {
+    return new Prepared(this, op, name, options, typedError);
+  }
+
+  // Frees the session (its model, its keys wiped) and its prepared
+  // operations. Calls after it throw.
   close() {
     if (!this._handle) return;
     unclosed.unregister(this._token);
+    for (const h of [...this._live]) release(this._b, h, this._live);
     this._b.close(this._handle);
     this._handle = null;
   }

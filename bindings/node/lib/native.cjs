@@ -14,6 +14,7 @@ const BUNDLED = path.join(__dirname, '..', 'native', 'libddbst.so.0');
 koffi.pointer('ddbst_json', koffi.opaque());
 koffi.pointer('ddbst_json_answer', koffi.opaque());
 koffi.pointer('ddbst_model', koffi.opaque());
+koffi.pointer('ddbst_prepared', koffi.opaque());
 
 const bindings = new Map();
 
@@ -51,6 +52,16 @@ function bind(given) {
                          'const char *request, intptr_t len, _Out_ size_t *answer_len)'),
     close: lib.func('void ddbst_json_close(ddbst_json *session)'),
     free: lib.func('void ddbst_json_free(ddbst_json_answer *answer)'),
+    // prepared operations (lib/prepared.cjs): values as one string of
+    // NUL-ended segments, -1 for its length (DDBST_NUL_TERMINATED, passed
+    // signed); the body read back as a string by koffi
+    preparedNew: lib.func('ddbst_prepared *ddbst_prepared_new(const ddbst_json *session, int op, ' +
+                          'const char *name, uint32_t flags, uint8_t *err)'),
+    preparedFree: lib.func('void ddbst_prepared_free(ddbst_prepared *p)'),
+    preparedEntity: lib.func('int ddbst_prepared_entity(const ddbst_prepared *p)'),
+    preparedRun: lib.func('int ddbst_prepared_run(ddbst_prepared *p, const char *values, intptr_t len, ' +
+                          'uint32_t limit, const char *cursor, intptr_t cursor_len, int64_t now, uint8_t *err)'),
+    preparedBody: lib.func('const char *ddbst_prepared_body(const ddbst_prepared *p, void *len)'),
     modelLoad: lib.func('int ddbst_model_load(const uint8_t *json, size_t len, const void *opts, ' +
                         '_Out_ ddbst_model **out, void *err)'),
     modelLoadFile: lib.func('int ddbst_model_load_file(const char *path, const void *opts, ' +
@@ -75,6 +86,19 @@ function take(b, ptr, len) {
   }
 }
 
+// Where attributeTypes keeps the entities and attributes by index.
+const ORDER = Symbol('ddbst.order');
+
+// A ddbst_error (include/ddbst.h: code at 0, path at 56, message at 312).
+const ERROR_SIZE = 568;
+function readError(buf) {
+  const text = (at) => {
+    const end = buf.indexOf(0, at);
+    return buf.toString('utf8', at, end < 0 || end > at + 256 ? at + 256 : end);
+  };
+  return { code: buf.readInt32LE(0), path: text(56), message: text(312) };
+}
+
 // { Entity: { attribute: 'binary', ... } } of the model a session loaded.
 function attributeTypes(b, modelFile, modelText) {
   const out = [null];
@@ -86,17 +110,26 @@ function attributeTypes(b, modelFile, modelText) {
   const model = out[0];
   try {
     const types = {};
+    // the same by index: [{name, attributes: [[name, type], ...]}], the
+    // order prepared operations pack values in
+    const order = [];
     for (let e = 0; e < b.entityCount(model); e++) {
       const attrs = {};
+      const list = [];
       for (let a = 0; a < b.attributeCount(model, e); a++) {
-        attrs[b.attributeName(model, e, a)] = b.attributeType(model, e, a);
+        const name = b.attributeName(model, e, a);
+        const type = b.attributeType(model, e, a);
+        attrs[name] = type;
+        list.push([name, type]);
       }
       types[b.entityName(model, e)] = attrs;
+      order.push({ name: b.entityName(model, e), attributes: list });
     }
+    Object.defineProperty(types, ORDER, { value: order });
     return types;
   } finally {
     b.modelFree(model);
   }
 }
 
-module.exports = { bind, take, attributeTypes, libraryPath, BUNDLED };
+module.exports = { bind, take, attributeTypes, libraryPath, readError, ORDER, ERROR_SIZE, BUNDLED };

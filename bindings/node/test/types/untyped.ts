@@ -40,3 +40,16 @@ export async function scanUsers(client: Client): Promise<number> {
   const { orphans } = await table.orphanGuards({ limit: 10 });
   return n + orphans.length;
 }
+
+// A prepared put and query: the body's text, sent as it is.
+export async function prepared(client: Client, cursor?: string): Promise<string> {
+  const db = new Ddbst({ modelFile: 'examples/saas/model.json' });
+  const table = new Table(db, client);
+  const put = db.prepare('put', 'Project');
+  const text: string = put.text({ orgId: 'acme', projectId: 'p-1', name: 'Site' }, { now: 1773478800000000 });
+  await table.send(put.request({ orgId: 'acme', projectId: 'p-2' }));
+  const query = db.prepare('query', 'listProjects', { consistent: true });
+  await table.send(query.request({ orgId: 'acme' }, { limit: 25, cursor }));
+  query.close();
+  return text + put.operation;
+}

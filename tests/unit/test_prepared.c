@@ -1,0 +1,352 @@
+/* Prepared operations (src/ffi/prepared.c): the same bodies as the JSON
+ * entry for the same requests, byte for byte; errors with the typed API's
+ * codes and paths; packed values read exactly as documented; no allocation
+ * once warm; every allocation failure of ddbst_prepared_new an ENOMEM with
+ * nothing leaked. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define NOW 1773478800000000LL /* 2026-03-14T09:00:00Z */
+#define NOW_TEXT "1773478800000000"
+#define KEY_HEX "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+#define CONFIG                                                                 \
+  "{\"modelFile\":\"" DDBST_SOURCE_DIR "/examples/saas/model.json\","          \
+  "\"cursorKeys\":\"" KEY_HEX "\"}"
+
+/* Project: orgId, projectId, createdAt, name, status (index order). */
+static const char project[] =
+    "=acme\0=p-1\0=2026-03-14T09:00:00Z\0=Website\0=active";
+
+static ddbst_json *open_session(const ddbst_allocator *alloc) {
+  char *error = NULL;
+  ddbst_json *s = ddbst_json_open(CONFIG, strlen(CONFIG), alloc, &error);
+  if (!s) fail_msg("open: %s", error);
+  return s;
+}
+
+/* The "body" member of the JSON entry's answer to `request`, malloc'd: the
+ * entry copies the builder's text into its answer as it is. */
+static char *entry_body(ddbst_json *s, const char *request) {
+  size_t n;
+  char *answer = ddbst_json_call(s, request, strlen(request), &n);
+  const char *b = strstr(answer, "\"body\":");
+  if (!b) fail_msg("no body in %s", answer);
+  b += 7;
+  /* the body is an object: to its matching brace (no braces in strings
+   * of these requests) */
+  int depth = 0;
+  const char *e = b;
+  do {
+    if (*e == '{') depth++;
+    if (*e == '}') depth--;
+    e++;
+  } while (depth);
+  char *out = malloc((size_t)(e - b) + 1);
+  memcpy(out, b, (size_t)(e - b));
+  out[e - b] = '\0';
+  ddbst_json_free(answer);
+  return out;
+}
+
+static void put_is_the_entrys(void **state) {
+  (void)state;
+  ddbst_json *s = open_session(NULL);
+  ddbst_error err;
+  ddbst_prepared *p = ddbst_prepared_new(s, DDBST_OP_PUT_ITEM, "Project", 0,
+                                         &err);
+  assert_non_null(p);
+  assert_int_equal(ddbst_prepared_entity(p), 2);
+  assert_int_equal(ddbst_prepared_run(p, project, sizeof project, 0, NULL, 0,
+                                      NOW, &err),
+                   DDBST_OP_PUT_ITEM);
+  size_t len;
+  const char *body = ddbst_prepared_body(p, &len);
+  assert_int_equal(strlen(body), len);
+  assert_string_equal(
+      body,
+      "{\"TableName\":\"saas-api-dev\",\"Item\":{\"PK\":{\"S\":\"ORG#acme\"},"
+      "\"SK\":{\"S\":\"PROJECT#2026-03-14T09:00:00Z#p-1\"},\"GSI2PK\":{\"S\":"
+      "\"STATUS#active\"},\"GSI2SK\":{\"S\":\"2026-03-14T09:00:00Z\"},"
+      "\"_type\":{\"S\":\"Project\"},\"orgId\":{\"S\":\"acme\"},\"projectId\":"
+      "{\"S\":\"p-1\"},\"createdAt\":{\"S\":\"2026-03-14T09:00:00Z\"},"
+      "\"name\":{\"S\":\"Website\"},\"status\":{\"S\":\"active\"}}}");
+  char *want = entry_body(
+      s, "{\"op\":\"put\",\"entity\":\"Project\",\"values\":{\"orgId\":"
+         "\"acme\",\"projectId\":\"p-1\",\"createdAt\":\"2026-03-14T09:00:00Z\","
+         "\"name\":\"Website\",\"status\":\"active\"},\"now\":" NOW_TEXT "}");
+  assert_string_equal(body, want);
+  free(want);
+
+  /* NUL-terminated segments read the same; an empty segment is unset, and
+   * the default of createdAt ("now") fills it as the entry does */
+  static const char no_created[] = "=acme\0=p-1\0\0=Website\0=active";
+  assert_int_equal(ddbst_prepared_run(p, no_created, DDBST_NUL_TERMINATED, 0,
+                                      NULL, 0, NOW, &err),
+                   DDBST_OP_PUT_ITEM);
+  want = entry_body(s, "{\"op\":\"put\",\"entity\":\"Project\",\"values\":{"
+                       "\"orgId\":\"acme\",\"projectId\":\"p-1\",\"name\":"
+                       "\"Website\",\"status\":\"active\"},\"now\":" NOW_TEXT
+                       "}");
+  assert_string_equal(ddbst_prepared_body(p, NULL), want);
+  assert_non_null(strstr(want, "\"createdAt\":{\"S\":\"2026-03-14T09:00:00Z\"}"));
+  free(want);
+
+  /* a unique entity's create is a transaction, as the entry builds it */
+  ddbst_prepared *c =
+      ddbst_prepared_new(s, DDBST_OP_PUT_ITEM, "User", DDBST_CREATE, &err);
+  assert_non_null(c);
+  /* User: orgId, userId, email, role, name */
+  static const char user[] = "=acme\0=u-1\0=Ann@Example.com\0=admin\0";
+  assert_int_equal(ddbst_prepared_run(c, user, sizeof user, 0, NULL, 0, NOW,
+                                      &err),
+                   DDBST_OP_TRANSACT_WRITE_ITEMS);
+  want = entry_body(s, "{\"op\":\"create\",\"entity\":\"User\",\"values\":{"
+                       "\"orgId\":\"acme\",\"userId\":\"u-1\",\"email\":"
+                       "\"Ann@Example.com\",\"role\":\"admin\"},\"now\":" NOW_TEXT
+                       "}");
+  assert_string_equal(ddbst_prepared_body(c, NULL), want);
+  free(want);
+  ddbst_prepared_free(c);
+  ddbst_prepared_free(p);
+  ddbst_json_close(s);
+}
+
+/* The cursor of the first page of listProjects, from the entry's "page". */
+static char *first_cursor(ddbst_json *s) {
+  static const char req[] =
+      "{\"op\":\"page\",\"pattern\":\"listProjects\",\"values\":{\"orgId\":"
+      "\"acme\"},\"now\":" NOW_TEXT ",\"response\":\"{\\\"Items\\\":[],"
+      "\\\"Count\\\":0,\\\"ScannedCount\\\":0,\\\"LastEvaluatedKey\\\":{"
+      "\\\"PK\\\":{\\\"S\\\":\\\"ORG#acme\\\"},\\\"SK\\\":{\\\"S\\\":"
+      "\\\"PROJECT#2026-03-14T09:00:00Z#p-1\\\"}}}\"}";
+  char *answer = ddbst_json_call(s, req, sizeof req - 1, NULL);
+  const char *c = strstr(answer, "\"cursor\":\"");
+  if (!c) fail_msg("no cursor in %s", answer);
+  c += 10;
+  size_t n = (size_t)(strchr(c, '"') - c);
+  char *out = malloc(n + 1);
+  memcpy(out, c, n);
+  out[n] = '\0';
+  ddbst_json_free(answer);
+  return out;
+}
+
+static void query_is_the_entrys(void **state) {
+  (void)state;
+  ddbst_json *s = open_session(NULL);
+  ddbst_error err;
+  ddbst_prepared *q =
+      ddbst_prepared_new(s, DDBST_OP_QUERY, "listProjects", 0, &err);
+  assert_non_null(q);
+  char *cursor = first_cursor(s);
+  assert_int_equal(ddbst_prepared_run(q, "=acme\0\0\0\0", DDBST_NUL_TERMINATED, 25,
+                                      cursor, DDBST_NUL_TERMINATED, NOW, &err),
+                   DDBST_OP_QUERY);
+  char req[1024];
+  snprintf(req, sizeof req,
+           "{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{"
+           "\"orgId\":\"acme\"},\"limit\":25,\"now\":" NOW_TEXT
+           ",\"cursor\":\"%s\"}",
+           cursor);
+  char *want = entry_body(s, req);
+  assert_string_equal(ddbst_prepared_body(q, NULL), want);
+  assert_non_null(strstr(want, "\"ExclusiveStartKey\":{\"PK\":{\"S\":"
+                               "\"ORG#acme\"},\"SK\":{\"S\":\"PROJECT#"
+                               "2026-03-14T09:00:00Z#p-1\"}}"));
+  free(want);
+
+  /* a bad cursor: ECURSOR at "cursor", and no body */
+  assert_int_equal(ddbst_prepared_run(q, "=acme\0\0\0\0", DDBST_NUL_TERMINATED, 0,
+                                      "AAAA", 4, NOW, &err),
+                   DDBST_ECURSOR);
+  assert_string_equal(err.path, "cursor");
+  assert_string_equal(ddbst_prepared_body(q, NULL), "");
+
+  /* no partition value: EMISSING, as the entry says it */
+  assert_int_equal(
+      ddbst_prepared_run(q, NULL, 0, 0, NULL, 0, NOW, &err), DDBST_EMISSING);
+  free(cursor);
+
+  /* consistent get, and delete */
+  ddbst_prepared *g = ddbst_prepared_new(s, DDBST_OP_GET_ITEM, "Project",
+                                         DDBST_CONSISTENT_READ, &err);
+  assert_non_null(g);
+  assert_int_equal(ddbst_prepared_run(g, project, sizeof project, 0, NULL, 0,
+                                      NOW, &err),
+                   DDBST_OP_GET_ITEM);
+  want = entry_body(s, "{\"op\":\"get\",\"entity\":\"Project\",\"consistent\":"
+                       "true,\"values\":{\"orgId\":\"acme\",\"projectId\":"
+                       "\"p-1\",\"createdAt\":\"2026-03-14T09:00:00Z\"}}");
+  assert_string_equal(ddbst_prepared_body(g, NULL), want);
+  free(want);
+  ddbst_prepared *d = ddbst_prepared_new(s, DDBST_OP_DELETE_ITEM, "Project",
+                                         DDBST_IF_EXISTS, &err);
+  assert_int_equal(ddbst_prepared_run(d, project, sizeof project, 0, NULL, 0,
+                                      NOW, &err),
+                   DDBST_OP_DELETE_ITEM);
+  want = entry_body(s, "{\"op\":\"delete\",\"entity\":\"Project\",\"ifExists\":"
+                       "true,\"values\":{\"orgId\":\"acme\",\"projectId\":"
+                       "\"p-1\",\"createdAt\":\"2026-03-14T09:00:00Z\"}}");
+  assert_string_equal(ddbst_prepared_body(d, NULL), want);
+  free(want);
+  ddbst_prepared_free(d);
+  ddbst_prepared_free(g);
+  ddbst_prepared_free(q);
+  ddbst_json_close(s);
+}
+
+static void refusals(void **state) {
+  (void)state;
+  ddbst_json *s = open_session(NULL);
+  ddbst_error err;
+  assert_null(ddbst_prepared_new(s, DDBST_OP_PUT_ITEM, "Projet", 0, &err));
+  assert_int_equal(err.code, DDBST_ENOTFOUND);
+  assert_string_equal(err.path, "entity");
+  assert_string_equal(err.message,
+                      "the model has no entity Projet; did you mean Project?");
+  assert_null(ddbst_prepared_new(s, DDBST_OP_QUERY, "listProject", 0, &err));
+  assert_int_equal(err.code, DDBST_ENOTFOUND);
+  assert_string_equal(err.path, "pattern");
+  assert_null(ddbst_prepared_new(s, DDBST_OP_QUERY, "getUser", 0, &err));
+  assert_int_equal(err.code, DDBST_EINVAL);
+  assert_string_equal(err.path, "pattern");
+  assert_null(ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Project", 0, &err));
+  assert_string_equal(err.path, "op");
+  assert_null(ddbst_prepared_new(s, DDBST_OP_GET_ITEM, "Project",
+                                 DDBST_CREATE, &err));
+  assert_int_equal(err.code, DDBST_EINVAL);
+  assert_string_equal(err.path, "flags");
+  assert_string_equal(err.message, "flags 0x2 are not GetItem's");
+  assert_null(ddbst_prepared_new(NULL, DDBST_OP_GET_ITEM, "Project", 0, &err));
+  assert_string_equal(err.path, "session");
+  assert_null(ddbst_prepared_new(s, DDBST_OP_GET_ITEM, NULL, 0, &err));
+  assert_int_equal(ddbst_prepared_entity(NULL), DDBST_EINVAL);
+  assert_int_equal(ddbst_prepared_run(NULL, NULL, 0, 0, NULL, 0, 0, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(ddbst_prepared_body(NULL, NULL), "");
+
+  ddbst_prepared *p =
+      ddbst_prepared_new(s, DDBST_OP_PUT_ITEM, "Project", 0, &err);
+  /* a value the model refuses: the typed API's path; the body stays empty
+   * though the run before built one */
+  assert_true(ddbst_prepared_run(p, project, sizeof project, 0, NULL, 0, NOW,
+                                 &err) > 0);
+  static const char bad_status[] = "=acme\0=p-1\0\0\0=gone";
+  assert_int_equal(ddbst_prepared_run(p, bad_status, sizeof bad_status, 0,
+                                      NULL, 0, NOW, &err),
+                   DDBST_EVALUE);
+  assert_string_equal(err.path, "Project.status");
+  assert_string_equal(ddbst_prepared_body(p, NULL), "");
+  /* only a query takes a limit or a cursor */
+  assert_int_equal(ddbst_prepared_run(p, project, sizeof project, 25, NULL, 0,
+                                      NOW, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.path, "limit");
+  assert_int_equal(ddbst_prepared_run(p, project, sizeof project, 0, "c", 1,
+                                      NOW, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.path, "cursor");
+  /* text that is not segments */
+  static const char no_mark[] = "acme\0\0\0\0\0";
+  assert_int_equal(ddbst_prepared_run(p, no_mark, sizeof no_mark, 0, NULL, 0,
+                                      NOW, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.path, "values");
+  assert_string_equal(err.message,
+                      "segment 0 starts with neither '=' nor NUL");
+  /* too few: the length ends inside segment 3 */
+  assert_int_equal(ddbst_prepared_run(p, project, 20, 0, NULL, 0, NOW, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message, "5 segments, each ending in NUL, "
+                                   "expected; the text ends in segment 2");
+  /* too many */
+  static const char six[] = "=a\0=b\0\0\0\0=x";
+  assert_int_equal(ddbst_prepared_run(p, six, sizeof six, 0, NULL, 0, NOW,
+                                      &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "3 bytes after the 5 segments expected");
+  assert_int_equal(ddbst_prepared_run(p, NULL, 3, 0, NULL, 0, NOW, &err),
+                   DDBST_EINVAL);
+  /* a required value missing: the builder's error */
+  assert_int_equal(ddbst_prepared_run(p, NULL, 0, 0, NULL, 0, NOW, &err),
+                   DDBST_EMISSING);
+  /* the run after a failure starts from nothing: the last values only */
+  assert_int_equal(ddbst_prepared_run(p, project, sizeof project, 0, NULL, 0,
+                                      NOW, &err),
+                   DDBST_OP_PUT_ITEM);
+  ddbst_prepared_free(p);
+  ddbst_prepared_free(NULL);
+  ddbst_json_close(s);
+}
+
+static void no_allocation_once_warm(void **state) {
+  (void)state;
+  counting_alloc ca;
+  counting_alloc_init(&ca);
+  ddbst_json *s = open_session(&ca.hooks);
+  ddbst_error err;
+  ddbst_prepared *p =
+      ddbst_prepared_new(s, DDBST_OP_PUT_ITEM, "Project", 0, &err);
+  ddbst_prepared *q =
+      ddbst_prepared_new(s, DDBST_OP_QUERY, "listProjects", 0, &err);
+  char *cursor = first_cursor(s);
+  for (int round = 0; round < 3; round++) {
+    long before = ca.calls;
+    for (int i = 0; i < 50; i++) {
+      assert_int_equal(ddbst_prepared_run(p, project, sizeof project, 0, NULL,
+                                          0, NOW, &err),
+                       DDBST_OP_PUT_ITEM);
+      assert_int_equal(ddbst_prepared_run(q, "=acme\0\0\0\0", DDBST_NUL_TERMINATED, 25,
+                                          cursor, DDBST_NUL_TERMINATED, NOW,
+                                          &err),
+                       DDBST_OP_QUERY);
+    }
+    if (round) assert_int_equal(ca.calls, before);
+  }
+  free(cursor);
+  ddbst_prepared_free(q);
+  ddbst_prepared_free(p);
+  ddbst_json_close(s);
+  assert_int_equal(ca.live, 0);
+}
+
+static void allocation_failures(void **state) {
+  (void)state;
+  counting_alloc ca;
+  counting_alloc_init(&ca);
+  ddbst_json *s = open_session(&ca.hooks);
+  long base = ca.live;
+  ddbst_error err;
+  for (long n = 1;; n++) {
+    ca.calls = 0;
+    ca.fail_at = n;
+    ddbst_prepared *p =
+        ddbst_prepared_new(s, DDBST_OP_PUT_ITEM, "Project", 0, &err);
+    int rc = p ? ddbst_prepared_run(p, project, sizeof project, 0, NULL, 0,
+                                    NOW, &err)
+               : err.code;
+    ca.fail_at = 0;
+    ddbst_prepared_free(p);
+    assert_int_equal(ca.live, base);
+    if (rc == DDBST_OP_PUT_ITEM) break;
+    assert_int_equal(rc, DDBST_ENOMEM);
+    assert_true(n < 100);
+  }
+  ddbst_json_close(s);
+  assert_int_equal(ca.live, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(put_is_the_entrys),
+      cmocka_unit_test(query_is_the_entrys),
+      cmocka_unit_test(refusals),
+      cmocka_unit_test(no_allocation_once_warm),
+      cmocka_unit_test(allocation_failures),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
