@@ -19,9 +19,10 @@ enum {
 };
 
 static inline int is_space(unsigned char c) {
-  /* YAJL's whitespace, \v and \f with JSON's four */
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\v' ||
-         c == '\f';
+  /* YAJL's whitespace, \v and \f with JSON's four; a token's first byte is
+   * above ' ', so one compare says no */
+  return c <= ' ' && (c == ' ' || c == '\n' || c == '\r' || c == '\t' ||
+                      c == '\v' || c == '\f');
 }
 
 static inline int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
@@ -129,8 +130,8 @@ enum { T_OK, T_SYNTAX, T_CUT };
 
 /* The string whose opening quote is at s[i]: *end just past its closing
  * quote, *esc whether it holds an escape. */
-static int lex_string(const char *s, size_t len, size_t i, size_t *end,
-                      int *esc) {
+static inline int lex_string(const char *s, size_t len, size_t i,
+                             size_t *end, int *esc) {
   size_t j = i + 1;
   *esc = 0;
   for (;;) {
@@ -306,6 +307,11 @@ int ddbst__json_read(ddbst__json_run *r, const ddbst__json_callbacks *cb,
         scratch = d;
         REPORT(cb->on_key(ctx, (const unsigned char *)d,
                           unescape(d, s + i + 1, end - i - 2)));
+      }
+      /* the ':' that nearly always follows at once, without a turn */
+      if (end < len && s[end] == ':') {
+        end++;
+        expect = E_VALUE;
       }
       break;
     case E_FIRST_VALUE:

@@ -53,7 +53,8 @@ static int item_key(ddbst__parser *p, const char *k, size_t n) {
   memset(r, 0, sizeof *r);
   if (!keep(p, k, n, &r->name)) return 0;
   r->name_len = (uint32_t)n;
-  r->name_id = ddbst__page_name_id(pg, k, n);
+  r->name_id = ddbst__page_next_name_id(pg, p->name_prev, k, n);
+  p->name_prev = r->name_id >= 0 ? (uint32_t)r->name_id : pg->nnames + 1;
   r->role = r->name_id >= 0 ? pg->name_role[r->name_id] : DDBST__PA_ATTR;
   r->attr = -1;
   pg->nattrs++;
@@ -165,15 +166,13 @@ static int on_value(ddbst__parser *p, int vt, const char *s, size_t n, int b) {
   } else {
     ddbst__frame *f = top(p);
     if (is_array(f->kind)) {
-      static const int elems[][2] = {
-          {F_LIST, X_AV},           {F_SET, X_SET_ELEM},
-          {F_ITEMS, X_ITEM_ELEM},   {F_TXN_RESP, X_TXN_ENTRY},
-          {F_KEYLIST, X_KEY_ELEM},  {F_WRITELIST, X_WRITE_ELEM},
-          {F_REASONS, X_REASON_ELEM}, {F_THROTTLES, X_THROTTLE_ELEM},
-          {F_RECORDS, X_RECORD_ELEM}};
-      x = X_NONE;
-      for (size_t i = 0; i < sizeof elems / sizeof elems[0]; i++)
-        if (elems[i][0] == f->kind) x = elems[i][1];
+      static const uint8_t elems[F_USERID + 1] = {
+          [F_LIST] = X_AV,           [F_SET] = X_SET_ELEM,
+          [F_ITEMS] = X_ITEM_ELEM,   [F_TXN_RESP] = X_TXN_ENTRY,
+          [F_KEYLIST] = X_KEY_ELEM,  [F_WRITELIST] = X_WRITE_ELEM,
+          [F_REASONS] = X_REASON_ELEM, [F_THROTTLES] = X_THROTTLE_ELEM,
+          [F_RECORDS] = X_RECORD_ELEM};
+      x = elems[f->kind];
       f->index++;
     } else {
       x = p->pending;
@@ -467,6 +466,8 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
   p.m = pg->m;
   p.kind = kind;
   p.lenient = kind == DDBST__ANSWER_STREAM || pg->keep_unknown;
+  p.in_text = (uintptr_t)json;
+  p.in_len = len;
   ddbst__json_run r;
   int rc = ddbst__json_parse(&r, &callbacks, &p, json, len, &pg->m->alloc,
                              &pg->parser_blocks);
