@@ -130,8 +130,8 @@ enum { T_OK, T_SYNTAX, T_CUT };
 
 /* The string whose opening quote is at s[i]: *end just past its closing
  * quote, *esc whether it holds an escape. */
-static inline int lex_string(const char *s, size_t len, size_t i,
-                             size_t *end, int *esc) {
+static int lex_string(const char *s, size_t len, size_t i, size_t *end,
+                      int *esc) {
   size_t j = i + 1;
   *esc = 0;
   for (;;) {
@@ -158,6 +158,17 @@ static inline int lex_string(const char *s, size_t len, size_t i,
   }
   *end = j + 1;
   return T_OK;
+}
+
+/* lex_string for the string nearly every one is: no escape, closed before
+ * the text's end. Inline, where lex_string is a call: 1 and *end, or 0 to
+ * ask lex_string. */
+static inline int plain_string(const char *s, size_t len, size_t i,
+                               size_t *end) {
+  size_t j = string_stop(s, i + 1, len);
+  if (j >= len || s[j] != '"') return 0;
+  *end = j + 1;
+  return 1;
 }
 
 /* The number at s[i] (YAJL's grammar: a lone 0 ends it, so "01" is two
@@ -295,7 +306,10 @@ int ddbst__json_read(ddbst__json_run *r, const ddbst__json_callbacks *cb,
       /* fall through */
     case E_KEY:
       if (c != '"') FAIL(MISPLACED);
-      if ((t = lex_string(s, len, i, &end, &esc)) != T_OK) FAIL(t);
+      esc = 0;
+      if (!plain_string(s, len, i, &end) &&
+          (t = lex_string(s, len, i, &end, &esc)) != T_OK)
+        FAIL(t);
       expect = E_COLON;
       if (!cb->on_key) break;
       if (!esc) {
@@ -321,7 +335,10 @@ int ddbst__json_read(ddbst__json_run *r, const ddbst__json_callbacks *cb,
       expect = E_NEXT;
       switch (c) {
       case '"':
-        if ((t = lex_string(s, len, i, &end, &esc)) != T_OK) FAIL(t);
+        esc = 0;
+        if (!plain_string(s, len, i, &end) &&
+            (t = lex_string(s, len, i, &end, &esc)) != T_OK)
+          FAIL(t);
         if (!cb->on_string) break;
         if (!esc) {
           REPORT(cb->on_string(ctx, (const unsigned char *)s + i + 1,

@@ -320,10 +320,26 @@ static int on_bool(void *ctx, int b) {
 static int on_number(void *ctx, const char *s, size_t n) {
   return on_value(ctx, V_NUMBER, s, n, 0);
 }
+/* The three callbacks of nearly every attribute ({"S": "text"} opened, its
+ * value, closed) take the way on_value and on_end would take, without
+ * their turns: the same checks, the same state after. */
 static int on_string(void *ctx, const unsigned char *s, size_t n) {
+  ddbst__parser *p = ctx;
+  if (p->pending == X_AV_VALUE && !p->skip &&
+      !ddbst__av_is_container(top(p)->avtype)) {
+    p->pending = X_NONE;
+    return av_scalar(p, V_STRING, (const char *)s, n, 0);
+  }
   return on_value(ctx, V_STRING, (const char *)s, n, 0);
 }
-static int on_start_map(void *ctx) { return on_value(ctx, V_MAP, NULL, 0, 0); }
+static int on_start_map(void *ctx) {
+  ddbst__parser *p = ctx;
+  if (p->pending == X_AV && !p->skip && top(p)->kind == F_ITEM) {
+    p->pending = X_NONE;
+    return push(p, F_AV, M_TOP, (int32_t)p->pg->nattrs - 1);
+  }
+  return on_value(ctx, V_MAP, NULL, 0, 0);
+}
 static int on_start_array(void *ctx) {
   return on_value(ctx, V_ARRAY, NULL, 0, 0);
 }
@@ -369,6 +385,11 @@ static int on_end(void *ctx) {
   }
   ddbst_page *pg = p->pg;
   ddbst__frame *f = top(p);
+  if (f->kind == F_AV && f->state == 2 && f->mode == M_TOP &&
+      !ddbst__av_is_container(f->avtype)) { /* an item's scalar: kept */
+    p->depth--;
+    return 1;
+  }
   int up = p->depth - 1;
   switch (f->kind) {
   case F_ROOT:
