@@ -36,7 +36,7 @@ static int other_seen(ddbst__parser *p, uint32_t rec, int *dup) {
 }
 
 /* A new record named k[0..n) in the current item. */
-static int item_key(ddbst__parser *p, const char *k, size_t n) {
+PAGE_HOT int item_key(ddbst__parser *p, const char *k, size_t n) {
   ddbst_page *pg = p->pg;
   ddbst__frame *f = top(p);
   f->key_src = K_NONE; /* the path is the item's until the name is kept */
@@ -118,7 +118,7 @@ static const ddbst__shape_member txn_entry_members[] = {
     {F_TXN_ENTRY, "Item", X_TXN_ITEM},
 };
 
-static int on_key(void *ctx, const unsigned char *key, size_t n) {
+PAGE_HOT int on_key(void *ctx, const unsigned char *key, size_t n) {
   ddbst__parser *p = ctx;
   if (p->skip) return 1;
   const char *k = (const char *)key;
@@ -323,7 +323,7 @@ static int on_number(void *ctx, const char *s, size_t n) {
 /* The three callbacks of nearly every attribute ({"S": "text"} opened, its
  * value, closed) take the way on_value and on_end would take, without
  * their turns: the same checks, the same state after. */
-static int on_string(void *ctx, const unsigned char *s, size_t n) {
+PAGE_HOT int on_string(void *ctx, const unsigned char *s, size_t n) {
   ddbst__parser *p = ctx;
   if (p->pending == X_AV_VALUE && !p->skip &&
       !ddbst__av_is_container(top(p)->avtype)) {
@@ -332,7 +332,7 @@ static int on_string(void *ctx, const unsigned char *s, size_t n) {
   }
   return on_value(ctx, V_STRING, (const char *)s, n, 0);
 }
-static int on_start_map(void *ctx) {
+PAGE_HOT int on_start_map(void *ctx) {
   ddbst__parser *p = ctx;
   if (p->pending == X_AV && !p->skip && top(p)->kind == F_ITEM) {
     p->pending = X_NONE;
@@ -377,7 +377,7 @@ static int root_complete(ddbst__parser *p) {
   return 1;
 }
 
-static int on_end(void *ctx) {
+PAGE_HOT int on_end(void *ctx) {
   ddbst__parser *p = ctx;
   if (p->skip) {
     p->skip--;
@@ -454,6 +454,19 @@ static const ddbst__json_callbacks callbacks = {
     .on_end_array = on_end,
 };
 
+/* The reader's loop with these callbacks compiled in (json/read_loop.h):
+ * called directly, they are inlined into it, and a page's tokens cost no
+ * call through a pointer. */
+#define on_end_map on_end
+#define on_end_array on_end
+#define DDBST__READ_LINKAGE static
+#define DDBST__READ_NAME page_read
+#define DDBST__READ_HAS(on) 1
+#define DDBST__READ_CALL(on) on
+#include "json/read_loop.h"
+#undef on_end_map
+#undef on_end_array
+
 /* The parse stopped at a string that is not text (json/text.h): refused at
  * that string's path, as a refusal of its value or name would be. */
 static void refuse_text(ddbst__parser *p, const ddbst__json_run *r) {
@@ -490,8 +503,8 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
   p.in_text = (uintptr_t)json;
   p.in_len = len;
   ddbst__json_run r;
-  int rc = ddbst__json_parse(&r, &callbacks, &p, json, len, &pg->m->alloc,
-                             &pg->parser_blocks);
+  int rc = ddbst__json_parse_with(page_read, &r, &callbacks, &p, json, len,
+                                  &pg->m->alloc, &pg->parser_blocks);
   if (rc == 0 && r.status == DDBST__JSON_TEXT) refuse_text(&p, &r);
   if (rc == 0 && (r.status != DDBST__JSON_OK || p.code))
     rc = p.code ? p.code : DDBST_ESYNTAX;

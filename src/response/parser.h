@@ -11,6 +11,15 @@
 
 #include "response/page.h"
 
+/* What the page's reader loop (parse.c) calls for nearly every token:
+ * inlined into it whatever the compiler's estimate of their size, since
+ * the loop is their only hot caller. */
+#if defined(__GNUC__)
+#define PAGE_HOT static inline __attribute__((always_inline))
+#else
+#define PAGE_HOT static inline
+#endif
+
 enum { MAX_FRAMES = 96, MAX_DOC_DEPTH = 32, LEK_TARGET = -2 };
 
 /* What a frame is: a JSON object or list of a known shape. Grouped by the
@@ -233,7 +242,7 @@ static inline int nomem(ddbst__parser *p) {
   return 0;
 }
 
-static inline int push(ddbst__parser *p, int kind, int mode, int32_t target) {
+PAGE_HOT int push(ddbst__parser *p, int kind, int mode, int32_t target) {
   if (p->depth == MAX_FRAMES)
     return ddbst__refuse(p, DDBST_EVALUE, p->depth, NULL,
                          "nested deeper than DynamoDB nests documents");
@@ -260,7 +269,7 @@ static inline int put_text_string(ddbst__parser *p, const char *s, size_t n) {
 /* A NUL-terminated copy of s[0..n) in text; its offset in *off. The page
  * reserved room for the whole answer's text, so this is one test, a short
  * copy and the NULs (the kept string's, and the buffer's own past it). */
-static inline int keep(ddbst__parser *p, const char *s, size_t n,
+PAGE_HOT int keep(ddbst__parser *p, const char *s, size_t n,
                        uint32_t *off) {
   ddbst_buf *t = &p->pg->text;
   if (t->len > UINT32_MAX - n - 2) return nomem(p);
@@ -273,7 +282,7 @@ static inline int keep(ddbst__parser *p, const char *s, size_t n,
   return 1;
 }
 
-static inline int no_nul(ddbst__parser *p, const char *s, size_t n,
+PAGE_HOT int no_nul(ddbst__parser *p, const char *s, size_t n,
                          const char *what) {
   if ((uintptr_t)s - p->in_text < p->in_len) return 1; /* in place */
   if (memchr(s, '\0', n))
