@@ -29,6 +29,7 @@ typedef struct text {
   size_t len, cap;
 } text;
 
+__attribute__((format(printf, 2, 3)))
 static void put(text *t, const char *fmt, ...) {
   for (;;) {
     va_list ap;
