@@ -93,6 +93,15 @@ static int yajl_diagnose(ddbst__json_run *r, const char *json, size_t len,
 int ddbst__json_parse(ddbst__json_run *r, const ddbst__json_callbacks *cb,
                       void *ctx, const char *json, size_t len,
                       const ddbst_allocator *alloc, ddbst__json_cache *cache) {
+  return ddbst__json_parse_with(ddbst__json_read, r, cb, ctx, json, len, alloc,
+                                cache);
+}
+
+int ddbst__json_parse_with(ddbst__json_reader read, ddbst__json_run *r,
+                           const ddbst__json_callbacks *cb, void *ctx,
+                           const char *json, size_t len,
+                           const ddbst_allocator *alloc,
+                           ddbst__json_cache *cache) {
   r->status = DDBST__JSON_OK;
   r->at = 0;
   r->msg[0] = '\0';
@@ -108,7 +117,7 @@ int ddbst__json_parse(ddbst__json_run *r, const ddbst__json_callbacks *cb,
   ddbst__json_fault f;
   int faulty = ddbst__json_text_fault(json, len, &f);
   size_t upto = faulty ? f.at : len;
-  int rc = ddbst__json_read(r, cb, ctx, json, upto, faulty);
+  int rc = read(r, cb, ctx, json, upto, faulty);
   ddbst__json_blocks_done(r);
   if (rc) return rc;
   if (r->status == DDBST__JSON_SYNTAX)

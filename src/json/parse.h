@@ -79,6 +79,20 @@ int ddbst__json_parse(ddbst__json_run *r, const ddbst__json_callbacks *cb,
                       void *ctx, const char *json, size_t len,
                       const ddbst_allocator *alloc, ddbst__json_cache *cache);
 
+/* A reader: ddbst__json_read (json/read.h), or a caller's own copy of its
+ * loop (json/read_loop.h) whose callbacks are compiled in; it gets the
+ * callbacks given to ddbst__json_parse_with, and must call those. */
+typedef int (*ddbst__json_reader)(ddbst__json_run *r,
+                                  const ddbst__json_callbacks *cb, void *ctx,
+                                  const char *json, size_t len, int partial);
+
+/* ddbst__json_parse, reading with `read`. */
+int ddbst__json_parse_with(ddbst__json_reader read, ddbst__json_run *r,
+                           const ddbst__json_callbacks *cb, void *ctx,
+                           const char *json, size_t len,
+                           const ddbst_allocator *alloc,
+                           ddbst__json_cache *cache);
+
 /* Inside a callback: the bytes of the input the parser has consumed, that
  * is the offset just past the token being reported. */
 size_t ddbst__json_offset(const ddbst__json_run *r);

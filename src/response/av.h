@@ -30,7 +30,7 @@ static inline int av_type_of(const char *k, size_t n) {
 }
 
 /* The type name of an AttributeValue: {"S": ...} → state 1. */
-static inline int av_key(ddbst__parser *p, const char *k, size_t n) {
+PAGE_HOT int av_key(ddbst__parser *p, const char *k, size_t n) {
   ddbst__frame *f = top(p);
   if (f->state != 0)
     return ddbst__refuse(p, DDBST_EVALUE, p->depth - 1, NULL,
@@ -59,7 +59,7 @@ static inline int av_key(ddbst__parser *p, const char *k, size_t n) {
 }
 
 /* A scalar AttributeValue's value, checked and written. */
-static inline int av_scalar(ddbst__parser *p, int vt, const char *s, size_t n,
+PAGE_HOT int av_scalar(ddbst__parser *p, int vt, const char *s, size_t n,
                             int b) {
   ddbst__frame *f = top(p);
   int t = f->avtype;

@@ -40,14 +40,16 @@ int ddbst__page_init(ddbst_page *pg, const ddbst_model *m) {
   pg->seen_gen = ddbst__malloc(a, most * sizeof *pg->seen_gen);
   pg->seen_rec = ddbst__malloc(a, most * sizeof *pg->seen_rec);
   pg->present_gen = ddbst__malloc(a, nattr_slots * sizeof *pg->present_gen);
+  pg->name_next = ddbst__malloc(a, (most + 2) * sizeof *pg->name_next);
   pg->scratch = m->nentities ? ddbst_item_new(m, 0) : NULL;
   if (!pg->names || !pg->name_lens || !pg->name_role || !pg->seen_gen ||
-      !pg->seen_rec || !pg->present_gen || !pg->scratch ||
+      !pg->seen_rec || !pg->present_gen || !pg->name_next || !pg->scratch ||
       ddbst__strset_reserve(&pg->name_set, a, (uint32_t)most, 16,
                             ddbst__page_name_key, pg))
     goto nomem;
   memset(pg->seen_gen, 0, most * sizeof *pg->seen_gen);
   memset(pg->present_gen, 0, nattr_slots * sizeof *pg->present_gen);
+  for (size_t i = 0; i < most + 2; i++) pg->name_next[i] = -1;
   pg->pk_id = name_add(pg, m->pk_attr, DDBST__PA_KEY);
   pg->sk_id = m->sk_attr ? name_add(pg, m->sk_attr, DDBST__PA_KEY) : -1;
   for (int i = 0; i < m->nindexes; i++) {
@@ -97,6 +99,7 @@ void ddbst__page_release(ddbst_page *pg) {
   ddbst__free(a, pg->seen_gen);
   ddbst__free(a, pg->seen_rec);
   ddbst__free(a, pg->present_gen);
+  ddbst__free(a, pg->name_next);
   ddbst__strset_release(&pg->others, a);
   ddbst_item_free(pg->scratch);
   ddbst_item_free(pg->q_values);

@@ -174,6 +174,9 @@ struct ddbst_page {
   uint32_t gen;
   uint32_t *seen_gen, *seen_rec; /* per name id */
   uint32_t *present_gen;         /* per attribute index */
+  /* per name id, then the item's start and "after an unknown name": the
+   * id of the name that followed it in the last item, or -1 */
+  int32_t *name_next;
   ddbst__strset others; /* names the model does not know: records */
   /* For reading keys back into entities and facets. */
   ddbst_item *scratch;
@@ -272,6 +275,21 @@ static inline int32_t ddbst__page_name_id(const ddbst_page *pg, const char *s,
       ddbst__strset_find(&pg->name_set, s, n, ddbst__page_name_key, pg);
   return slot && ddbst__strset_taken(&pg->name_set, slot) ? (int32_t)slot->entry
                                                           : -1;
+}
+
+/* The id of an item's name s[0..n) that follows the name of id `prev` (or
+ * pg->nnames at the item's start, pg->nnames + 1 after a name the model
+ * does not know), or -1: the items of a page nearly always repeat one
+ * order of names, so the name that followed `prev` last time is compared
+ * first (length, then bytes), and the hash is asked only when it differs. */
+static inline int32_t ddbst__page_next_name_id(ddbst_page *pg, uint32_t prev,
+                                               const char *s, size_t n) {
+  int32_t g = pg->name_next[prev];
+  if (g >= 0 && pg->name_lens[g] == n && ddbst__same_bytes(pg->names[g], s, n))
+    return g;
+  int32_t id = ddbst__page_name_id(pg, s, n);
+  pg->name_next[prev] = id;
+  return id;
 }
 
 /* Room for `need` elements of `size` bytes in `v` (capacity *cap, doubled

@@ -36,7 +36,7 @@ static int other_seen(ddbst__parser *p, uint32_t rec, int *dup) {
 }
 
 /* A new record named k[0..n) in the current item. */
-static int item_key(ddbst__parser *p, const char *k, size_t n) {
+PAGE_HOT int item_key(ddbst__parser *p, const char *k, size_t n) {
   ddbst_page *pg = p->pg;
   ddbst__frame *f = top(p);
   f->key_src = K_NONE; /* the path is the item's until the name is kept */
@@ -53,7 +53,8 @@ static int item_key(ddbst__parser *p, const char *k, size_t n) {
   memset(r, 0, sizeof *r);
   if (!keep(p, k, n, &r->name)) return 0;
   r->name_len = (uint32_t)n;
-  r->name_id = ddbst__page_name_id(pg, k, n);
+  r->name_id = ddbst__page_next_name_id(pg, p->name_prev, k, n);
+  p->name_prev = r->name_id >= 0 ? (uint32_t)r->name_id : pg->nnames + 1;
   r->role = r->name_id >= 0 ? pg->name_role[r->name_id] : DDBST__PA_ATTR;
   r->attr = -1;
   pg->nattrs++;
@@ -117,7 +118,7 @@ static const ddbst__shape_member txn_entry_members[] = {
     {F_TXN_ENTRY, "Item", X_TXN_ITEM},
 };
 
-static int on_key(void *ctx, const unsigned char *key, size_t n) {
+PAGE_HOT int on_key(void *ctx, const unsigned char *key, size_t n) {
   ddbst__parser *p = ctx;
   if (p->skip) return 1;
   const char *k = (const char *)key;
@@ -165,15 +166,13 @@ static int on_value(ddbst__parser *p, int vt, const char *s, size_t n, int b) {
   } else {
     ddbst__frame *f = top(p);
     if (is_array(f->kind)) {
-      static const int elems[][2] = {
-          {F_LIST, X_AV},           {F_SET, X_SET_ELEM},
-          {F_ITEMS, X_ITEM_ELEM},   {F_TXN_RESP, X_TXN_ENTRY},
-          {F_KEYLIST, X_KEY_ELEM},  {F_WRITELIST, X_WRITE_ELEM},
-          {F_REASONS, X_REASON_ELEM}, {F_THROTTLES, X_THROTTLE_ELEM},
-          {F_RECORDS, X_RECORD_ELEM}};
-      x = X_NONE;
-      for (size_t i = 0; i < sizeof elems / sizeof elems[0]; i++)
-        if (elems[i][0] == f->kind) x = elems[i][1];
+      static const uint8_t elems[F_USERID + 1] = {
+          [F_LIST] = X_AV,           [F_SET] = X_SET_ELEM,
+          [F_ITEMS] = X_ITEM_ELEM,   [F_TXN_RESP] = X_TXN_ENTRY,
+          [F_KEYLIST] = X_KEY_ELEM,  [F_WRITELIST] = X_WRITE_ELEM,
+          [F_REASONS] = X_REASON_ELEM, [F_THROTTLES] = X_THROTTLE_ELEM,
+          [F_RECORDS] = X_RECORD_ELEM};
+      x = elems[f->kind];
       f->index++;
     } else {
       x = p->pending;
@@ -321,10 +320,26 @@ static int on_bool(void *ctx, int b) {
 static int on_number(void *ctx, const char *s, size_t n) {
   return on_value(ctx, V_NUMBER, s, n, 0);
 }
-static int on_string(void *ctx, const unsigned char *s, size_t n) {
+/* The three callbacks of nearly every attribute ({"S": "text"} opened, its
+ * value, closed) take the way on_value and on_end would take, without
+ * their turns: the same checks, the same state after. */
+PAGE_HOT int on_string(void *ctx, const unsigned char *s, size_t n) {
+  ddbst__parser *p = ctx;
+  if (p->pending == X_AV_VALUE && !p->skip &&
+      !ddbst__av_is_container(top(p)->avtype)) {
+    p->pending = X_NONE;
+    return av_scalar(p, V_STRING, (const char *)s, n, 0);
+  }
   return on_value(ctx, V_STRING, (const char *)s, n, 0);
 }
-static int on_start_map(void *ctx) { return on_value(ctx, V_MAP, NULL, 0, 0); }
+PAGE_HOT int on_start_map(void *ctx) {
+  ddbst__parser *p = ctx;
+  if (p->pending == X_AV && !p->skip && top(p)->kind == F_ITEM) {
+    p->pending = X_NONE;
+    return push(p, F_AV, M_TOP, (int32_t)p->pg->nattrs - 1);
+  }
+  return on_value(ctx, V_MAP, NULL, 0, 0);
+}
 static int on_start_array(void *ctx) {
   return on_value(ctx, V_ARRAY, NULL, 0, 0);
 }
@@ -362,7 +377,7 @@ static int root_complete(ddbst__parser *p) {
   return 1;
 }
 
-static int on_end(void *ctx) {
+PAGE_HOT int on_end(void *ctx) {
   ddbst__parser *p = ctx;
   if (p->skip) {
     p->skip--;
@@ -370,6 +385,11 @@ static int on_end(void *ctx) {
   }
   ddbst_page *pg = p->pg;
   ddbst__frame *f = top(p);
+  if (f->kind == F_AV && f->state == 2 && f->mode == M_TOP &&
+      !ddbst__av_is_container(f->avtype)) { /* an item's scalar: kept */
+    p->depth--;
+    return 1;
+  }
   int up = p->depth - 1;
   switch (f->kind) {
   case F_ROOT:
@@ -434,6 +454,19 @@ static const ddbst__json_callbacks callbacks = {
     .on_end_array = on_end,
 };
 
+/* The reader's loop with these callbacks compiled in (json/read_loop.h):
+ * called directly, they are inlined into it, and a page's tokens cost no
+ * call through a pointer. */
+#define on_end_map on_end
+#define on_end_array on_end
+#define DDBST__READ_LINKAGE static
+#define DDBST__READ_NAME page_read
+#define DDBST__READ_HAS(on) 1
+#define DDBST__READ_CALL(on) on
+#include "json/read_loop.h"
+#undef on_end_map
+#undef on_end_array
+
 /* The parse stopped at a string that is not text (json/text.h): refused at
  * that string's path, as a refusal of its value or name would be. */
 static void refuse_text(ddbst__parser *p, const ddbst__json_run *r) {
@@ -467,9 +500,11 @@ int ddbst__page_parse(ddbst_page *pg, ddbst__answer kind, const char *json,
   p.m = pg->m;
   p.kind = kind;
   p.lenient = kind == DDBST__ANSWER_STREAM || pg->keep_unknown;
+  p.in_text = (uintptr_t)json;
+  p.in_len = len;
   ddbst__json_run r;
-  int rc = ddbst__json_parse(&r, &callbacks, &p, json, len, &pg->m->alloc,
-                             &pg->parser_blocks);
+  int rc = ddbst__json_parse_with(page_read, &r, &callbacks, &p, json, len,
+                                  &pg->m->alloc, &pg->parser_blocks);
   if (rc == 0 && r.status == DDBST__JSON_TEXT) refuse_text(&p, &r);
   if (rc == 0 && (r.status != DDBST__JSON_OK || p.code))
     rc = p.code ? p.code : DDBST_ESYNTAX;

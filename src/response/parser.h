@@ -11,6 +11,15 @@
 
 #include "response/page.h"
 
+/* What the page's reader loop (parse.c) calls for nearly every token:
+ * inlined into it whatever the compiler's estimate of their size, since
+ * the loop is their only hot caller. */
+#if defined(__GNUC__)
+#define PAGE_HOT static inline __attribute__((always_inline))
+#else
+#define PAGE_HOT static inline
+#endif
+
 enum { MAX_FRAMES = 96, MAX_DOC_DEPTH = 32, LEK_TARGET = -2 };
 
 /* What a frame is: a JSON object or list of a known shape. Grouped by the
@@ -50,10 +59,14 @@ enum {
   F_USERID
 };
 
+_Static_assert(F_USERID < 32, "frame kinds are told apart by 32 bits");
+
 static inline int is_array(int kind) {
-  return kind == F_LIST || kind == F_SET || kind == F_ITEMS ||
-         kind == F_TXN_RESP || kind == F_KEYLIST || kind == F_WRITELIST ||
-         kind == F_REASONS || kind == F_THROTTLES || kind == F_RECORDS;
+  /* one test of a mask: asked for every value of a page */
+  return (int)((1u << F_LIST | 1u << F_SET | 1u << F_ITEMS | 1u << F_TXN_RESP |
+                1u << F_KEYLIST | 1u << F_WRITELIST | 1u << F_REASONS |
+                1u << F_THROTTLES | 1u << F_RECORDS) >>
+               kind & 1u);
 }
 
 /* What the next value must be, grouped by the file that reads it. */
@@ -157,6 +170,11 @@ typedef struct ddbst__parser {
   int pending;
   uint64_t skip; /* open containers of a value being skipped */
   int has_type;
+  uint32_t name_prev; /* the item's previous name (ddbst__page_next_name_id) */
+  /* the text parsed: a string handed over inside it was not unescaped, so
+   * it holds no NUL (a raw control character is a syntax error) */
+  uintptr_t in_text;
+  size_t in_len;
   int code; /* our refusal, or 0 */
   char path[DDBST_ERROR_PATH_MAX];
   char msg[DDBST_ERROR_MESSAGE_MAX];
@@ -224,7 +242,7 @@ static inline int nomem(ddbst__parser *p) {
   return 0;
 }
 
-static inline int push(ddbst__parser *p, int kind, int mode, int32_t target) {
+PAGE_HOT int push(ddbst__parser *p, int kind, int mode, int32_t target) {
   if (p->depth == MAX_FRAMES)
     return ddbst__refuse(p, DDBST_EVALUE, p->depth, NULL,
                          "nested deeper than DynamoDB nests documents");
@@ -248,20 +266,25 @@ static inline int put_text_string(ddbst__parser *p, const char *s, size_t n) {
   return ddbst__json_string(&p->pg->text, s, n) ? nomem(p) : 1;
 }
 
-/* A NUL-terminated copy of s[0..n) in text; its offset in *off. */
-static inline int keep(ddbst__parser *p, const char *s, size_t n,
+/* A NUL-terminated copy of s[0..n) in text; its offset in *off. The page
+ * reserved room for the whole answer's text, so this is one test, a short
+ * copy and the NULs (the kept string's, and the buffer's own past it). */
+PAGE_HOT int keep(ddbst__parser *p, const char *s, size_t n,
                        uint32_t *off) {
   ddbst_buf *t = &p->pg->text;
   if (t->len > UINT32_MAX - n - 2) return nomem(p);
   *off = (uint32_t)t->len;
   if (ddbst__buf_reserve(t, n + 1)) return nomem(p);
-  ddbst__buf_append(t, s, n);
-  ddbst__buf_putc(t, '\0');
+  ddbst__copy(t->data + t->len, s, n);
+  t->len += n;
+  t->data[t->len++] = '\0';
+  t->data[t->len] = '\0';
   return 1;
 }
 
-static inline int no_nul(ddbst__parser *p, const char *s, size_t n,
+PAGE_HOT int no_nul(ddbst__parser *p, const char *s, size_t n,
                          const char *what) {
+  if ((uintptr_t)s - p->in_text < p->in_len) return 1; /* in place */
   if (memchr(s, '\0', n))
     return ddbst__refuse(p, DDBST_EVALUE, p->depth, NULL,
                          "%s holds a NUL character (\\u0000)", what);
@@ -333,6 +356,7 @@ static inline int open_item(ddbst__parser *p, int32_t target) {
   ddbst_page *pg = p->pg;
   next_gen(pg);
   ddbst__strset_clear(&pg->others);
+  p->name_prev = pg->nnames;
   item_at(pg, target)->first = pg->nattrs;
   return push(p, F_ITEM, M_TOP, target);
 }

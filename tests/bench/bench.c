@@ -593,6 +593,7 @@ int main(int argc, char **argv) {
 #ifdef DDBST_BENCH_PAGES
   bench_recent(&c); /* put_conditional, scan_*, hydrate_*, parse_scores_100 */
   bench_migrate(&c); /* migrate_*: a migration pass over a Scan page */
+  bench_answers(&c); /* parse_stream_100, parse_get_item, parse_batch_*, ... */
 #endif
   bench_json(&c); /* json_*: through ddbst_json_call */
   bench_scale(&c, op_put_project, op_query_first_page);

@@ -119,6 +119,9 @@ void bench_json(bench_ctx *ctx);
 void bench_pages(bench_ctx *ctx);
 /* Conditions, scans, hydration, multi-attribute pages (bench_recent.c). */
 void bench_recent(bench_ctx *ctx);
+/* Stream events, GetItem, BatchGetItem and transaction answers
+ * (bench_answers.c). */
+void bench_answers(bench_ctx *ctx);
 /* A migration's pass over a Scan page (bench_migrate.c). */
 void bench_migrate(bench_ctx *ctx);
 /* libsodium's decryption alone, sized as `cursor`'s of `pattern` over

@@ -629,6 +629,52 @@ static void undeclared_attributes(void **state) {
   ddbst_item_free(it);
 }
 
+/* An item's names are looked up by the order the item before had (page.h
+ * ddbst__page_next_name_id): items that change the order, drop a name,
+ * put an unknown prefix of the name expected next where it was (item 3's
+ * "nam", where item 2 began with "name"), or repeat a name where the last
+ * item had another, are read as if each name were looked up alone. */
+static void names_in_changing_order(void **state) {
+  (void)state;
+  ddbst_error err;
+  assert_int_equal(
+      parse_text(
+          DDBST_OP_QUERY,
+          "{\"Items\":["
+          "{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"ORG#1\"},\"_type\":{\"S\":"
+          "\"Organisation\"},\"name\":{\"S\":\"A\"},\"plan\":{\"S\":\"free\"}},"
+          "{\"name\":{\"S\":\"B\"},\"_type\":{\"S\":\"Organisation\"},\"PK\":{"
+          "\"S\":\"ORG#2\"},\"SK\":{\"S\":\"ORG#2\"}},"
+          "{\"nam\":{\"S\":\"x\"},\"PK\":{\"S\":\"ORG#3\"},\"SK\":{\"S\":"
+          "\"ORG#3\"},\"_type\":{\"S\":\"Organisation\"},\"name\":{\"S\":\"C\"}},"
+          "{\"PK\":{\"S\":\"ORG#4\"},\"SK\":{\"S\":\"ORG#4\"},\"_type\":{\"S\":"
+          "\"Organisation\"},\"name\":{\"S\":\"D\"},\"plan\":{\"S\":\"pro\"}}],"
+          "\"Count\":4,\"ScannedCount\":4}",
+          &err),
+      4);
+  assert_string_equal(item_json(0),
+                      "{\"entity\":\"Organisation\",\"item\":{\"orgId\":\"1\","
+                      "\"name\":\"A\",\"plan\":\"free\"}}");
+  assert_string_equal(item_json(1),
+                      "{\"entity\":\"Organisation\",\"item\":{\"orgId\":\"2\","
+                      "\"name\":\"B\"}}");
+  assert_string_equal(item_json(2),
+                      "{\"entity\":\"Organisation\",\"item\":{\"orgId\":\"3\","
+                      "\"name\":\"C\"},\"undeclared\":{\"nam\":\"x\"}}");
+  assert_string_equal(item_json(3),
+                      "{\"entity\":\"Organisation\",\"item\":{\"orgId\":\"4\","
+                      "\"name\":\"D\",\"plan\":\"pro\"}}");
+  /* the last item had SK after PK; this one repeats PK there */
+  assert_int_equal(
+      parse_text(DDBST_OP_QUERY,
+                 "{\"Items\":[{\"PK\":{\"S\":\"ORG#1\"},\"SK\":{\"S\":\"ORG#1\"}},"
+                 "{\"PK\":{\"S\":\"ORG#2\"},\"PK\":{\"S\":\"ORG#2\"}}]}",
+                 &err),
+      DDBST_EVALUE);
+  assert_string_equal(err.path, "Items[1].PK");
+  assert_non_null(strstr(err.message, "twice"));
+}
+
 /* ---- typed values ---- */
 
 static const char *project_with(const char *extra, char *buf, size_t cap) {
@@ -1999,6 +2045,7 @@ int main(void) {
       cmocka_unit_test(followups),
       cmocka_unit_test(entities_told_apart),
       cmocka_unit_test(undeclared_attributes),
+      cmocka_unit_test(names_in_changing_order),
       cmocka_unit_test(typed_values),
       cmocka_unit_test(malformed),
       cmocka_unit_test(write_answers_and_error_items),
