@@ -307,6 +307,12 @@ typedef struct ddbst__pattern {
   ddbst__jtext query_head;
   const char *sk_common;
   uint32_t sk_common_len;
+  /* The whole body of this pattern's commonest query, fixed at load
+   * (compile_query_bodies.c): one entity, no filter, no sort-key condition
+   * and no sort-key facet among the values. The text before the partition
+   * key's {"S":...} (through "ExpressionAttributeValues":{":v0":) and after
+   * it (the sort key's value, the order). n == 0: the pattern has none. */
+  ddbst__jtext fixed_open, fixed_close;
 } ddbst__pattern;
 
 /* Stream view types, as DynamoDB spells them. */
