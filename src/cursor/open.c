@@ -125,10 +125,11 @@ static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
 }
 
 /* Appends `{` (first) or `,`, then "name":{"S":"v"}. Text that needs no
- * JSON escape (nearly every key) goes in with one reservation. */
+ * JSON escape (nearly every key; `plain`: known to need none) goes in with
+ * one reservation. */
 static int write_key(ddbst_buf *out, int first, const ddbst__jtext *name,
-                     view v) {
-  if (ddbst__json_plain_len(v.p, v.n) == v.n) {
+                     view v, int plain) {
+  if (plain || ddbst__json_plain_len(v.p, v.n) == v.n) {
     if (ddbst__buf_reserve(out, 1 + (size_t)name->n + v.n + 8))
       return DDBST_ENOMEM;
     char *o = out->data + out->len;
@@ -222,7 +223,7 @@ static int put_built_key(const shape *s, const layout *L, int a,
   char kbuf[DDBST__PK_MAX];
   memcpy(kbuf, key.p, key.n);
   out->data[start] = '\0';
-  if (write_key(out, 0, name, (view){kbuf, key.n}))
+  if (write_key(out, 0, name, (view){kbuf, key.n}, 0))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   return 0;
 }
@@ -263,8 +264,8 @@ static int refuse_other_pattern(ddbst_error *err, const ddbst_model *m,
 
 int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
                        int pattern, const char *partition, size_t partition_len,
-                       const char *cursor, size_t len, int64_t now_us,
-                       ddbst_buf *out, ddbst_error *err) {
+                       int part_plain, const char *cursor, size_t len,
+                       int64_t now_us, ddbst_buf *out, ddbst_error *err) {
   if (!m || !out || !partition || (!cursor && len))
     return ddbst__fail(err, DDBST_EINVAL, NULL, "an argument is NULL");
   if (pattern < 0 || pattern >= m->npatterns)
@@ -300,7 +301,7 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   if (p->index >= 0 && m->indexes[p->index].native)
     return ddbst__native_cursor_keys(m, p, part, &u.d, at, out, err);
   const shape *s = ddbst__cursor_plan_shape(p);
-  if (write_key(out, 1, s->jname[0], part))
+  if (write_key(out, 1, s->jname[0], part, part_plain))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   if (h & F_RAW) {
     if (!p->type_filter)
@@ -324,7 +325,7 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
       if (!ddbst__cursor_model_fits(m, p->index, s->role[a], v))
         return ddbst__cursor_refuse(
             err, "the cursor's %s is no key of the model", s->name[a]);
-      if (write_key(out, 0, s->jname[a], v))
+      if (write_key(out, 0, s->jname[a], v, 0))
         return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
     }
   } else {

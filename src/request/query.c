@@ -337,7 +337,8 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
     rc = ddbst__buf_puts(out, ",\"ExclusiveStartKey\":");
     if (!rc)
       rc = ddbst__cursor_open(q->cursor_keys, m, pattern,
-                              it->keytext.data + po, pl, q->cursor,
+                              it->keytext.data + po, pl, !native && pk_plain,
+                              q->cursor,
                               q->cursor_len, q->now_unix_us, out, err);
   }
   if (!rc) rc = ddbst__buf_putc(out, '}');
