@@ -10,32 +10,25 @@
 
 #include "model/compile.h"
 
-/* The literal start of sort template `t` up to its first facet, into tmp
- * as a {"S":...} value; *complete when the template has no facet. 0, 1
- * when the general path would refuse it (a literal past the limit: no
- * fixed text then), or DDBST_ENOMEM. */
-static int literal_start(const ddbst__template *t, ddbst_buf *tmp,
-                         int *complete) {
-  size_t n = 0;
-  int i = 0;
-  for (; i < t->nsegs && t->segs[i].attr < 0; i++) {
+/* The literal start of sort template `t` up to its first facet, as a
+ * {"S":...} value into `value` (its text gathered in `scratch` first);
+ * *complete when the template has no facet. 0, 1 when the general path
+ * would refuse it (a literal past the limit: no fixed text then), or
+ * DDBST_ENOMEM. */
+static int literal_start(const ddbst__template *t, ddbst_buf *scratch,
+                         ddbst_buf *value, int *complete) {
+  int i = 0, rc = 0;
+  ddbst_buf_reset(scratch);
+  for (; !rc && i < t->nsegs && t->segs[i].attr < 0; i++) {
     if (t->segs[i].len > DDBST__SK_MAX) return 1;
-    n += t->segs[i].len;
+    rc = ddbst__buf_append(scratch, t->segs[i].text, t->segs[i].len);
   }
+  if (rc) return rc;
   *complete = i == t->nsegs;
-  if (n == 0) return 0;
-  char *v = ddbst__malloc(&tmp->alloc, n + 1);
-  if (!v) return DDBST_ENOMEM;
-  size_t at = 0;
-  for (int j = 0; j < i; j++) {
-    memcpy(v + at, t->segs[j].text, t->segs[j].len);
-    at += t->segs[j].len;
-  }
-  int rc = ddbst__buf_append(tmp, "{\"S\":", 5);
-  rc = rc ? rc : ddbst__json_string(tmp, v, n);
-  rc = rc ? rc : ddbst__buf_putc(tmp, '}');
-  ddbst__free(&tmp->alloc, v);
-  return rc;
+  if (scratch->len == 0) return 0;
+  rc = ddbst__buf_append(value, "{\"S\":", 5);
+  rc = rc ? rc : ddbst__json_string(value, scratch->data, scratch->len);
+  return rc ? rc : ddbst__buf_putc(value, '}');
 }
 
 static int keep(ddbst_model *m, ddbst_buf *b, ddbst__jtext *j) {
@@ -62,8 +55,9 @@ static int one_pattern(ddbst_model *m, ddbst__pattern *p, ddbst_buf *open,
   ddbst_buf_reset(value);
   int complete = 0;
   if (sk_attr) {
-    int rc = literal_start(&k->sk, value, &complete);
+    int rc = literal_start(&k->sk, open, value, &complete);
     if (rc) return rc == 1 ? 0 : rc;
+    ddbst_buf_reset(open);
   }
   int rc = ddbst__buf_append(open, p->query_head.p, p->query_head.n);
   if (!rc && value->len)
