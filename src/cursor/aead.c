@@ -1,7 +1,7 @@
 /* Sealing and opening cursors: XChaCha20-Poly1305 in libsodium's own two
  * steps, so that the HChaCha20 subkey of a process's nonce prefix is
- * derived once (docs/performance.md), with the nonces and kept subkeys of
- * the keyring behind their locks. */
+ * derived once (docs/performance.md): the nonces behind their lock, the
+ * kept subkeys read without one (a seqlock) and written behind theirs. */
 #include "cursor/keyring.h"
 
 /* A fresh nonce for sealing with the first key, and the HChaCha20 subkey
@@ -49,6 +49,60 @@ unsigned long long ddbst__cursor_seal_aead(uint8_t *c, const uint8_t *m,
   return clen;
 }
 
+/* The kept subkey of key `key` and the nonce's prefix into `subkey`: 1, or
+ * 0 when none is kept or a writer changed the kept ones meanwhile (then
+ * the caller derives it). A seqlock: the words are read as relaxed atomics
+ * between two reads of the sequence count, so a reader never waits and
+ * never takes a lock. */
+static int kept_subkey(ddbst_cursor_keys *keys, int key, const uint8_t *nonce,
+                       uint32_t k[8]) {
+  unsigned seq = atomic_load_explicit(&keys->open_seq, memory_order_acquire);
+  if (seq & 1u) return 0;
+  uint32_t want[1 + 4];
+  want[0] = (uint32_t)key + 1;
+  memcpy(want + 1, nonce, 16);
+  for (int i = 0; i < OPEN_SUBKEYS; i++) {
+    const _Atomic uint32_t *w = keys->open[i].w;
+#define WORD(j) atomic_load_explicit(&w[j], memory_order_relaxed)
+    /* written out: a loop of atomic loads is not unrolled, and costs more
+     * than the lock it replaces */
+    if (WORD(0) != want[0] || WORD(1) != want[1] || WORD(2) != want[2] ||
+        WORD(3) != want[3] || WORD(4) != want[4])
+      continue;
+    k[0] = WORD(5);
+    k[1] = WORD(6);
+    k[2] = WORD(7);
+    k[3] = WORD(8);
+    k[4] = WORD(9);
+    k[5] = WORD(10);
+    k[6] = WORD(11);
+    k[7] = WORD(12);
+#undef WORD
+    atomic_thread_fence(memory_order_acquire);
+    return atomic_load_explicit(&keys->open_seq, memory_order_relaxed) == seq;
+  }
+  return 0;
+}
+
+/* Keeps the subkey of a cursor that opened, replacing the oldest. */
+static void keep_subkey(ddbst_cursor_keys *keys, int key, const uint8_t *nonce,
+                        const uint8_t *subkey) {
+  uint32_t w[SUBKEY_WORDS];
+  w[0] = (uint32_t)key + 1;
+  memcpy(w + 1, nonce, 16);
+  memcpy(w + 5, subkey, crypto_core_hchacha20_OUTPUTBYTES);
+  pthread_mutex_lock(&keys->open_lock);
+  unsigned seq = atomic_load_explicit(&keys->open_seq, memory_order_relaxed);
+  atomic_store_explicit(&keys->open_seq, seq + 1, memory_order_relaxed);
+  atomic_thread_fence(memory_order_release);
+  open_subkey *e = &keys->open[keys->open_next++ % OPEN_SUBKEYS];
+  for (int j = 0; j < SUBKEY_WORDS; j++)
+    atomic_store_explicit(&e->w[j], w[j], memory_order_relaxed);
+  atomic_store_explicit(&keys->open_seq, seq + 2, memory_order_release);
+  pthread_mutex_unlock(&keys->open_lock);
+  sodium_memzero(w, sizeof w);
+}
+
 /* crypto_aead_xchacha20poly1305_ietf_decrypt with key k[key], in the same
  * two steps as ddbst__cursor_seal_aead. The nonce's first 16 bytes are the
  * sealing process's prefix, so the subkeys of the last few prefixes are kept: a
@@ -62,31 +116,15 @@ int ddbst__cursor_open_aead(const ddbst_cursor_keys *ckeys, int key, uint8_t *m,
                             size_t clen, const uint8_t *ad, size_t adlen,
                             const uint8_t nonce[24]) {
   ddbst_cursor_keys *keys = (ddbst_cursor_keys *)ckeys;
-  uint8_t subkey[crypto_core_hchacha20_OUTPUTBYTES];
-  int hit = 0;
-  pthread_mutex_lock(&keys->open_lock);
-  for (int i = 0; i < OPEN_SUBKEYS && !hit; i++) {
-    const open_subkey *e = &keys->open[i];
-    if (e->key == key && !memcmp(e->prefix, nonce, sizeof e->prefix)) {
-      memcpy(subkey, e->subkey, sizeof subkey);
-      hit = 1;
-    }
-  }
-  pthread_mutex_unlock(&keys->open_lock);
-  if (!hit)
-    crypto_core_hchacha20(subkey, nonce, keys->k[key].key, NULL);
+  uint32_t words[crypto_core_hchacha20_OUTPUTBYTES / 4];
+  uint8_t *subkey = (uint8_t *)words;
+  int hit = kept_subkey(keys, key, nonce, words);
+  if (!hit) crypto_core_hchacha20(subkey, nonce, keys->k[key].key, NULL);
   uint8_t npub[crypto_aead_chacha20poly1305_ietf_NPUBBYTES] = {0};
   memcpy(npub + 4, nonce + crypto_core_hchacha20_INPUTBYTES, 8);
   int rc = crypto_aead_chacha20poly1305_ietf_decrypt(m, mlen, NULL, c, clen, ad,
                                                      adlen, npub, subkey);
-  if (rc == 0 && !hit) {
-    pthread_mutex_lock(&keys->open_lock);
-    open_subkey *e = &keys->open[keys->open_next++ % OPEN_SUBKEYS];
-    e->key = key;
-    memcpy(e->prefix, nonce, sizeof e->prefix);
-    memcpy(e->subkey, subkey, sizeof subkey);
-    pthread_mutex_unlock(&keys->open_lock);
-  }
-  sodium_memzero(subkey, sizeof subkey);
+  if (rc == 0 && !hit) keep_subkey(keys, key, nonce, subkey);
+  sodium_memzero(words, sizeof words);
   return rc;
 }

@@ -58,7 +58,8 @@ int ddbst__cursor_partition(ddbst_item *it, int pattern, ddbst_buf *out,
                             ddbst_error *err);
 
 /* Opens `cursor` (`len` bytes) for a query of `pattern` whose partition key
- * value is partition[0..partition_len), and appends the ExclusiveStartKey
+ * value is partition[0..partition_len) (`part_plain`: known to need no JSON
+ * escape; 0 when not known), and appends the ExclusiveStartKey
  * as a DynamoDB AttributeValue map, {"PK":{"S":"..."},"SK":{"S":"..."}}, in
  * the fixed order index partition key, index sort key, table partition key,
  * table sort key. `now_us` (<= 0: the clock) checks the keyring's maximum
@@ -70,8 +71,8 @@ int ddbst__cursor_partition(ddbst_item *it, int pattern, ddbst_buf *out,
  * part of the map: the caller cuts it back. */
 int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
                        int pattern, const char *partition, size_t partition_len,
-                       const char *cursor, size_t len, int64_t now_us,
-                       ddbst_buf *out, ddbst_error *err);
+                       int part_plain, const char *cursor, size_t len,
+                       int64_t now_us, ddbst_buf *out, ddbst_error *err);
 
 /* ---- scans (scan_cursor.c) ---- */
 

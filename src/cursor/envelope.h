@@ -112,8 +112,8 @@ static inline void cw_bytes(cw *w, const uint8_t *b, size_t n) {
 
 /* ---- the payload read back ---- */
 
-/* The payload, decoded by libcbor's streaming decoder into views of the
- * plaintext: one definite array of integers, text and byte strings. */
+/* The payload, read into views of the plaintext (envelope.c): one
+ * definite array of integers, text and byte strings. */
 enum { K_UINT, K_NEGINT, K_TEXT, K_BYTES };
 
 typedef struct citem {
@@ -126,9 +126,6 @@ typedef struct citem {
 typedef struct dec {
   citem it[MAX_ITEMS];
   int n;
-  size_t expect;
-  int started;
-  int bad;
 } dec;
 
 /* Decodes the payload p[0..n) into `d`: views of the plaintext. 0, or

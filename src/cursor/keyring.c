@@ -23,9 +23,7 @@ ddbst_cursor_keys *ddbst_cursor_keys_new(const ddbst_allocator *alloc) {
   if (!keys)
     return NULL;
   memset(keys, 0, sizeof *keys);
-  keys->alloc = a;
-  for (int i = 0; i < OPEN_SUBKEYS; i++)
-    keys->open[i].key = -1;
+  keys->alloc = a; /* every kept subkey unused: word 0 is 0 */
   if (pthread_mutex_init(&keys->nonce_lock, NULL) != 0) {
     ddbst__free(&a, keys);
     return NULL;

@@ -4,6 +4,7 @@
 #define DDBST_CURSOR_KEYRING_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "base/forksafe.h"
 #include "cursor/envelope.h"
@@ -13,11 +14,12 @@ typedef struct ring_key {
   uint8_t key[DDBST_CURSOR_KEY_BYTES];
 } ring_key;
 
-/* The HChaCha20 subkey of key k[key] and a nonce prefix. */
+/* The HChaCha20 subkey of key k[key] and a nonce prefix, as 32-bit words
+ * read without a lock (aead.c): word 0 is key + 1 (0: unused), then the
+ * prefix's four and the subkey's eight. */
+enum { SUBKEY_WORDS = 1 + 16 / 4 + crypto_core_hchacha20_OUTPUTBYTES / 4 };
 typedef struct open_subkey {
-  int key; /* -1: unused */
-  uint8_t prefix[crypto_core_hchacha20_INPUTBYTES];
-  uint8_t subkey[crypto_core_hchacha20_OUTPUTBYTES];
+  _Atomic uint32_t w[SUBKEY_WORDS];
 } open_subkey;
 
 struct ddbst_cursor_keys {
@@ -36,8 +38,11 @@ struct ddbst_cursor_keys {
   uint8_t seal_subkey[crypto_core_hchacha20_OUTPUTBYTES];
   /* Opening's subkeys, for the nonce prefixes of the processes whose
    * cursors came back lately (this one's, its siblings'): see
-   * ddbst__cursor_open_aead. Replaced in turn; wiped with the keys on free. */
+   * ddbst__cursor_open_aead. Read without a lock under a sequence count
+   * (odd while a writer changes them; writers hold open_lock). Replaced in
+   * turn; wiped with the keys on free. */
   pthread_mutex_t open_lock;
+  _Atomic unsigned open_seq;
   open_subkey open[OPEN_SUBKEYS];
   unsigned open_next;
   /* both locks, held across fork() (forksafe.h) */

@@ -9,6 +9,7 @@
 
 #include "base/b64url.h"
 #include "cursor/envelope.h"
+#include "model/cursor_layout.h"
 
 typedef struct view {
   const char *p;
@@ -19,58 +20,31 @@ static inline int view_eq(view a, view b) {
   return a.n == b.n && (a.n == 0 || !memcmp(a.p, b.p, a.n));
 }
 
-/* A query's LastEvaluatedKey holds the key attributes of the last item it
- * read: the table's partition and sort key, and for an index query the
- * index's too. The first is the partition the query fixes. */
-enum { ROLE_IX_PK, ROLE_IX_SK, ROLE_PK, ROLE_SK };
+/* The shape and layouts are compiled at load (model/cursor_layout.h);
+ * these are their names here. */
+enum {
+  ROLE_IX_PK = DDBST__ROLE_IX_PK,
+  ROLE_IX_SK = DDBST__ROLE_IX_SK,
+  ROLE_PK = DDBST__ROLE_PK,
+  ROLE_SK = DDBST__ROLE_SK
+};
+typedef ddbst__cshape shape;
+typedef ddbst__cfkey fkey;
+typedef ddbst__clayout layout;
 
-typedef struct shape {
-  const ddbst_model *m;
-  const ddbst__pattern *p;
-  const char *name[4];
-  const ddbst__jtext *jname[4]; /* "PK": */
-  int role[4];
-  size_t limit[4];
-  int n;
-} shape;
+_Static_assert((int)MAX_VALUES == (int)DDBST__CURSOR_MAX_VALUES,
+               "a layout carries what a cursor holds");
 
-/* A facet as a key holds it: the attribute, and whether the template
- * lower-cases it (the same attribute may appear both ways). */
-typedef struct fkey {
-  int attr, lower;
-} fkey;
-
-/* How one entity's keys become cursor values: the facets of the partition
- * template are fixed by the query; every other facet of the remaining
- * templates is carried once, in order of first appearance. */
-typedef struct layout {
-  const ddbst__entity *e;
-  const ddbst__template *t[4];
-  fkey fixed[DDBST__MAX_FACETS];
-  int nfixed;
-  fkey carried[MAX_VALUES];
-  int ncarried;
-  /* Where facet f of template t[a] (a >= 1) comes from: carried value k
-   * (slot k), or fixed facet k (slot -1 - k). Found here once, so building
-   * and splitting keys never searches the lists again. */
-  signed char slot[4][DDBST__MAX_FACETS];
-} layout;
-
-_Static_assert(MAX_VALUES <= 127 && DDBST__MAX_FACETS <= 128,
-               "layout slots fit a signed char");
-
-/* The key attributes of pattern `p`'s LastEvaluatedKey, the query's
- * partition first. */
-void ddbst__cursor_shape(const ddbst_model *m, const ddbst__pattern *p,
-                         shape *s);
-
-/* The template entity `e` writes key attribute `role` with, or NULL. */
-const ddbst__template *ddbst__cursor_template(const ddbst__entity *e, int index,
-                                              int role);
-
-/* Entity `entity`'s layout for shape `s`: 0, or -1 when the entity has no
- * key in the index the pattern reads. */
-int ddbst__cursor_layout(const shape *s, int entity, layout *L);
+/* Pattern `p`'s shape, and its layout for entities[j] (NULL when that
+ * entity has no key in the index the pattern reads). `p` is a query. */
+static inline const shape *ddbst__cursor_plan_shape(const ddbst__pattern *p) {
+  return &p->cursor->shape;
+}
+static inline const layout *ddbst__cursor_plan_layout(const ddbst__pattern *p,
+                                                      int j) {
+  const layout *L = &p->cursor->layouts[j];
+  return L->e ? L : NULL;
+}
 
 /* The facet texts of the partition value `part`, in template order: 1, or
  * 0 when it is no partition of the layout's entity. */

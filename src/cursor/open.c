@@ -125,10 +125,11 @@ static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
 }
 
 /* Appends `{` (first) or `,`, then "name":{"S":"v"}. Text that needs no
- * JSON escape (nearly every key) goes in with one reservation. */
+ * JSON escape (nearly every key; `plain`: known to need none) goes in with
+ * one reservation. */
 static int write_key(ddbst_buf *out, int first, const ddbst__jtext *name,
-                     view v) {
-  if (ddbst__json_plain_len(v.p, v.n) == v.n) {
+                     view v, int plain) {
+  if (plain || ddbst__json_plain_len(v.p, v.n) == v.n) {
     if (ddbst__buf_reserve(out, 1 + (size_t)name->n + v.n + 8))
       return DDBST_ENOMEM;
     char *o = out->data + out->len;
@@ -222,7 +223,7 @@ static int put_built_key(const shape *s, const layout *L, int a,
   char kbuf[DDBST__PK_MAX];
   memcpy(kbuf, key.p, key.n);
   out->data[start] = '\0';
-  if (write_key(out, 0, name, (view){kbuf, key.n}))
+  if (write_key(out, 0, name, (view){kbuf, key.n}, 0))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   return 0;
 }
@@ -263,8 +264,8 @@ static int refuse_other_pattern(ddbst_error *err, const ddbst_model *m,
 
 int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
                        int pattern, const char *partition, size_t partition_len,
-                       const char *cursor, size_t len, int64_t now_us,
-                       ddbst_buf *out, ddbst_error *err) {
+                       int part_plain, const char *cursor, size_t len,
+                       int64_t now_us, ddbst_buf *out, ddbst_error *err) {
   if (!m || !out || !partition || (!cursor && len))
     return ddbst__fail(err, DDBST_EINVAL, NULL, "an argument is NULL");
   if (pattern < 0 || pattern >= m->npatterns)
@@ -299,9 +300,8 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   uint8_t h = u.h;
   if (p->index >= 0 && m->indexes[p->index].native)
     return ddbst__native_cursor_keys(m, p, part, &u.d, at, out, err);
-  shape s;
-  ddbst__cursor_shape(m, p, &s);
-  if (write_key(out, 1, s.jname[0], part))
+  const shape *s = ddbst__cursor_plan_shape(p);
+  if (write_key(out, 1, s->jname[0], part, part_plain))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   if (h & F_RAW) {
     if (!p->type_filter)
@@ -310,22 +310,22 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
           "the cursor holds whole keys, which pattern %s never "
           "makes: no other items share its key range",
           p->name);
-    if (u.d.n - at != s.n - 1)
-      return refuse_count(err, u.d.n - at, p->name, s.n - 1);
-    for (int a = 1; a < s.n; a++) {
+    if (u.d.n - at != s->n - 1)
+      return refuse_count(err, u.d.n - at, p->name, s->n - 1);
+    for (int a = 1; a < s->n; a++) {
       const citem *c = &u.d.it[at + a - 1];
       view v = {(const char *)c->p, c->n};
-      if (c->kind != K_TEXT || c->n == 0 || c->n > s.limit[a] ||
+      if (c->kind != K_TEXT || c->n == 0 || c->n > s->limit[a] ||
           ddbst__utf8_check(v.p, v.n))
         return ddbst__cursor_refuse(
             err,
             "the cursor's %s is no key value (a non-empty "
             "UTF-8 string of at most %zu bytes)",
-            s.name[a], s.limit[a]);
-      if (!ddbst__cursor_model_fits(m, p->index, s.role[a], v))
+            s->name[a], s->limit[a]);
+      if (!ddbst__cursor_model_fits(m, p->index, s->role[a], v))
         return ddbst__cursor_refuse(
-            err, "the cursor's %s is no key of the model", s.name[a]);
-      if (write_key(out, 0, s.jname[a], v))
+            err, "the cursor's %s is no key of the model", s->name[a]);
+      if (write_key(out, 0, s->jname[a], v, 0))
         return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
     }
   } else {
@@ -337,29 +337,28 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
             err, "the cursor names no entity of pattern %s", p->name);
       pos = (int)u.d.it[at++].u;
     }
-    layout L;
+    const layout *L = ddbst__cursor_plan_layout(p, pos);
     view fixed[DDBST__MAX_FACETS], carried[MAX_VALUES];
-    if (ddbst__cursor_layout(&s, p->entities[pos], &L) ||
-        !ddbst__cursor_partition_facets(&s, &L, part, fixed))
+    if (!L || !ddbst__cursor_partition_facets(s, L, part, fixed))
       return ddbst__cursor_refuse(
           err, "the cursor's entity does not fit this query's "
                "partition");
-    if (u.d.n - at != L.ncarried)
-      return refuse_count(err, u.d.n - at, p->name, L.ncarried);
+    if (u.d.n - at != L->ncarried)
+      return refuse_count(err, u.d.n - at, p->name, L->ncarried);
     char scratch[MAX_VALUES * DDBST__TS_MAX];
     size_t used = 0;
     uint64_t unclean = 0; /* bit i: carried[i] may hold the delimiter */
-    for (int i = 0; i < L.ncarried; i++) {
+    for (int i = 0; i < L->ncarried; i++) {
       int clean = 0;
-      rc = facet_text(m, &L.e->attrs[L.carried[i].attr], L.carried[i].lower,
+      rc = facet_text(m, &L->e->attrs[L->carried[i].attr], L->carried[i].lower,
                       &u.d.it[at + i], scratch, &used, &carried[i], &clean, err);
       if (rc)
         return rc;
       if (!clean)
         unclean |= UINT64_C(1) << i;
     }
-    for (int a = 1; a < s.n; a++) {
-      rc = put_built_key(&s, &L, a, fixed, carried, unclean, out, err);
+    for (int a = 1; a < s->n; a++) {
+      rc = put_built_key(s, L, a, fixed, carried, unclean, out, err);
       if (rc)
         return rc;
     }

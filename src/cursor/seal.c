@@ -31,11 +31,9 @@ static int query_of(const ddbst_model *m, int entity, int pattern,
 /* The partition key the query reads, rendered into it->keytext. */
 static int render_part(ddbst_item *it, const ddbst__pattern *p, view *part,
                        ddbst_error *err) {
-  const ddbst_model *m = it->m;
-  shape s;
-  ddbst__cursor_shape(m, p, &s);
+  const shape *s = ddbst__cursor_plan_shape(p);
   const ddbst__template *pt =
-      ddbst__cursor_template(ddbst__entity_of(it), p->index, s.role[0]);
+      ddbst__cursor_template(ddbst__entity_of(it), p->index, s->role[0]);
   if (!pt)
     return ddbst__fail(err, DDBST_EINVAL, "pattern",
                        "entity %s has no key in the index pattern %s reads",
@@ -43,7 +41,7 @@ static int render_part(ddbst_item *it, const ddbst__pattern *p, view *part,
   ddbst_buf_reset(&it->keytext);
   it->nkeys = 0;
   uint32_t po, pl;
-  int rc = ddbst__render_into(it, pt, s.name[0], DDBST__PK_MAX, &po, &pl, err);
+  int rc = ddbst__render_into(it, pt, s->name[0], DDBST__PK_MAX, &po, &pl, err);
   if (rc)
     return rc;
   *part = (view){it->keytext.data + po, pl};
@@ -112,8 +110,7 @@ int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
                        "%s reads a native index: its cursor is sealed from "
                        "the query's values",
                        p->name);
-  shape s;
-  ddbst__cursor_shape(m, p, &s);
+  const shape *s = ddbst__cursor_plan_shape(p);
   view part = {part_text, part_len};
 
   /* the LastEvaluatedKey: exactly the pattern's key attributes */
@@ -121,10 +118,10 @@ int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
   int seen[4] = {0};
   for (int i = 0; i < n; i++) {
     int a = 0;
-    while (a < s.n &&
-           (names[i][0] != s.name[a][0] || strcmp(names[i], s.name[a])))
+    while (a < s->n &&
+           (names[i][0] != s->name[a][0] || strcmp(names[i], s->name[a])))
       a++;
-    if (a == s.n)
+    if (a == s->n)
       return ddbst__cursor_lek_fail(err, names[i],
                       "%s is not a key attribute of pattern %s's "
                       "LastEvaluatedKey",
@@ -133,36 +130,35 @@ int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
       return ddbst__cursor_lek_fail(err, names[i], "%s appears twice", names[i]);
     seen[a] = 1;
     v[a] = (view){vals[i], lens[i]};
-    if (!vals[i] || lens[i] == 0 || lens[i] > s.limit[a] ||
+    if (!vals[i] || lens[i] == 0 || lens[i] > s->limit[a] ||
         ddbst__utf8_check(vals[i], lens[i]))
       return ddbst__cursor_lek_fail(err, names[i],
                       "%s is not a key value DynamoDB could return (empty, "
                       "too long or not UTF-8)",
                       names[i]);
   }
-  for (int a = 0; a < s.n; a++)
+  for (int a = 0; a < s->n; a++)
     if (!seen[a])
-      return ddbst__cursor_lek_fail(err, s.name[a], "%s is missing (pattern %s)", s.name[a],
+      return ddbst__cursor_lek_fail(err, s->name[a], "%s is missing (pattern %s)", s->name[a],
                       p->name);
   if (!view_eq(v[0], part))
-    return ddbst__cursor_lek_fail(err, s.name[0],
+    return ddbst__cursor_lek_fail(err, s->name[0],
                     "%s is not the partition this query read (pattern %s)",
-                    s.name[0], p->name);
+                    s->name[0], p->name);
 
   /* entity form when the keys are an entity's of the pattern, else whole
    * keys for a pattern whose range other items can fall into */
   int raw = 0, pos = -1;
-  layout L;
-  L.ncarried = 0;
+  const layout *L = NULL;
   view carried[MAX_VALUES];
   for (int j = 0; j < p->nentities && pos < 0; j++)
-    if (ddbst__cursor_layout(&s, p->entities[j], &L) == 0 &&
-        ddbst__cursor_entity_fits(&s, &L, v, carried))
+    if ((L = ddbst__cursor_plan_layout(p, j)) &&
+        ddbst__cursor_entity_fits(s, L, v, carried))
       pos = j;
   if (pos < 0) {
     int known = p->type_filter;
-    for (int a = 1; known && a < s.n; a++)
-      known = ddbst__cursor_model_fits(m, p->index, s.role[a], v[a]);
+    for (int a = 1; known && a < s->n; a++)
+      known = ddbst__cursor_model_fits(m, p->index, s->role[a], v[a]);
     if (!known)
       return ddbst__cursor_lek_fail(err, NULL,
                       "the LastEvaluatedKey is no key of pattern %s's "
@@ -180,18 +176,18 @@ int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
   flags |= raw;
   int with_entity = pos >= 0 && p->nentities > 1;
   size_t count = (issued >= 0) + (size_t)with_entity +
-                 (size_t)(pos >= 0 ? L.ncarried : s.n - 1);
+                 (size_t)(pos >= 0 ? L->ncarried : s->n - 1);
   cw_array(&w, count);
   if (issued >= 0)
     cw_uint(&w, (uint64_t)issued);
   if (with_entity)
     cw_uint(&w, (uint64_t)pos);
   if (pos >= 0) {
-    for (int i = 0; i < L.ncarried; i++)
-      ddbst__cursor_put_facet(&w, &L.e->attrs[L.carried[i].attr],
-                              L.carried[i].lower, carried[i]);
+    for (int i = 0; i < L->ncarried; i++)
+      ddbst__cursor_put_facet(&w, &L->e->attrs[L->carried[i].attr],
+                              L->carried[i].lower, carried[i]);
   } else {
-    for (int a = 1; a < s.n; a++)
+    for (int a = 1; a < s->n; a++)
       cw_text(&w, v[a].p, v[a].n);
   }
   if (w.full)

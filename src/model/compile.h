@@ -22,5 +22,11 @@ int ddbst__compile_key_sizes(ddbst_model *m);
 /* Query heads and collections' common sort-key starts
  * (compile_queries.c): needs the names. */
 int ddbst__compile_queries(ddbst_model *m);
+/* Whole query bodies of the commonest queries (compile_query_bodies.c):
+ * needs the query heads. */
+int ddbst__compile_query_bodies(ddbst_model *m);
+/* Each query pattern's cursor shape and layouts
+ * (compile_cursor_layouts.c). */
+int ddbst__compile_cursor_layouts(ddbst_model *m);
 
 #endif

@@ -455,6 +455,8 @@ static int compile(ddbst_model *m) {
   rc = rc ? rc : ddbst__compile_key_runs(m);
   rc = rc ? rc : ddbst__compile_key_sizes(m);
   rc = rc ? rc : ddbst__compile_queries(m);
+  rc = rc ? rc : ddbst__compile_query_bodies(m);
+  rc = rc ? rc : ddbst__compile_cursor_layouts(m);
   return rc;
 }
 

@@ -278,6 +278,8 @@ static inline int ddbst__index_written(const ddbst__index *ix) {
  * Scan for it); it is never the way a pattern ought to be served. */
 typedef enum { DDBST__OP_GET, DDBST__OP_QUERY, DDBST__OP_SCAN } ddbst__op;
 
+typedef struct ddbst__cursor_plan ddbst__cursor_plan;
+
 typedef struct ddbst__pattern {
   const char *name;
   ddbst__op op;
@@ -307,6 +309,15 @@ typedef struct ddbst__pattern {
   ddbst__jtext query_head;
   const char *sk_common;
   uint32_t sk_common_len;
+  /* The whole body of this pattern's commonest query, fixed at load
+   * (compile_query_bodies.c): one entity, no filter, no sort-key condition
+   * and no sort-key facet among the values. The text before the partition
+   * key's {"S":...} (through "ExpressionAttributeValues":{":v0":) and after
+   * it (the sort key's value, the order). n == 0: the pattern has none. */
+  ddbst__jtext fixed_open, fixed_close;
+  /* A query's cursor shape and layouts (model/cursor_layout.h), made at
+   * load; NULL for other patterns. */
+  const struct ddbst__cursor_plan *cursor;
 } ddbst__pattern;
 
 /* Stream view types, as DynamoDB spells them. */

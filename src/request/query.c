@@ -11,6 +11,7 @@
 #include "request/cond.h"
 #include "request/sk_bounds.h"
 #include "request/native_query.h"
+#include "request/query_fixed.h"
 
 /* ,"FilterExpression":"..." for what the key range cannot say: the
  * pattern's declared filter, and the entity type when other entities' items
@@ -192,6 +193,41 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
   return op;
 }
 
+int ddbst__query_fixed_off;
+
+/* Whether the body is the pattern's fixed one (model/compile_query_bodies.c):
+ * the pattern has one, and this query asks nothing the fixed text does not
+ * say (no sort-key condition, filter or projection; none of the sort key's
+ * facets among the values, so its literal start bounds the range). */
+static int uses_fixed_body(const ddbst_item *it, const ddbst__pattern *p,
+                           const ddbst__ekey *k, const ddbst_query *q) {
+  if (!p->fixed_open.n || q->condition != DDBST_SK_NONE || q->filter ||
+      it->nprojected || ddbst__query_fixed_off)
+    return 0;
+  for (int i = 0; i < k->sk.nsegs; i++)
+    if (k->sk.segs[i].attr >= 0 && it->vals[k->sk.segs[i].attr].set) return 0;
+  return 1;
+}
+
+/* The fixed body around the partition key's value (keytext, `plain` when
+ * its rendering found nothing to escape), up to the limit. */
+static int fixed_body(const ddbst__pattern *p, const char *pk, size_t n,
+                      int plain, ddbst_buf *out) {
+  const ddbst__jtext *a = &p->fixed_open, *b = &p->fixed_close;
+  if (!plain) {
+    int rc = ddbst__buf_append(out, a->p, a->n);
+    rc = rc ? rc : ddbst__write_s(out, pk, n);
+    return rc ? rc : ddbst__buf_append(out, b->p, b->n);
+  }
+  if (ddbst__buf_reserve(out, (size_t)a->n + n + 8 + b->n)) return DDBST_ENOMEM;
+  char *o = out->data + out->len;
+  memcpy(o, a->p, a->n);
+  o = ddbst__put_s(o + a->n, pk, n);
+  memcpy(o, b->p, b->n + 1); /* and the NUL */
+  out->len = (size_t)(o - out->data) + b->n;
+  return 0;
+}
+
 /* The body of a query whose arguments were checked. */
 static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
                       const ddbst_query *q, ddbst_buf *out, ddbst_error *err) {
@@ -217,13 +253,17 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
   /* the partition key is the first name and value: the pattern's prepared
    * head already says "#n0 = :v0" */
   uint32_t po = 0, pl = 0;
-  int pk_plain;
+  int pk_plain = 0;
   int native = p->index >= 0 && m->indexes[p->index].native;
   /* a native index: the item's own typed values (native_query.c) */
   int rc = native ? ddbst__native_partition(it, k, &po, &pl, err)
                   : ddbst__render(it, &k->pk, pk_attr, DDBST__PK_MAX,
                                   &it->keytext, &pk_plain, err);
-  if (!rc && native) {
+  int fixed = !rc && !native && uses_fixed_body(it, p, k, q);
+  if (fixed) {
+    pl = (uint32_t)it->keytext.len;
+    rc = fixed_body(p, it->keytext.data, pl, pk_plain, out);
+  } else if (!rc && native) {
     rc = ddbst__native_key_condition(it, p, k, q, out, err);
   } else if (!rc) {
     pl = (uint32_t)it->keytext.len;
@@ -231,9 +271,9 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
         ddbst__expr_add_value(it, ddbst__plain_key_ref(po, pl, pk_plain)) != 0)
       rc = DDBST_ERANGE;
   }
-  if (!rc && !native)
+  if (!rc && !native && !fixed)
     rc = ddbst__buf_append(out, p->query_head.p, p->query_head.n);
-  if (!rc && sk_attr && !native) {
+  if (!rc && sk_attr && !native && !fixed) {
     if (p->nentities > 1) {
       /* a collection: the literal start every entity's sort key shares */
       if (p->sk_common_len) {
@@ -247,8 +287,8 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
       rc = ddbst__sort_condition(it, p, k, sk_attr, q, out, err);
     }
   }
-  if (!rc) rc = ddbst__buf_putc(out, '"');
-  if (!rc) {
+  if (!rc && !fixed) rc = ddbst__buf_putc(out, '"');
+  if (!rc && !fixed) {
     /* a page's items must still say what they are and where the page ends:
      * the table's keys, the index's keys and the entity type */
     const ddbst__index *qix = p->index >= 0 ? &m->indexes[p->index] : NULL;
@@ -266,9 +306,10 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
     }
     rc = ddbst__write_projection(it, keys, nk, out);
   }
-  if (!rc) rc = write_filter(it, p, q->filter, out, err);
-  if (!rc) rc = ddbst__expr_emit(it, out);
-  if (!rc && p->descending) rc = ddbst__buf_puts(out, ",\"ScanIndexForward\":false");
+  if (!rc && !fixed) rc = write_filter(it, p, q->filter, out, err);
+  if (!rc && !fixed) rc = ddbst__expr_emit(it, out);
+  if (!rc && !fixed && p->descending)
+    rc = ddbst__buf_puts(out, ",\"ScanIndexForward\":false");
   /* a pattern with only a maximum still bounds every page */
   uint32_t limit = q->limit ? q->limit
                    : p->limit_default ? p->limit_default
@@ -296,7 +337,8 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
     rc = ddbst__buf_puts(out, ",\"ExclusiveStartKey\":");
     if (!rc)
       rc = ddbst__cursor_open(q->cursor_keys, m, pattern,
-                              it->keytext.data + po, pl, q->cursor,
+                              it->keytext.data + po, pl, !native && pk_plain,
+                              q->cursor,
                               q->cursor_len, q->now_unix_us, out, err);
   }
   if (!rc) rc = ddbst__buf_putc(out, '}');

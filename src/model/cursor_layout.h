@@ -1,0 +1,74 @@
+/* What a query pattern's cursor holds, compiled at load
+ * (compile_cursor_layouts.c) so that sealing and opening a cursor look
+ * nothing up: the key attributes of the pattern's LastEvaluatedKey (the
+ * shape), and for each entity it reads how that entity's keys split into
+ * the facets the query fixes and those the cursor carries (the layout).
+ * src/cursor/ reads them (cursor/layout.h). */
+#ifndef DDBST_MODEL_CURSOR_LAYOUT_H
+#define DDBST_MODEL_CURSOR_LAYOUT_H
+
+#include "model/model.h"
+
+/* A query's LastEvaluatedKey holds the key attributes of the last item it
+ * read: the table's partition and sort key, and for an index query the
+ * index's too. The first is the partition the query fixes. */
+enum { DDBST__ROLE_IX_PK, DDBST__ROLE_IX_SK, DDBST__ROLE_PK, DDBST__ROLE_SK };
+
+/* Facets of four key templates: the most a cursor carries. */
+enum { DDBST__CURSOR_MAX_VALUES = 4 * DDBST__MAX_FACETS };
+
+typedef struct ddbst__cshape {
+  const ddbst_model *m;
+  const ddbst__pattern *p;
+  const char *name[4];
+  const ddbst__jtext *jname[4]; /* "PK": */
+  int role[4];
+  size_t limit[4];
+  int n;
+} ddbst__cshape;
+
+/* A facet as a key holds it: the attribute, and whether the template
+ * lower-cases it (the same attribute may appear both ways). */
+typedef struct ddbst__cfkey {
+  int attr, lower;
+} ddbst__cfkey;
+
+/* How one entity's keys become cursor values: the facets of the partition
+ * template are fixed by the query; every other facet of the remaining
+ * templates is carried once, in order of first appearance. */
+typedef struct ddbst__clayout {
+  const ddbst__entity *e; /* NULL: no key in the index the pattern reads */
+  const ddbst__template *t[4];
+  ddbst__cfkey fixed[DDBST__MAX_FACETS];
+  int nfixed;
+  ddbst__cfkey carried[DDBST__CURSOR_MAX_VALUES];
+  int ncarried;
+  /* Where facet f of template t[a] (a >= 1) comes from: carried value k
+   * (slot k), or fixed facet k (slot -1 - k). */
+  signed char slot[4][DDBST__MAX_FACETS];
+} ddbst__clayout;
+
+_Static_assert(DDBST__CURSOR_MAX_VALUES <= 127 && DDBST__MAX_FACETS <= 128,
+               "layout slots fit a signed char");
+
+/* A query pattern's cursor: its shape, and a layout per entity it reads
+ * (layouts[j] for entities[j]). */
+struct ddbst__cursor_plan {
+  ddbst__cshape shape;
+  ddbst__clayout *layouts;
+};
+
+/* The key attributes of pattern `p`'s LastEvaluatedKey, the query's
+ * partition first. */
+void ddbst__cursor_shape(const ddbst_model *m, const ddbst__pattern *p,
+                         ddbst__cshape *s);
+
+/* The template entity `e` writes key attribute `role` with, or NULL. */
+const ddbst__template *ddbst__cursor_template(const ddbst__entity *e, int index,
+                                              int role);
+
+/* Entity `entity`'s layout for shape `s`: 0, or -1 (and L->e NULL) when the
+ * entity has no key in the index the pattern reads. */
+int ddbst__cursor_layout(const ddbst__cshape *s, int entity, ddbst__clayout *L);
+
+#endif
