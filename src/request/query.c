@@ -168,8 +168,8 @@ int ddbst_query_request(ddbst_item *it, int pattern, const ddbst_query *q,
                        "condition or update actions");
   if ((qo->flags & DDBST_QUERY_COUNT) && it->nprojected)
     return ddbst__fail(err, DDBST_EINVAL, PATTERN_PATH,
-                       "a count (DDBST_QUERY_COUNT) returns no attributes: "
-                       "it takes no projection");
+                       "a count (select COUNT, --count, DDBST_QUERY_COUNT) "
+                       "returns no attributes: it takes no projection");
   if (!qo->filter && !qo->filter_text)
     return query_body(it, pattern, p, qo, out, err);
   if (qo->filter && qo->filter_text)

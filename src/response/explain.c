@@ -196,7 +196,8 @@ static int why_failed(const ddbst_page *pg, const ddbst_model *m,
   if ((c & DDBST__TXC_EXISTS) && (c & DDBST__TXC_USER)) {
     /* two conditions and no item to tell them apart */
     snprintf(out, cap, "%s does not exist, or the condition failed "
-                       "(DDBST_RETURN_OLD_ON_FAILURE tells which)",
+                       "(returnOnFailure, --return-on-failure or "
+                       "DDBST_RETURN_OLD_ON_FAILURE tells which)",
              what);
     return DDBST_FAIL_CONDITION;
   }

@@ -281,7 +281,8 @@ static void failed_conditions_explained(void **state) {
   op = ddbst_update_request(f->item, 0, ITEST_NOW_US, itest_body(f), &f->err);
   assert_string_equal(explain_item(op, 0),
                       P7 " does not exist, or the condition failed "
-                         "(DDBST_RETURN_OLD_ON_FAILURE tells which)\n");
+                         "(returnOnFailure, --return-on-failure or "
+                         "DDBST_RETURN_OLD_ON_FAILURE tells which)\n");
   assert_int_equal(ddbst_page_error_item(page, -1, got, &err),
                    DDBST_ENOTFOUND);
   /* a delete whose item is not there */
