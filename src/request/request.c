@@ -173,11 +173,6 @@ static int put_s_member(ddbst_buf *out, int first, const ddbst__jtext *name,
   return 0;
 }
 
-static int is_string_type(int type) {
-  return type == DDBST__T_STRING || type == DDBST__T_TIMESTAMP ||
-         type == DDBST__T_ULID || type == DDBST__T_ENUM;
-}
-
 /* Writes the whole item: its keys (primary, the indexes it is in, the entity
  * type), then every set attribute in declaration order. */
 int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
@@ -185,11 +180,7 @@ int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   int n = ddbst_item_build_keys(it, err);
   if (n < 0) return n;
   size_t size = ddbst__item_size(it);
-  if (size > DDBST__ITEM_MAX)
-    return ddbst__fail(err, DDBST_ERANGE, e->name,
-                       "the %s would be %zu bytes; DynamoDB stores at most "
-                       "%d per item",
-                       e->name, size, DDBST__ITEM_MAX);
+  if (size > DDBST__ITEM_MAX) return ddbst__item_too_big(e, size, err);
   int rc = ddbst__buf_putc(out, '{');
   for (int i = 0; !rc && i < n; i++) {
     const ddbst__keyval *kv = &it->keys[i];
@@ -208,7 +199,7 @@ int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
     const char *v = it->text.data + it->vals[a].off;
     size_t len = it->vals[a].len;
     unsigned scan = it->vals[a].scan; /* what setting it found, if it looked */
-    if (is_string_type(at->type) &&
+    if (ddbst__type_is_string(at->type) &&
         (scan ? !(scan & DDBST__SCAN_ESCAPE)
               : ddbst__json_plain_len(v, len) == len)) {
       rc = put_s_member(out, 0, &at->jname, v, len);
@@ -284,7 +275,9 @@ int ddbst__put_body(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (!rc) rc = ddbst__prepare_write(it, create, now_us, err);
   if (!rc) rc = ddbst__begin(out, it->m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Item\":");
+  if (!rc) rc = ddbst__write_item_simple(it, out, err);
   if (!rc) rc = ddbst__write_item(it, out, err);
+  if (rc == 1) rc = 0;
   if (!rc) rc = write_put_condition(it, create, out, err);
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc) rc = write_returns(it, flags, create ? "create" : "put", 0, out, err);
