@@ -549,6 +549,29 @@ char *ddbst__keys_av_simple(const ddbst_item *it, char *o, size_t *size) {
   return ddbst__entity_of(it)->keys_simple ? put_runs(it, o, 1, size) : NULL;
 }
 
+int ddbst__primary_av_simple(const ddbst_item *it, ddbst_buf *out,
+                             size_t *size) {
+  const ddbst__jrun *run = &ddbst__entity_of(it)->key.avrun;
+  if (!run->head) return 0;
+  size_t room = 2 + run->text_len;
+  for (int i = 0; i < run->npieces; i++)
+    room += it->vals[run->pieces[i].attr].len;
+  if (ddbst__buf_reserve(out, room)) return DDBST_ENOMEM;
+  char *o = out->data + out->len;
+  *o = '{';
+  size_t got = 0;
+  char *end = put_run(it, o + 1, run, &got);
+  if (!end) {
+    *o = '\0'; /* what was written is past the end */
+    return 0;
+  }
+  end[-1] = '}'; /* the run's last comma */
+  *end = '\0';
+  out->len = (size_t)(end - out->data);
+  *size = got;
+  return 1;
+}
+
 /* The keys object straight from the values, when every key the item has
  * comes the short way (render_simple): no key list, no second copy.
  * Returns 1 when written, 0 when nothing was kept and the general way must

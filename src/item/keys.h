@@ -50,4 +50,11 @@ int ddbst__render_primary(ddbst_item *it, uint32_t *po, uint32_t *pl,
  * NULL when the general way (ddbst_item_build_keys) must decide. */
 char *ddbst__keys_av_simple(const ddbst_item *it, char *o, size_t *size);
 
+/* The primary key as a Key object ({"PK":{"S":"ORG#1"},"SK":{"S":"..."}})
+ * appended to `out` from its run, on the same terms; *size is its size as
+ * DynamoDB counts it. 1 written, 0 nothing kept (render it the general
+ * way), DDBST_ENOMEM. */
+int ddbst__primary_av_simple(const ddbst_item *it, ddbst_buf *out,
+                             size_t *size);
+
 #endif

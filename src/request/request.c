@@ -13,11 +13,22 @@
 #include "request/request.h"
 #include "base/bytes.h"
 
-int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+int ddbst__write_key_sized(ddbst_item *it, ddbst_buf *out, size_t *bytes,
+                           ddbst_error *err) {
   const ddbst_model *m = it->m;
+  size_t size = 0;
+  int rc = ddbst__primary_av_simple(it, out, &size);
+  if (rc < 0) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  if (rc) { /* as rendering it would leave the item: no other key kept */
+    ddbst_buf_reset(&it->keytext);
+    it->nkeys = 0;
+    if (bytes) *bytes = size;
+    return 0;
+  }
   uint32_t po, pl, so, sl;
-  int rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
+  rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
   if (rc) return rc;
+  if (bytes) *bytes = m->pk_jname.raw_len + m->sk_jname.raw_len + pl + sl;
   rc = ddbst__buf_putc(out, '{');
   if (!rc) rc = ddbst__buf_append(out, m->pk_jname.p, m->pk_jname.n);
   if (!rc) rc = ddbst__write_s(out, it->keytext.data + po, pl);
@@ -29,6 +40,10 @@ int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   if (!rc) rc = ddbst__buf_putc(out, '}');
   if (rc) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   return 0;
+}
+
+int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  return ddbst__write_key_sized(it, out, NULL, err);
 }
 
 /* The user's condition after ddbst's own (written from `start`, the first
@@ -435,7 +450,8 @@ static int set_key(ddbst_item *it, const char *name, const ddbst__template *t,
 }
 
 static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
-                             ddbst_buf *out, ddbst_error *err) {
+                             size_t key_bytes, ddbst_buf *out,
+                             ddbst_error *err) {
   const ddbst_model *m = it->m;
   const ddbst__entity *e = ddbst__entity_of(it);
   clause set = {0}, rem = {0}, add = {0}, del = {0};
@@ -443,7 +459,7 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
   char path[DDBST_ERROR_PATH_MAX];
   /* what the item holds after the update at least, counted as a put counts
    * it: the key just rendered and every value this update writes */
-  size_t bytes = m->pk_jname.raw_len + m->sk_jname.raw_len + it->keytext.len;
+  size_t bytes = key_bytes;
 
   if (e->updated_attr >= 0 && !it->vals[e->updated_attr].set) {
     char ts[DDBST__TS_MAX];
@@ -682,11 +698,12 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
     if (rc) return rc;
   }
   ddbst__expr_reset(it);
+  size_t key_bytes = 0;
   int rc = ddbst__begin(out, it->m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
-  if (!rc) rc = ddbst__write_key(it, out, err);
-  if (!rc) rc = update_expression(it, (flags & DDBST_UPSERT) != 0, now_us, out,
-                                  err);
+  if (!rc) rc = ddbst__write_key_sized(it, out, &key_bytes, err);
+  if (!rc) rc = update_expression(it, (flags & DDBST_UPSERT) != 0, now_us,
+                                  key_bytes, out, err);
   int exists = !(flags & DDBST_UPSERT);
   int guarded = ddbst__unique_conditions_needed(it);
   int own = exists || it->has_expected_version || guarded;

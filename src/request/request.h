@@ -12,6 +12,10 @@ static inline int ddbst__begin(ddbst_buf *out, const ddbst_model *m) {
 
 /* {"PK":{"S":...},"SK":{"S":...}} of the item's primary key. */
 int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err);
+/* The same, with the key's size as DynamoDB counts it (names and values)
+ * in *bytes. */
+int ddbst__write_key_sized(ddbst_item *it, ddbst_buf *out, size_t *bytes,
+                           ddbst_error *err);
 
 /* The whole item as an AttributeValue map: keys, then attributes. */
 int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err);
