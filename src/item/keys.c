@@ -477,8 +477,8 @@ int ddbst_item_key(const ddbst_item *it, int i, const char **name,
 /* A key pair's members (`"PK":"ORG#1","SK":"USER#9",`, or in an Item's
  * form) at `o`, from their run (made at load), when their values are clean
  * as render_simple asks and each key is within its limit; NULL if not. Adds
- * the keys' size, as DynamoDB counts it, to *size. */
-static inline char *put_run(const ddbst_item *it, char *restrict o,
+ * the keys' size, as DynamoDB counts it, to *size (when not NULL). */
+static DDBST__INLINE char *put_run(const ddbst_item *it, char *restrict o,
                             const ddbst__jrun *run, size_t *size) {
   const char *text = it->text.data;
   const ddbst__val *vals = it->vals;
@@ -495,7 +495,7 @@ static inline char *put_run(const ddbst_item *it, char *restrict o,
     ddbst__copy_padded(o, p->lit, p->lit_len);
     o += p->lit_len;
   }
-  *size += run->names_raw + len[0] + len[1];
+  if (size) *size += run->names_raw + len[0] + len[1];
   return len[0] <= DDBST__PK_MAX && len[1] <= DDBST__SK_MAX ? o : NULL;
 }
 
@@ -514,8 +514,8 @@ static int index_left_out(const ddbst_item *it, const ddbst__ekey *k) {
 /* Every key member of the item from the runs (`av`: an Item's), the entity
  * type's last, each with its comma; NULL when a key does not come the
  * short way (the caller's room then holds garbage past its length). */
-static inline char *put_runs(const ddbst_item *it, char *restrict o, int av,
-                             size_t *size) {
+static DDBST__INLINE char *put_runs(const ddbst_item *it, char *restrict o,
+                                    int av, size_t *size) {
   const ddbst_model *m = it->m;
   const ddbst__entity *e = ddbst__entity_of(it);
   o = put_run(it, o, av ? &e->key.avrun : &e->key.jrun, size);
@@ -525,7 +525,7 @@ static inline char *put_runs(const ddbst_item *it, char *restrict o, int av,
         !ddbst__index_own_sk(&m->indexes[k->index]))
       continue; /* no keys of its own */
     char *at = o;
-    size_t before = *size;
+    size_t before = size ? *size : 0;
     int in = 1;
     for (int c = 0; in && c < k->nwhen; c++)
       in = ddbst__cond_holds(it, &k->when[c]);
@@ -533,14 +533,14 @@ static inline char *put_runs(const ddbst_item *it, char *restrict o, int av,
     o = put_run(it, o, av ? &k->avrun : &k->jrun, size);
     if (!o && index_left_out(it, k)) {
       o = at;
-      *size = before;
+      if (size) *size = before;
     }
   }
   if (o && m->entity_attr) {
     const ddbst__jtext *t = av ? &e->type_av : &e->type_json;
     ddbst__copy_padded(o, t->p, t->n);
     o += t->n;
-    *size += m->entity_jname.raw_len + e->name_len;
+    if (size) *size += m->entity_jname.raw_len + e->name_len;
   }
   return o;
 }
@@ -582,14 +582,14 @@ static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
   if (!e->keys_simple) return 0;
   /* room: every key name there is, and keys no longer than build_keys's
    * bound for them */
-  size_t text_bound = e->key_uses * it->text.len, size = 0;
+  size_t text_bound = e->key_uses * it->text.len;
   if (text_bound > 4096) return 0;
   if (ddbst__buf_reserve(out, m->keys_json_names + e->type_json.n +
                                   e->keys_fixed + text_bound))
     return DDBST_ENOMEM;
   char *o = out->data + out->len;
   *o++ = '{';
-  o = put_runs(it, o, 0, &size);
+  o = put_runs(it, o, 0, NULL);
   if (!o) {
     out->data[out->len] = '\0'; /* what was written is past the end */
     return 0;

@@ -162,6 +162,10 @@ typedef struct ddbst__unique {
   const char *name;
   ddbst__template tmpl;
   ddbst__jtext owner; /* {"S":"User.email"}: the guard item's entity type */
+  /* The name of the entity's index key whose template is this guard's
+   * (compile_guards.c), NULL when none: that key, once built, is the
+   * guard's key too. */
+  const ddbst__jtext *same_key;
 } ddbst__unique;
 
 typedef struct ddbst__entity {
