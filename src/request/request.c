@@ -439,13 +439,16 @@ static int index_action(const ddbst_item *it, const ddbst__ekey *k,
 static int set_key(ddbst_item *it, const char *name, const ddbst__template *t,
                    size_t limit, ddbst_buf *out, clause *set, int *first,
                    ddbst_error *err) {
-  uint32_t off, len;
-  int rc = ddbst__render_into(it, t, name, limit, &off, &len, err);
+  size_t start = it->keytext.len;
+  int plain = 0;
+  int rc = ddbst__render(it, t, name, limit, &it->keytext, &plain, err);
   if (rc) return rc;
   rc = action(out, set, "SET", first);
   rc = rc ? rc : ddbst__expr_name(it, name, out);
   rc = rc ? rc : ddbst__buf_puts(out, " = ");
-  ddbst__vref r = {DDBST__REF_KEY, -1, off, len, NULL};
+  /* a key the renderer found clean is written without a scan */
+  ddbst__vref r = {plain ? DDBST__REF_PLAIN_KEY : DDBST__REF_KEY, -1,
+                   (uint32_t)start, (uint32_t)(it->keytext.len - start), NULL};
   return rc ? rc : ddbst__expr_value(it, r, out);
 }
 
