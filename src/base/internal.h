@@ -14,9 +14,12 @@
 #if defined(__GNUC__)
 #define DDBST__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define DDBST__NOINLINE __attribute__((noinline))
+/* for a helper whose callers pass constants that remove its branches */
+#define DDBST__INLINE inline __attribute__((always_inline))
 #else
 #define DDBST__PRINTF(f, a)
 #define DDBST__NOINLINE
+#define DDBST__INLINE inline
 #endif
 
 /* ---- allocation ---- */

@@ -474,11 +474,12 @@ int ddbst_item_key(const ddbst_item *it, int i, const char **name,
   return 0;
 }
 
-/* A key pair's members (`"PK":"ORG#1","SK":"USER#9",`) at `o`, from their
- * run (made at load), when their values are clean as render_simple asks
- * and each key is within its limit; NULL if not. */
-static inline char *put_run(const ddbst_item *it, char *restrict o,
-                            const ddbst__jrun *run) {
+/* A key pair's members (`"PK":"ORG#1","SK":"USER#9",`, or in an Item's
+ * form) at `o`, from their run (made at load), when their values are clean
+ * as render_simple asks and each key is within its limit; NULL if not. Adds
+ * the keys' size, as DynamoDB counts it, to *size (when not NULL). */
+static DDBST__INLINE char *put_run(const ddbst_item *it, char *restrict o,
+                            const ddbst__jrun *run, size_t *size) {
   const char *text = it->text.data;
   const ddbst__val *vals = it->vals;
   size_t len[2] = {run->lits[0], run->lits[1]};
@@ -494,6 +495,7 @@ static inline char *put_run(const ddbst_item *it, char *restrict o,
     ddbst__copy_padded(o, p->lit, p->lit_len);
     o += p->lit_len;
   }
+  if (size) *size += run->names_raw + len[0] + len[1];
   return len[0] <= DDBST__PK_MAX && len[1] <= DDBST__SK_MAX ? o : NULL;
 }
 
@@ -507,6 +509,67 @@ static int index_left_out(const ddbst_item *it, const ddbst__ekey *k) {
     if (!ddbst__cond_holds(it, &k->when[i])) return 1;
   if (all_present(it, &k->pk) && all_present(it, &k->sk)) return 0;
   return count_own_present(it, &k->pk) + count_own_present(it, &k->sk) == 0;
+}
+
+/* Every key member of the item from the runs (`av`: an Item's), the entity
+ * type's last, each with its comma; NULL when a key does not come the
+ * short way (the caller's room then holds garbage past its length). */
+static DDBST__INLINE char *put_runs(const ddbst_item *it, char *restrict o,
+                                    int av, size_t *size) {
+  const ddbst_model *m = it->m;
+  const ddbst__entity *e = ddbst__entity_of(it);
+  o = put_run(it, o, av ? &e->key.avrun : &e->key.jrun, size);
+  for (int i = 0; o && i < e->nindexes; i++) {
+    const ddbst__ekey *k = &e->indexes[i];
+    if (!ddbst__index_own_pk(&m->indexes[k->index]) &&
+        !ddbst__index_own_sk(&m->indexes[k->index]))
+      continue; /* no keys of its own */
+    char *at = o;
+    size_t before = size ? *size : 0;
+    int in = 1;
+    for (int c = 0; in && c < k->nwhen; c++)
+      in = ddbst__cond_holds(it, &k->when[c]);
+    if (!in) continue;
+    o = put_run(it, o, av ? &k->avrun : &k->jrun, size);
+    if (!o && index_left_out(it, k)) {
+      o = at;
+      if (size) *size = before;
+    }
+  }
+  if (o && m->entity_attr) {
+    const ddbst__jtext *t = av ? &e->type_av : &e->type_json;
+    ddbst__copy_padded(o, t->p, t->n);
+    o += t->n;
+    if (size) *size += m->entity_jname.raw_len + e->name_len;
+  }
+  return o;
+}
+
+char *ddbst__keys_av_simple(const ddbst_item *it, char *o, size_t *size) {
+  return ddbst__entity_of(it)->keys_simple ? put_runs(it, o, 1, size) : NULL;
+}
+
+int ddbst__primary_av_simple(const ddbst_item *it, ddbst_buf *out,
+                             size_t *size) {
+  const ddbst__jrun *run = &ddbst__entity_of(it)->key.avrun;
+  if (!run->head) return 0;
+  size_t room = 2 + run->text_len;
+  for (int i = 0; i < run->npieces; i++)
+    room += it->vals[run->pieces[i].attr].len;
+  if (ddbst__buf_reserve(out, room)) return DDBST_ENOMEM;
+  char *o = out->data + out->len;
+  *o = '{';
+  size_t got = 0;
+  char *end = put_run(it, o + 1, run, &got);
+  if (!end) {
+    *o = '\0'; /* what was written is past the end */
+    return 0;
+  }
+  end[-1] = '}'; /* the run's last comma */
+  *end = '\0';
+  out->len = (size_t)(end - out->data);
+  *size = got;
+  return 1;
 }
 
 /* The keys object straight from the values, when every key the item has
@@ -526,27 +589,10 @@ static int keys_json_simple(const ddbst_item *it, ddbst_buf *out) {
     return DDBST_ENOMEM;
   char *o = out->data + out->len;
   *o++ = '{';
-  o = put_run(it, o, &e->key.jrun);
-  for (int i = 0; o && i < e->nindexes; i++) {
-    const ddbst__ekey *k = &e->indexes[i];
-    if (!ddbst__index_own_pk(&m->indexes[k->index]) &&
-        !ddbst__index_own_sk(&m->indexes[k->index]))
-      continue; /* no keys of its own */
-    char *at = o;
-    int in = 1;
-    for (int c = 0; in && c < k->nwhen; c++)
-      in = ddbst__cond_holds(it, &k->when[c]);
-    if (!in) continue;
-    o = put_run(it, o, &k->jrun);
-    if (!o && index_left_out(it, k)) o = at;
-  }
+  o = put_runs(it, o, 0, NULL);
   if (!o) {
     out->data[out->len] = '\0'; /* what was written is past the end */
     return 0;
-  }
-  if (m->entity_attr) {
-    ddbst__copy_padded(o, e->type_json.p, e->type_json.n);
-    o += e->type_json.n;
   }
   o[-1] = '}'; /* the last comma: the partition key is always there */
   *o = '\0';

@@ -40,4 +40,21 @@ int ddbst__render_into(ddbst_item *it, const ddbst__template *t,
 int ddbst__render_primary(ddbst_item *it, uint32_t *po, uint32_t *pl,
                           uint32_t *so, uint32_t *sl, ddbst_error *err);
 
+/* Every key member of an Item (`"PK":{"S":"ORG#1"},` ... the entity type's
+ * `"_type":{"S":"User"},` last, each with its comma) written at `o` straight
+ * from the values, when the entity's keys are simple and each comes the
+ * short way (values scanned clean when set, within the key limits, an
+ * index's facets all set or none of its own); adds their size, as
+ * DynamoDB counts it, to *size. The caller made room for the entity's
+ * item_fixed plus key_uses times the text's length, and DDBST__PAD more.
+ * NULL when the general way (ddbst_item_build_keys) must decide. */
+char *ddbst__keys_av_simple(const ddbst_item *it, char *o, size_t *size);
+
+/* The primary key as a Key object ({"PK":{"S":"ORG#1"},"SK":{"S":"..."}})
+ * appended to `out` from its run, on the same terms; *size is its size as
+ * DynamoDB counts it. 1 written, 0 nothing kept (render it the general
+ * way), DDBST_ENOMEM. */
+int ddbst__primary_av_simple(const ddbst_item *it, ddbst_buf *out,
+                             size_t *size);
+
 #endif

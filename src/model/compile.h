@@ -17,6 +17,9 @@ int ddbst__compile_scans(ddbst_model *m);
 int ddbst__compile_ranges(ddbst_model *m);
 /* Key runs of simple key pairs (compile_key_runs.c): needs the names. */
 int ddbst__compile_key_runs(ddbst_model *m);
+/* Unique guards that are one of their entity's index keys
+ * (compile_guards.c). */
+int ddbst__compile_guards(ddbst_model *m);
 /* Bounds on the text of each entity's keys (compile_key_sizes.c). */
 int ddbst__compile_key_sizes(ddbst_model *m);
 /* Query heads and collections' common sort-key starts

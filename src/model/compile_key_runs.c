@@ -1,7 +1,8 @@
 /* Key runs (ddbst__jrun): a pair of simple key templates as the members of
  * the keys object, literal JSON text between the facets, so that a simple
  * entity's keys are written straight from its values (keys.c,
- * keys_json_simple). */
+ * keys_json_simple); and the same pair as members of an Item, in
+ * AttributeValue form (item_body.c). */
 #include <stdint.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@ static int end_text(ddbst_model *m, ddbst_buf *pending, ddbst__jrun *out) {
   const char *text =
       ddbst__arena_strndup(&m->arena, pending->data, pending->len);
   if (!text) return DDBST_ENOMEM;
+  out->text_len += (uint32_t)pending->len;
   if (out->npieces == 0) {
     out->head = text;
     out->head_len = (uint32_t)pending->len;
@@ -25,10 +27,12 @@ static int end_text(ddbst_model *m, ddbst_buf *pending, ddbst__jrun *out) {
 }
 
 /* `ek`'s keys, named `pk_jname` and `sk_jname` (NULL: no sort key), as one
- * run of the keys object (ddbst__jrun). */
+ * run of the keys object (ddbst__jrun), or with `av` of an Item: each value
+ * between `{"S":"` and `"}` rather than quotes. */
 static int make_jrun(ddbst_model *m, ddbst_buf *pending, const ddbst__ekey *ek,
                      const ddbst__jtext *pk_jname, const ddbst__jtext *sk_jname,
-                     ddbst__jrun *out) {
+                     int av, ddbst__jrun *out) {
+  const char *open = av ? "{\"S\":\"" : "\"", *close = av ? "\"}," : "\",";
   memset(out, 0, sizeof *out);
   const ddbst__template *ts[2] = {&ek->pk, &ek->sk};
   const ddbst__jtext *names[2] = {pk_jname, sk_jname};
@@ -45,8 +49,9 @@ static int make_jrun(ddbst_model *m, ddbst_buf *pending, const ddbst__ekey *ek,
   for (int k = first; k < nkeys; k++) {
     const ddbst__template *t = ts[k];
     out->lits[k] = t->literal_len;
+    out->names_raw += names[k]->raw_len;
     if (ddbst__buf_append(pending, names[k]->p, names[k]->n) ||
-        ddbst__buf_putc(pending, '"'))
+        ddbst__buf_puts(pending, open))
       return DDBST_ENOMEM;
     for (int g = 0; g < t->nsegs; g++) {
       if (t->segs[g].attr < 0) {
@@ -59,7 +64,7 @@ static int make_jrun(ddbst_model *m, ddbst_buf *pending, const ddbst__ekey *ek,
       out->pieces[out->npieces++] = (ddbst__jpiece){NULL, 0, t->segs[g].attr,
                                                     k};
     }
-    if (ddbst__buf_append(pending, "\",", 2)) return DDBST_ENOMEM;
+    if (ddbst__buf_puts(pending, close)) return DDBST_ENOMEM;
   }
   return end_text(m, pending, out);
 }
@@ -72,19 +77,27 @@ int ddbst__compile_key_runs(ddbst_model *m) {
   int rc = 0;
   for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
-    rc = make_jrun(m, &tmp, &en->key, &m->pk_jname,
-                   m->sk_attr ? &m->sk_jname : NULL, &en->key.jrun);
+    for (int av = 0; !rc && av < 2; av++)
+      rc = make_jrun(m, &tmp, &en->key, &m->pk_jname,
+                     m->sk_attr ? &m->sk_jname : NULL, av,
+                     av ? &en->key.avrun : &en->key.jrun);
     en->keys_simple = en->key.jrun.head != NULL;
+    en->item_fixed = en->key.avrun.text_len + en->type_av.n;
     for (int i = 0; !rc && i < en->nindexes; i++) {
       ddbst__ekey *k = &en->indexes[i];
       const ddbst__index *ix = &m->indexes[k->index];
       /* no keys of its own: native, or both the table's */
       if (!ddbst__index_own_pk(ix) && !ddbst__index_own_sk(ix)) continue;
-      rc = make_jrun(m, &tmp, k,
-                     ddbst__index_own_pk(ix) ? &ix->pk_jname : NULL,
-                     ddbst__index_own_sk(ix) ? &ix->sk_jname : NULL, &k->jrun);
+      for (int av = 0; !rc && av < 2; av++)
+        rc = make_jrun(m, &tmp, k,
+                       ddbst__index_own_pk(ix) ? &ix->pk_jname : NULL,
+                       ddbst__index_own_sk(ix) ? &ix->sk_jname : NULL, av,
+                       av ? &k->avrun : &k->jrun);
       en->keys_simple &= k->jrun.head != NULL;
+      en->item_fixed += k->avrun.text_len;
     }
+    for (int a = 0; a < en->nattrs; a++)
+      en->item_fixed += en->attrs[a].s_member.n + 3; /* and `"},` */
   }
   ddbst__buf_release(&tmp);
   return rc;

@@ -110,7 +110,7 @@ static int intern_names(ddbst_model *m, ddbst_buf *tmp) {
 
 /* The names request bodies write, interned and as ready JSON text. */
 int ddbst__compile_names(ddbst_model *m) {
-  ddbst_buf tmp, owner; /* owner: "User.email" of a unique guard */
+  ddbst_buf tmp, owner; /* owner: "User.email" of a unique guard, or a prefix */
   ddbst__buf_init(&tmp, &m->alloc);
   ddbst__buf_init(&owner, &m->alloc);
   int rc = intern_names(m, &tmp);
@@ -130,11 +130,23 @@ int ddbst__compile_names(ddbst_model *m) {
   }
   for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
-    for (int a = 0; !rc && a < en->nattrs; a++)
-      rc = fixed_json(m, &tmp, "", en->attrs[a].name, ":", &en->attrs[a].jname);
+    for (int a = 0; !rc && a < en->nattrs; a++) {
+      ddbst__attr *at = &en->attrs[a];
+      rc = fixed_json(m, &tmp, "", at->name, ":", &at->jname);
+      if (!rc && ddbst__type_is_string(at->type))
+        rc = fixed_json(m, &tmp, "", at->name, ":{\"S\":\"", &at->s_member);
+    }
     if (!rc && m->entity_attr)
       rc = fixed_json(m, &tmp, m->entity_jname.p, en->name, ",",
                       &en->type_json);
+    if (!rc && m->entity_attr) {
+      ddbst_buf_reset(&owner); /* the prefix: "_type":{"S": */
+      if (ddbst__buf_append(&owner, m->entity_jname.p, m->entity_jname.n) ||
+          ddbst__buf_puts(&owner, "{\"S\":"))
+        rc = DDBST_ENOMEM;
+      rc = rc ? rc : fixed_json(m, &tmp, owner.data, en->name, "},",
+                                &en->type_av);
+    }
     for (int u = 0; !rc && u < en->nuniques; u++) {
       ddbst_buf_reset(&owner);
       if (ddbst__buf_puts(&owner, en->name) || ddbst__buf_putc(&owner, '.') ||

@@ -47,6 +47,9 @@ enum { DDBST__ESCAPE_NONE, DDBST__ESCAPE_PERCENT, DDBST__ESCAPE_ORDERED };
 typedef struct ddbst__attr {
   const char *name; /* interned: the text of a ddbst__name */
   ddbst__jtext jname;
+  /* `"name":{"S":"` of a string-typed attribute (p NULL for the others):
+   * an Item's member before its value */
+  ddbst__jtext s_member;
   ddbst__type type;
   int precision; /* timestamps: DDBST__PREC_* */
   int width;     /* integers in keys: 0 = unpadded */
@@ -134,6 +137,10 @@ typedef struct ddbst__jrun {
   int npieces;
   ddbst__jpiece *pieces;
   uint32_t lits[2]; /* each key's literal bytes: with its facets, its length */
+  uint32_t text_len; /* head and every piece's text: what the run adds to
+                        its facets */
+  uint32_t names_raw; /* the key names' own bytes, as the item size counts
+                         them */
 } ddbst__jrun;
 
 /* How one entity is keyed in the table (index -1) or in a secondary index. */
@@ -141,6 +148,9 @@ typedef struct ddbst__ekey {
   int index;
   ddbst__template pk, sk; /* sk.nsegs == 0 when that key has no sort key */
   ddbst__jrun jrun;
+  /* the same pair as members of an Item (`"PK":{"S":"ORG#` ... `"},`):
+   * a put's keys written straight from the values (item_body.c) */
+  ddbst__jrun avrun;
   ddbst__cond *when;
   int nwhen;
   /* Whether any facet of pk or sk is not a primary-key facet: only those say
@@ -152,6 +162,10 @@ typedef struct ddbst__unique {
   const char *name;
   ddbst__template tmpl;
   ddbst__jtext owner; /* {"S":"User.email"}: the guard item's entity type */
+  /* The name of the entity's index key whose template is this guard's
+   * (compile_guards.c), NULL when none: that key, once built, is the
+   * guard's key too. */
+  const ddbst__jtext *same_key;
 } ddbst__unique;
 
 typedef struct ddbst__entity {
@@ -185,6 +199,11 @@ typedef struct ddbst__entity {
    * written straight from the values (keys.c, keys_json_simple). */
   int keys_simple;
   ddbst__jtext type_json; /* "_type":"Project", (empty: no entity attribute) */
+  ddbst__jtext type_av;   /* "_type":{"S":"Project"}, (the same, in an Item) */
+  /* The fixed bytes of the Item a put writes from the runs: every avrun's
+   * text, type_av and every attribute's s_member and its `"},`; what the
+   * values add is their length (item_body.c reserves once). */
+  size_t item_fixed;
   /* Loading only: its "attributes" could not be read, so names are not
    * checked against them (one missing block is one error, not one per
    * facet). */

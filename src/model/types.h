@@ -21,6 +21,13 @@ typedef enum {
   DDBST__T_BINARY
 } ddbst__type;
 
+/* Whether the type's AttributeValue is {"S":...}: its canonical text is
+ * the string itself. */
+static inline int ddbst__type_is_string(ddbst__type t) {
+  return t == DDBST__T_STRING || t == DDBST__T_TIMESTAMP ||
+         t == DDBST__T_ULID || t == DDBST__T_ENUM;
+}
+
 /* The model file's name of the type ("timestamp"), "?" for none. */
 const char *ddbst__type_name(ddbst__type t);
 /* The type the model file's name `name` stands for: 1, or 0 when none. */

@@ -115,10 +115,19 @@ static int write_ref(const ddbst_item *it, const ddbst__vref *r,
   size_t n;
   const char *v;
   switch (r->kind) {
-  case DDBST__REF_ATTR:
-    v = it->text.data + it->vals[r->attr].off;
-    n = it->vals[r->attr].len;
+  case DDBST__REF_ATTR: {
+    const ddbst__val *val = &it->vals[r->attr];
+    v = it->text.data + val->off;
+    n = val->len;
+    /* a string setting scanned clean needs no second look */
+    if (ddbst__type_is_string(e->attrs[r->attr].type) &&
+        val->scan & DDBST__SCAN_KNOWN && !(val->scan & DDBST__SCAN_ESCAPE)) {
+      if (ddbst__buf_reserve(out, n + 8)) return DDBST_ENOMEM;
+      out->len = (size_t)(ddbst__put_s(out->data + out->len, v, n) - out->data);
+      return 0;
+    }
     return ddbst__write_av(out, &e->attrs[r->attr], v, n);
+  }
   case DDBST__REF_KEY:
   case DDBST__REF_PLAIN_KEY: /* ddbst__expr_emit writes these itself */
     return ddbst__write_s(out, it->keytext.data + r->off, r->len);

@@ -151,18 +151,50 @@ int ddbst__guard_item(const ddbst_model *m, const ddbst__unique *u,
   return rc ? rc : ddbst__buf_putc(out, '}');
 }
 
-/* The holder's primary key, rendered after the guard's and copied out:
- * the key text grows while the entry is written. */
+/* The key named `jname` in the item's key list, which describes the
+ * values it holds now (setting any value empties it): 1 found. */
+static int built_key(const ddbst_item *it, const ddbst__jtext *jname,
+                     uint32_t *off, uint32_t *len) {
+  for (int k = 0; jname && k < it->nkeys; k++)
+    if (it->keys[k].jname == jname) {
+      *off = it->keys[k].off;
+      *len = it->keys[k].len;
+      return 1;
+    }
+  return 0;
+}
+
+/* Unique `u`'s guard key from the index key the item's body just built
+ * with the same template (ddbst__unique.same_key), when every facet it
+ * reads is the item's value and the key fits a guard's limit: 1 found. */
+static int built_guard_key(const ddbst_item *it, const ddbst__unique *u,
+                           uint32_t *off, uint32_t *len) {
+  for (int i = 0; i < u->tmpl.nsegs; i++) {
+    int a = u->tmpl.segs[i].attr;
+    if (a >= 0 && (!it->vals[a].set || it->vals[a].upd != DDBST__UPD_SET))
+      return 0;
+  }
+  size_t limit = it->m->sk_attr ? DDBST__SK_MAX : DDBST__PK_MAX;
+  return built_key(it, u->same_key, off, len) && *len <= limit;
+}
+
+/* The holder's primary key, rendered after the guard's (or as the item's
+ * body built it) and copied out: the key text grows while the entry is
+ * written. */
 static int holder_key(ddbst_item *it, char *pk, char *sk, ddbst__holder *h,
                       ddbst_error *err) {
   const ddbst_model *m = it->m;
   const ddbst__entity *e = ddbst__entity_of(it);
   uint32_t po, pl, so = 0, sl = 0;
-  int rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, &po,
-                              &pl, err);
-  if (!rc && m->sk_attr)
-    rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, &so,
-                            &sl, err);
+  int rc = 0;
+  if (!built_key(it, &m->pk_jname, &po, &pl) ||
+      (m->sk_attr && !built_key(it, &m->sk_jname, &so, &sl))) {
+    rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, &po,
+                            &pl, err);
+    if (!rc && m->sk_attr)
+      rc = ddbst__render_into(it, &e->key.sk, m->sk_attr, DDBST__SK_MAX, &so,
+                              &sl, err);
+  }
   if (rc) return rc;
   memcpy(pk, it->keytext.data + po, pl);
   if (sl) memcpy(sk, it->keytext.data + so, sl);
@@ -177,7 +209,9 @@ int ddbst__guard_entry(ddbst_item *it, const ddbst__unique *u, int put, int old,
                        ddbst_error *err) {
   const ddbst_model *m = it->m;
   uint32_t off, len;
-  int rc = ddbst__guard_key(it, u, old, &off, &len, err);
+  int rc = 0;
+  if (old || !built_guard_key(it, u, &off, &len))
+    rc = ddbst__guard_key(it, u, old, &off, &len, err);
   if (rc)
     return rc;
   /* copy: keytext grows while the entry is written */

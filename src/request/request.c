@@ -13,11 +13,22 @@
 #include "request/request.h"
 #include "base/bytes.h"
 
-int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+int ddbst__write_key_sized(ddbst_item *it, ddbst_buf *out, size_t *bytes,
+                           ddbst_error *err) {
   const ddbst_model *m = it->m;
+  size_t size = 0;
+  int rc = ddbst__primary_av_simple(it, out, &size);
+  if (rc < 0) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  if (rc) { /* as rendering it would leave the item: no other key kept */
+    ddbst_buf_reset(&it->keytext);
+    it->nkeys = 0;
+    if (bytes) *bytes = size;
+    return 0;
+  }
   uint32_t po, pl, so, sl;
-  int rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
+  rc = ddbst__render_primary(it, &po, &pl, &so, &sl, err);
   if (rc) return rc;
+  if (bytes) *bytes = m->pk_jname.raw_len + m->sk_jname.raw_len + pl + sl;
   rc = ddbst__buf_putc(out, '{');
   if (!rc) rc = ddbst__buf_append(out, m->pk_jname.p, m->pk_jname.n);
   if (!rc) rc = ddbst__write_s(out, it->keytext.data + po, pl);
@@ -29,6 +40,10 @@ int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   if (!rc) rc = ddbst__buf_putc(out, '}');
   if (rc) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   return 0;
+}
+
+int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  return ddbst__write_key_sized(it, out, NULL, err);
 }
 
 /* The user's condition after ddbst's own (written from `start`, the first
@@ -173,11 +188,6 @@ static int put_s_member(ddbst_buf *out, int first, const ddbst__jtext *name,
   return 0;
 }
 
-static int is_string_type(int type) {
-  return type == DDBST__T_STRING || type == DDBST__T_TIMESTAMP ||
-         type == DDBST__T_ULID || type == DDBST__T_ENUM;
-}
-
 /* Writes the whole item: its keys (primary, the indexes it is in, the entity
  * type), then every set attribute in declaration order. */
 int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
@@ -185,11 +195,7 @@ int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
   int n = ddbst_item_build_keys(it, err);
   if (n < 0) return n;
   size_t size = ddbst__item_size(it);
-  if (size > DDBST__ITEM_MAX)
-    return ddbst__fail(err, DDBST_ERANGE, e->name,
-                       "the %s would be %zu bytes; DynamoDB stores at most "
-                       "%d per item",
-                       e->name, size, DDBST__ITEM_MAX);
+  if (size > DDBST__ITEM_MAX) return ddbst__item_too_big(e, size, err);
   int rc = ddbst__buf_putc(out, '{');
   for (int i = 0; !rc && i < n; i++) {
     const ddbst__keyval *kv = &it->keys[i];
@@ -208,7 +214,7 @@ int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
     const char *v = it->text.data + it->vals[a].off;
     size_t len = it->vals[a].len;
     unsigned scan = it->vals[a].scan; /* what setting it found, if it looked */
-    if (is_string_type(at->type) &&
+    if (ddbst__type_is_string(at->type) &&
         (scan ? !(scan & DDBST__SCAN_ESCAPE)
               : ddbst__json_plain_len(v, len) == len)) {
       rc = put_s_member(out, 0, &at->jname, v, len);
@@ -284,7 +290,9 @@ int ddbst__put_body(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (!rc) rc = ddbst__prepare_write(it, create, now_us, err);
   if (!rc) rc = ddbst__begin(out, it->m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Item\":");
+  if (!rc) rc = ddbst__write_item_simple(it, out, err);
   if (!rc) rc = ddbst__write_item(it, out, err);
+  if (rc == 1) rc = 0;
   if (!rc) rc = write_put_condition(it, create, out, err);
   if (!rc) rc = ddbst__expr_emit(it, out);
   if (!rc) rc = write_returns(it, flags, create ? "create" : "put", 0, out, err);
@@ -431,18 +439,22 @@ static int index_action(const ddbst_item *it, const ddbst__ekey *k,
 static int set_key(ddbst_item *it, const char *name, const ddbst__template *t,
                    size_t limit, ddbst_buf *out, clause *set, int *first,
                    ddbst_error *err) {
-  uint32_t off, len;
-  int rc = ddbst__render_into(it, t, name, limit, &off, &len, err);
+  size_t start = it->keytext.len;
+  int plain = 0;
+  int rc = ddbst__render(it, t, name, limit, &it->keytext, &plain, err);
   if (rc) return rc;
   rc = action(out, set, "SET", first);
   rc = rc ? rc : ddbst__expr_name(it, name, out);
   rc = rc ? rc : ddbst__buf_puts(out, " = ");
-  ddbst__vref r = {DDBST__REF_KEY, -1, off, len, NULL};
+  /* a key the renderer found clean is written without a scan */
+  ddbst__vref r = {plain ? DDBST__REF_PLAIN_KEY : DDBST__REF_KEY, -1,
+                   (uint32_t)start, (uint32_t)(it->keytext.len - start), NULL};
   return rc ? rc : ddbst__expr_value(it, r, out);
 }
 
 static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
-                             ddbst_buf *out, ddbst_error *err) {
+                             size_t key_bytes, ddbst_buf *out,
+                             ddbst_error *err) {
   const ddbst_model *m = it->m;
   const ddbst__entity *e = ddbst__entity_of(it);
   clause set = {0}, rem = {0}, add = {0}, del = {0};
@@ -450,7 +462,7 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
   char path[DDBST_ERROR_PATH_MAX];
   /* what the item holds after the update at least, counted as a put counts
    * it: the key just rendered and every value this update writes */
-  size_t bytes = m->pk_jname.raw_len + m->sk_jname.raw_len + it->keytext.len;
+  size_t bytes = key_bytes;
 
   if (e->updated_attr >= 0 && !it->vals[e->updated_attr].set) {
     char ts[DDBST__TS_MAX];
@@ -689,11 +701,12 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
     if (rc) return rc;
   }
   ddbst__expr_reset(it);
+  size_t key_bytes = 0;
   int rc = ddbst__begin(out, it->m);
   if (!rc) rc = ddbst__buf_puts(out, ",\"Key\":");
-  if (!rc) rc = ddbst__write_key(it, out, err);
-  if (!rc) rc = update_expression(it, (flags & DDBST_UPSERT) != 0, now_us, out,
-                                  err);
+  if (!rc) rc = ddbst__write_key_sized(it, out, &key_bytes, err);
+  if (!rc) rc = update_expression(it, (flags & DDBST_UPSERT) != 0, now_us,
+                                  key_bytes, out, err);
   int exists = !(flags & DDBST_UPSERT);
   int guarded = ddbst__unique_conditions_needed(it);
   int own = exists || it->has_expected_version || guarded;

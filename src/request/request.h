@@ -12,9 +12,23 @@ static inline int ddbst__begin(ddbst_buf *out, const ddbst_model *m) {
 
 /* {"PK":{"S":...},"SK":{"S":...}} of the item's primary key. */
 int ddbst__write_key(ddbst_item *it, ddbst_buf *out, ddbst_error *err);
+/* The same, with the key's size as DynamoDB counts it (names and values)
+ * in *bytes. */
+int ddbst__write_key_sized(ddbst_item *it, ddbst_buf *out, size_t *bytes,
+                           ddbst_error *err);
 
 /* The whole item as an AttributeValue map: keys, then attributes. */
 int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err);
+
+/* ddbst__write_item the short way (item_body.c), for an entity whose keys
+ * are simple: 1 written, 0 nothing written (ddbst__write_item must), or an
+ * error. The item's key list is left empty. */
+int ddbst__write_item_simple(ddbst_item *it, ddbst_buf *out,
+                             ddbst_error *err);
+
+/* DDBST_ERANGE: the item would pass DynamoDB's 400 KB (`size` bytes). */
+int ddbst__item_too_big(const ddbst__entity *e, size_t size,
+                        ddbst_error *err);
 
 /* Defaults, version and required attributes of a whole-item write. */
 int ddbst__prepare_write(ddbst_item *it, int create, int64_t now_us,

@@ -76,6 +76,28 @@ static void create_claims_unique_email(void **state) {
   ddbst_item_free(it);
 }
 
+/* The guard's key is taken from the GSI1 key the item's body built with
+ * the same template (EMAIL#{email:lower}) only within a guard's own limit:
+ * an address that makes a GSI1 partition key DynamoDB takes (up to 2048
+ * bytes) but a guard longer than a sort key may be (1024) is refused, as
+ * rendering the guard refuses it, and nothing is written. */
+static void a_guard_past_its_limit_is_refused(void **state) {
+  (void)state;
+  char email[1101];
+  memset(email, 'a', sizeof email - 1);
+  memcpy(email + sizeof email - 7, "@x.com", 7);
+  ddbst_item *it = user("1", "2", email);
+  ddbst_error err;
+  ddbst_buf_reset(out);
+  assert_int_equal(ddbst_put_request(it, DDBST_CREATE, NOW, out, &err),
+                   DDBST_ERANGE);
+  assert_string_equal(err.path, "email");
+  assert_string_equal(err.message, "email would be 1106 bytes; DynamoDB "
+                                   "allows 1024");
+  assert_int_equal(ddbst_buf_len(out), 0);
+  ddbst_item_free(it);
+}
+
 static void delete_removes_guard(void **state) {
   (void)state;
   ddbst_error err;
@@ -300,6 +322,7 @@ static void batches(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(create_claims_unique_email),
+      cmocka_unit_test(a_guard_past_its_limit_is_refused),
       cmocka_unit_test(delete_removes_guard),
       cmocka_unit_test(update_moves_guard),
       cmocka_unit_test(transaction),
