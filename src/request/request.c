@@ -94,8 +94,8 @@ static int write_returns(const ddbst_item *it, uint32_t flags,
                        (unsigned)(flags & DDBST_RETURN_MASK));
   if (r > 1 && !updates)
     return ddbst__fail(err, DDBST_EINVAL, ddbst__entity_of(it)->name,
-                       "a %s returns the item as it was (\"return\": "
-                       "\"ALL_OLD\", --return old or DDBST_RETURN_ALL_OLD) "
+                       "a %s returns the item as it was (return ALL_OLD, "
+                       "--return old or DDBST_RETURN_ALL_OLD) "
                        "or nothing",
                        what);
   int rc = 0;

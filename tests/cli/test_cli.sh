@@ -140,7 +140,7 @@ expect update-return-new 0 $'UpdateItem\t{"TableName":"catalog","Key":{"PK":{"S"
   -- update "$cat_m" Product shopId=s1 sku=p1 --set 'stock = stock + 1' --return new --return-on-failure --now 1
 expect delete-return-old 0 $'DeleteItem\t{"TableName":"catalog","Key":{"PK":{"S":"SHOP#s1"},"SK":{"S":"PRODUCT#p1"}},"ReturnValues":"ALL_OLD"}' '' \
   -- delete "$cat_m" Product shopId=s1 sku=p1 --return old
-expect put-return-new 2 '' 'a put returns the item as it was ("return": "ALL_OLD", --return old or DDBST_RETURN_ALL_OLD) or nothing' -- put "$cat_m" Product shopId=s1 sku=p1 name=x --return new
+expect put-return-new 2 '' 'a put returns the item as it was (return ALL_OLD, --return old or DDBST_RETURN_ALL_OLD) or nothing' -- put "$cat_m" Product shopId=s1 sku=p1 name=x --return new
 expect return-unknown 2 '' '--return newest: expected new, old, updated-new, updated-old or none' -- update "$cat_m" Product shopId=s1 sku=p1 --set stock=2 --return newest
 expect query-count 0 $'Query\t{"TableName":"catalog","KeyConditionExpression":"#n0 = :v0 AND begins_with(#n1, :v1)","FilterExpression":"#n2 = :v2","ExpressionAttributeNames":{"#n0":"PK","#n1":"SK","#n2":"status"},"ExpressionAttributeValues":{":v0":{"S":"SHOP#s1"},":v1":{"S":"PRODUCT#"},":v2":{"S":"draft"}},"Limit":50,"Select":"COUNT"}' '' \
   -- query "$cat_m" listProducts shopId=s1 --count --filter 'status = "draft"'

@@ -193,8 +193,8 @@ static void refusals(void **state) {
                                      ITEST_NOW_US, itest_body(f), &f->err),
                    DDBST_EINVAL);
   assert_string_equal(f->err.message,
-                      "a put returns the item as it was (\"return\": "
-                      "\"ALL_OLD\", --return old or DDBST_RETURN_ALL_OLD) "
+                      "a put returns the item as it was (return ALL_OLD, "
+                      "--return old or DDBST_RETURN_ALL_OLD) "
                       "or nothing");
   assert_int_equal(ddbst_buf_len(f->body), 0);
   ITEST_VALUES(f, "Product", "shopId=s1", "sku=p4");

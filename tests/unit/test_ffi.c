@@ -382,7 +382,8 @@ static void delete(void **state) {
   expect_error("{\"op\":\"delete\",\"entity\":\"Organisation\",\"values\":"
                "{\"orgId\":\"1\"},\"return\":\"ALL_NEW\"}",
                DDBST_EINVAL, "EINVAL", "Organisation",
-               "a delete returns the item as it was (DDBST_RETURN_ALL_OLD) "
+               "a delete returns the item as it was (return ALL_OLD, "
+               "--return old or DDBST_RETURN_ALL_OLD) "
                "or nothing");
   expect_prefix("{\"op\":\"query\",\"pattern\":\"listUsers\",\"values\":{"
                 "\"orgId\":\"1\"},\"select\":\"COUNT\"}",
