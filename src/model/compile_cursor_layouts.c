@@ -52,10 +52,12 @@ static int find_fkey(const ddbst__cfkey *list, int n, const ddbst__seg *seg) {
   return -1;
 }
 
-int ddbst__cursor_layout(const ddbst__cshape *s, int entity,
-                         ddbst__clayout *L) {
+int ddbst__cursor_layout(const ddbst__cshape *s, int entity, ddbst__clayout *L,
+                         ddbst__cfkey *carried) {
   const ddbst__entity *e = &s->m->entities[entity];
+  ddbst__cfkey fixed[DDBST__MAX_FACETS];
   L->e = NULL;
+  L->carried = NULL;
   L->nfixed = L->ncarried = 0;
   for (int a = 0; a < s->n; a++)
     if (!(L->t[a] = ddbst__cursor_template(e, s->p->index, s->role[a])))
@@ -63,22 +65,22 @@ int ddbst__cursor_layout(const ddbst__cshape *s, int entity,
   L->e = e;
   for (int i = 0; i < L->t[0]->nsegs; i++) {
     const ddbst__seg *seg = &L->t[0]->segs[i];
-    if (seg->attr >= 0) L->fixed[L->nfixed++] = (ddbst__cfkey){seg->attr, seg->lower};
+    if (seg->attr >= 0) fixed[L->nfixed++] = (ddbst__cfkey){seg->attr, seg->lower};
   }
   for (int a = 1; a < s->n; a++) {
     int f = 0;
     for (int i = 0; i < L->t[a]->nsegs; i++) {
       const ddbst__seg *seg = &L->t[a]->segs[i];
       if (seg->attr < 0) continue;
-      int k = find_fkey(L->fixed, L->nfixed, seg);
+      int k = find_fkey(fixed, L->nfixed, seg);
       if (k >= 0) {
         L->slot[a][f++] = (signed char)(-1 - k);
         continue;
       }
-      k = find_fkey(L->carried, L->ncarried, seg);
+      k = find_fkey(carried, L->ncarried, seg);
       if (k < 0) {
         k = L->ncarried++;
-        L->carried[k] = (ddbst__cfkey){seg->attr, seg->lower};
+        carried[k] = (ddbst__cfkey){seg->attr, seg->lower};
       }
       L->slot[a][f++] = (signed char)k;
     }
@@ -98,8 +100,18 @@ int ddbst__compile_cursor_layouts(ddbst_model *m) {
           ddbst__arena_alloc(&m->arena, (size_t)p->nentities * sizeof *c->layouts);
       if (!c->layouts) return DDBST_ENOMEM;
     }
-    for (int j = 0; j < p->nentities; j++)
-      ddbst__cursor_layout(&c->shape, p->entities[j], &c->layouts[j]);
+    for (int j = 0; j < p->nentities; j++) {
+      ddbst__clayout *L = &c->layouts[j];
+      ddbst__cfkey carried[DDBST__CURSOR_MAX_VALUES];
+      if (ddbst__cursor_layout(&c->shape, p->entities[j], L, carried) < 0 ||
+          !L->ncarried)
+        continue;
+      ddbst__cfkey *own =
+          ddbst__arena_alloc(&m->arena, (size_t)L->ncarried * sizeof *own);
+      if (!own) return DDBST_ENOMEM;
+      memcpy(own, carried, (size_t)L->ncarried * sizeof *own);
+      L->carried = own;
+    }
     p->cursor = c;
   }
   return 0;
