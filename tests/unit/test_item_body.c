@@ -11,9 +11,9 @@
 #include "support.h"
 
 static const char *const models[] = {
-    "examples/saas/model.json",     "examples/blog/model.json",
-    "examples/catalog/model.json",  "examples/games/model.json",
-    "examples/mailbox/model.json",  "examples/orgchart/model.json",
+    "examples/saas/model.json",    "examples/blog/model.json",
+    "examples/catalog/model.json", "examples/games/model.json",
+    "examples/mailbox/model.json", "examples/orgchart/model.json",
     "examples/shop/model.json",
 };
 
@@ -29,7 +29,8 @@ static void compare(ddbst_item *it, ddbst_buf *a, ddbst_buf *b) {
   int rb = ddbst__write_item(it, b, &eb);
   int ra = ddbst__write_item_simple(it, a, &ea);
   compared++;
-  if (ra == 0) return;
+  if (ra == 0)
+    return;
   short_way++;
   assert_int_equal(ra, 1);
   assert_int_equal(rb, 0);
@@ -44,9 +45,11 @@ static int set_escaped(ddbst_item *it, const ddbst_model *m, int entity) {
   static const char text[] = "say \"hi\"\\\t!";
   for (int a = 0; a < e->nattrs; a++) {
     const ddbst__attr *at = &e->attrs[a];
-    if (at->type != DDBST__T_STRING || at->nvalues) continue;
+    if (at->type != DDBST__T_STRING || at->nvalues)
+      continue;
     ddbst_error err;
-    if (ddbst_item_set(it, a, text, sizeof text - 1, &err) == 0) return 1;
+    if (ddbst_item_set(it, a, text, sizeof text - 1, &err) == 0)
+      return 1;
   }
   return 0;
 }
@@ -63,9 +66,11 @@ static void short_items_are_the_general_ones(void **state) {
       assert_int_equal(ddbst__sample_make(m, seed, &s, &err), 0);
       for (int r = 0; r < s.nrows; r++) {
         ddbst_item *it = s.rows[r].item;
-        if (!it) continue;
+        if (!it)
+          continue;
         compare(it, a, b);
-        if (set_escaped(it, m, s.rows[r].entity)) compare(it, a, b);
+        if (set_escaped(it, m, s.rows[r].entity))
+          compare(it, a, b);
       }
       ddbst__sample_free(&s);
     }
