@@ -39,7 +39,7 @@ typedef struct ddbst__cfkey {
  * (pattern, entity) for the life of the model, so only what opening and
  * sealing read is kept, the carried facets in an array of their own size:
  * a generated model of 1,000 patterns made the load's memory, and with it
- * its page faults, grow by 640 KB with both lists at their maximum. */
+ * its page faults, grow by 650 KB with both lists at their maximum. */
 typedef struct ddbst__clayout {
   const ddbst__entity *e; /* NULL: no key in the index the pattern reads */
   const ddbst__template *t[4];
