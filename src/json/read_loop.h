@@ -9,6 +9,13 @@
  *   DDBST__READ_NAME     the function's name
  *   DDBST__READ_HAS(on)  whether callback `on` (on_key, ...) is there
  *   DDBST__READ_CALL(on) the callback itself, to call
+ * and optionally
+ *   DDBST__READ_WHOLE(ctx, s, len, i, end) a caller's reading of a whole
+ *                        value that opens with '{' at s[i] in one step:
+ *                        1 when it took s[i..*end) as the callbacks would
+ *                        have (nothing else changes), 0 when it leaves the
+ *                        value to the loop having changed nothing, -1 to
+ *                        stop as a callback's 0 would
  * The function has ddbst__json_read's signature and contract (read.h);
  * the differential fuzz target holds read.c's copy to YAJL, and the page
  * fuzz targets run the page parser's. */
@@ -351,6 +358,18 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
       /* fall through */
     default: /* E_VALUE */
       expect = E_NEXT;
+#ifdef DDBST__READ_WHOLE
+      if (c == '{') {
+        int w = DDBST__READ_WHOLE(ctx, s, len, i, &end);
+        if (w > 0) break;
+        if (w < 0) {
+          r->at = end;
+          stop(r, DDBST__JSON_STOPPED, end);
+          goto out;
+        }
+        end = i + 1;
+      }
+#endif
       switch (c) {
       case '"':
         esc = 0;

@@ -454,18 +454,56 @@ static const ddbst__json_callbacks callbacks = {
     .on_end_array = on_end,
 };
 
+static int item_scalar_whole(ddbst__parser *p, const char *s, size_t len,
+                             size_t i, size_t *end);
+
 /* The reader's loop with these callbacks compiled in (json/read_loop.h):
  * called directly, they are inlined into it, and a page's tokens cost no
- * call through a pointer. */
+ * call through a pointer. An item's scalar AttributeValue is read whole
+ * when it is written as DynamoDB writes it (item_scalar_whole). */
 #define on_end_map on_end
 #define on_end_array on_end
 #define DDBST__READ_LINKAGE static
 #define DDBST__READ_NAME page_read
 #define DDBST__READ_HAS(on) 1
 #define DDBST__READ_CALL(on) on
+#define DDBST__READ_WHOLE(ctx, s, len, i, end)                                 \
+  item_scalar_whole(ctx, s, len, i, end)
 #include "json/read_loop.h"
 #undef on_end_map
 #undef on_end_array
+
+/* An item's attribute value at s[i] ('{') written as DynamoDB writes it,
+ * {"S":"text"} or {"N":"12.5"}: no whitespace, no escape, a valid number.
+ * Read in one step, where the loop takes five tokens (the object, its
+ * type, ':', the value and the end) and the handlers push and pop a frame:
+ * the record ends as on_start_map, av_key, av_scalar and on_end leave it,
+ * and nothing else changes (the frame they push is popped again). Any other
+ * form, and every fault, is left to the loop (0, nothing changed), so every
+ * refusal is the handlers' own. -1: out of memory. */
+PAGE_HOT int item_scalar_whole(ddbst__parser *p, const char *s, size_t len,
+                               size_t i, size_t *end) {
+  if (p->pending != X_AV || p->skip || top(p)->kind != F_ITEM ||
+      p->depth == MAX_FRAMES || len - i < 8)
+    return 0;
+  /* {"S":" or {"N":" */
+  int type = s[i + 2] == 'S' ? DDBST__AV_S : s[i + 2] == 'N' ? DDBST__AV_N : -1;
+  if (type < 0 || s[i + 1] != '"' || memcmp(s + i + 3, "\":\"", 3)) return 0;
+  size_t j = string_stop(s, i + 6, len);
+  if (j + 1 >= len || s[j] != '"' || s[j + 1] != '}') return 0;
+  const char *v = s + i + 6;
+  size_t n = j - (i + 6);
+  if (type == DDBST__AV_N && ddbst__number_check(v, n)) return 0;
+  ddbst_page *pg = p->pg;
+  ddbst__pattr *r = &pg->attrs[pg->nattrs - 1];
+  r->type = (uint8_t)type;
+  r->plain = (uint32_t)pg->plain.len;
+  p->pending = X_NONE;
+  *end = j + 2;
+  if (!keep(p, v, n, &r->val)) return -1;
+  r->val_len = (uint32_t)n;
+  return 1;
+}
 
 /* The parse stopped at a string that is not text (json/text.h): refused at
  * that string's path, as a refusal of its value or name would be. */
