@@ -502,3 +502,28 @@ int ddbst_item_check_required(const ddbst_item *it, ddbst_error *err) {
   }
   return 0;
 }
+
+/* ddbst_item_set for a parsed answer's value (response/items.c): the
+ * attribute is the item's entity's and the text is well-formed UTF-8
+ * without NUL (json/text.h's rule, checked before the parse, and the
+ * parser's refusal of \u0000), so neither is checked again; every check of
+ * the model (enum values, timestamps, ULIDs, numbers, ...) is made as
+ * ddbst_item_set makes it, with the same errors. */
+int ddbst__item_set_parsed(ddbst_item *it, int attr, const char *text,
+                           size_t len, ddbst_error *err) {
+  const ddbst__attr *a = &it->attrs[attr];
+  if (it->text.cap - it->text.len > len + 1) {
+    switch (a->type) {
+    case DDBST__T_STRING:
+      if (len <= 16) return set_string(it, attr, a, text, len, err);
+      /* what set_long_string does once its UTF-8 check has passed */
+      memcpy(it->text.data + it->text.len, text, len);
+      return commit(it, attr, len, 0);
+    case DDBST__T_ENUM: return set_enum(it, attr, a, text, len, err);
+    case DDBST__T_TIMESTAMP: return set_timestamp(it, attr, a, text, len, err);
+    case DDBST__T_ULID: return set_ulid(it, attr, a, text, len, err);
+    default: break;
+    }
+  }
+  return ddbst_item_set(it, attr, text, len, err);
+}

@@ -135,4 +135,10 @@ int ddbst__item_check_plain(const ddbst_item *it, ddbst_error *err);
 /* Stores already-canonical text as the value of `attr`. */
 int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len);
 
+/* ddbst_item_set of a parsed answer's value: text already held to JSON's
+ * text rule (well-formed UTF-8, no NUL), of an attribute of the item's
+ * entity; only the model's checks are made (item.c says which). */
+int ddbst__item_set_parsed(ddbst_item *it, int attr, const char *text,
+                           size_t len, ddbst_error *err);
+
 #endif

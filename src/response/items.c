@@ -86,7 +86,7 @@ int ddbst__page_fill(const ddbst_page *pg, uint32_t i, ddbst_item *item,
       if (rc) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
     } else {
       ddbst_error e2;
-      rc = ddbst_item_set(item, r->attr, v, r->val_len, &e2);
+      rc = ddbst__item_set_parsed(item, r->attr, v, r->val_len, &e2);
       if (rc == DDBST_ENOMEM)
         return ddbst__fail(err, rc, NULL, "out of memory");
       if (rc)
