@@ -200,10 +200,38 @@ static void forms_left_to_the_loop(void **state) {
   }
 }
 
+/* A long string read typed is the text as parsed, byte for byte, whether
+ * written raw or escaped (ddbst_page_item does not check its UTF-8 again:
+ * the text's rule did). */
+static void long_text_typed(void **state) {
+  (void)state;
+  static const char body[] =
+      "{\"Item\":{\"PK\":{\"S\":\"ORG#o1\"},\"SK\":{\"S\":"
+      "\"PROJECT#2026-03-14T09:00:00Z#p1\"},\"_type\":{\"S\":\"Project\"},"
+      "\"orgId\":{\"S\":\"o1\"},\"projectId\":{\"S\":\"p1\"},"
+      "\"createdAt\":{\"S\":\"2026-03-14T09:00:00Z\"},"
+      "\"name\":{\"S\":\"\xc3\x9c""berarbeitung caf\\u00e9 \xe6\x97\xa5"
+      "\\ud83d\\ude00\"}}}";
+  static const char want[] = "\xc3\x9c""berarbeitung caf\xc3\xa9 \xe6\x97\xa5"
+                             "\xf0\x9f\x98\x80";
+  ddbst_error err;
+  assert_int_equal(both_ways(DDBST_OP_GET_ITEM, body, sizeof body - 1), 1);
+  int project = ddbst_page_item_entity(a, 0);
+  assert_true(project >= 0);
+  ddbst_item_reset(ia, project);
+  assert_int_equal(ddbst_page_item(a, 0, ia, &err), project);
+  const char *v;
+  size_t n;
+  assert_int_equal(ddbst_item_get_by_name(ia, "name", &v, &n), 1);
+  assert_int_equal(n, sizeof want - 1);
+  assert_memory_equal(v, want, n);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(answers_on_file),
       cmocka_unit_test(forms_left_to_the_loop),
+      cmocka_unit_test(long_text_typed),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
