@@ -59,10 +59,18 @@ static int recover(ddbst__parser *p, int32_t e, const ddbst__template *t) {
 
 static int32_t entity_named(const ddbst_model *m, const char *s, size_t n) {
   for (int e = 0; e < m->nentities; e++)
-    if (strlen(m->entities[e].name) == n &&
-        memcmp(m->entities[e].name, s, n) == 0)
+    if (m->entities[e].name_len == n && memcmp(m->entities[e].name, s, n) == 0)
       return e;
   return -1;
+}
+
+/* Whether the item lacks a facet of any key template of entity `ent` (its
+ * table key's or an index's) that lacks() would find: one pass over the
+ * entity's facets, where lacks() takes each template in turn. */
+static int lacks_any(const ddbst_page *pg, const ddbst__entity *ent) {
+  for (int i = 0; i < ent->nkey_facets; i++)
+    if (pg->present_gen[ent->key_facets[i]] != pg->gen) return 1;
+  return 0;
 }
 
 /* ddbst_item_from_key on the records `pkr`, `skr` (-1: none) into the
@@ -178,6 +186,11 @@ int ddbst__finish_item(ddbst__parser *p) {
       pg->present_gen[r->attr] = pg->gen;
   }
   const ddbst__entity *ent = &m->entities[e];
+  /* nearly every item holds its facets: nothing to recover */
+  if (!lacks_any(pg, ent)) {
+    pi->count = pg->nattrs - pi->first;
+    return 1;
+  }
   if (keyed && (lacks(pg, &ent->key.pk) || lacks(pg, &ent->key.sk))) {
     int r = from_key ? e : key_entity(pg, NULL, pkr, skr, &e2);
     if (r == DDBST_ENOMEM) return nomem(p);
