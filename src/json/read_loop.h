@@ -361,7 +361,10 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
 #ifdef DDBST__READ_WHOLE
       if (c == '{') {
         int w = DDBST__READ_WHOLE(ctx, s, len, i, &end);
-        if (w > 0) break;
+        if (w > 0) {
+          r->at = end; /* as the value's last token would leave it */
+          break;
+        }
         if (w < 0) {
           r->at = end;
           stop(r, DDBST__JSON_STOPPED, end);
