@@ -263,10 +263,10 @@ static int refuse_other_pattern(ddbst_error *err, const ddbst_model *m,
 }
 
 int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
-                       int pattern, const char *partition, size_t partition_len,
-                       int part_plain, const char *cursor, size_t len,
-                       int64_t now_us, ddbst_buf *out, ddbst_error *err) {
-  if (!m || !out || !partition || (!cursor && len))
+                       int pattern, const ddbst__cursor_part *qpart,
+                       const char *cursor, size_t len, int64_t now_us,
+                       ddbst_buf *out, ddbst_error *err) {
+  if (!m || !out || !qpart || !qpart->p || (!cursor && len))
     return ddbst__fail(err, DDBST_EINVAL, NULL, "an argument is NULL");
   if (pattern < 0 || pattern >= m->npatterns)
     return ddbst__fail(err, DDBST_EINVAL, "pattern",
@@ -275,8 +275,8 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   int rc = ddbst__cursor_need_keys(m, p, keys, err);
   if (rc)
     return rc;
-  view part = {partition, partition_len};
-  if (partition_len > DDBST__PK_MAX)
+  view part = {qpart->p, qpart->n};
+  if (part.n > DDBST__PK_MAX)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "the partition is too long");
   uint8_t ad[AD_MAX]; /* first byte, key id, context */
   size_t ctx_len =
@@ -301,7 +301,7 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   if (p->index >= 0 && m->indexes[p->index].native)
     return ddbst__native_cursor_keys(m, p, part, &u.d, at, out, err);
   const shape *s = ddbst__cursor_plan_shape(p);
-  if (write_key(out, 1, s->jname[0], part, part_plain))
+  if (write_key(out, 1, s->jname[0], part, qpart->plain))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   if (h & F_RAW) {
     if (!p->type_filter)
@@ -339,7 +339,10 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
     }
     const layout *L = ddbst__cursor_plan_layout(p, pos);
     view fixed[DDBST__MAX_FACETS], carried[MAX_VALUES];
-    if (!L || !ddbst__cursor_partition_facets(s, L, part, fixed))
+    if (L && qpart->t == L->t[0]) /* the query split it as it rendered it */
+      for (int f = 0; f < L->nfixed; f++)
+        fixed[f] = (view){part.p + qpart->spans[2 * f], qpart->spans[2 * f + 1]};
+    else if (!L || !ddbst__cursor_partition_facets(s, L, part, fixed))
       return ddbst__cursor_refuse(
           err, "the cursor's entity does not fit this query's "
                "partition");
