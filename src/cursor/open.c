@@ -88,10 +88,14 @@ static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
     int rc = typed_text(m, a, lower, c, scratch, used, out, err);
     if (rc)
       return rc;
-    /* a typed form's alphabet may hold the delimiter ('-', ':', a digit),
-     * and never a byte JSON escapes (digits, letters, "-:.TZ") */
-    *clean =
-        out->n > 0 && m->delim_len == 1 && !memchr(out->p, m->delim[0], out->n);
+    /* a typed form's alphabet may hold the delimiter ('-', ':', a digit:
+     * then the model's ts_scan or ulid_scan is not KNOWN, and its text is
+     * searched), and never a byte JSON escapes (digits, letters, "-:.TZ") */
+    unsigned scan = a->type == DDBST__T_TIMESTAMP ? m->ts_scan
+                    : a->type == DDBST__T_ULID    ? m->ulid_scan
+                                                  : 0;
+    *clean = out->n > 0 && m->delim_len == 1 &&
+             (scan == DDBST__SCAN_KNOWN || !memchr(out->p, m->delim[0], out->n));
     *plain = 1;
     return 0;
   }
