@@ -7,8 +7,15 @@
 #include <stdint.h>
 
 /* Bytes ddbst__b64url_decode may write past the decoded ones (its output
- * buffer's slack): it stores six bytes as one word of eight. */
-enum { DDBST__B64URL_SLACK = 2 };
+ * buffer's slack): it stores 24 bytes as 32, the last 1 to 11 as 16, and 6
+ * as 8. */
+enum { DDBST__B64URL_SLACK = 16 };
+
+/* The widest SIMD ddbst__b64url_decode may use where the CPU has it: 2
+ * (AVX2, the default), 1 (SSSE3) or 0 (the portable path). For the unit
+ * tests, which hold each to the portable one; not to be changed while
+ * another thread decodes. */
+extern int ddbst__b64url_simd;
 
 /* Writes the text of in[0..n) and a NUL to `out` (4n/3 + 2 bytes);
  * returns the text's length. */

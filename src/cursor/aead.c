@@ -122,8 +122,14 @@ int ddbst__cursor_open_aead(const ddbst_cursor_keys *ckeys, int key, uint8_t *m,
   if (!hit) crypto_core_hchacha20(subkey, nonce, keys->k[key].key, NULL);
   uint8_t npub[crypto_aead_chacha20poly1305_ietf_NPUBBYTES] = {0};
   memcpy(npub + 4, nonce + crypto_core_hchacha20_INPUTBYTES, 8);
-  int rc = crypto_aead_chacha20poly1305_ietf_decrypt(m, mlen, NULL, c, clen, ad,
-                                                     adlen, npub, subkey);
+  /* the detached call, which the combined one wraps: the tag is the last
+   * 16 bytes */
+  size_t tag = crypto_aead_chacha20poly1305_ietf_ABYTES;
+  int rc = clen < tag ? -1
+                      : crypto_aead_chacha20poly1305_ietf_decrypt_detached(
+                            m, NULL, c, clen - tag, c + clen - tag, ad, adlen,
+                            npub, subkey);
+  *mlen = rc == 0 ? clen - tag : 0;
   if (rc == 0 && !hit) keep_subkey(keys, key, nonce, subkey);
   sodium_memzero(words, sizeof words);
   return rc;

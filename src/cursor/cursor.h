@@ -57,9 +57,20 @@ int ddbst__cursor_seal_part(const ddbst_cursor_keys *keys,
 int ddbst__cursor_partition(ddbst_item *it, int pattern, ddbst_buf *out,
                             ddbst_error *err);
 
+/* The partition key value a query fixes, as the query rendered it: its
+ * text, whether it is known to need no JSON escape, and, when the query
+ * knows them, its facets' spans (offset, length) as splitting it along
+ * template `t` finds them (t NULL: not known; opening splits it). */
+typedef struct ddbst__cursor_part {
+  const char *p;
+  size_t n;
+  int plain;
+  const ddbst__template *t;
+  size_t spans[2 * DDBST__MAX_FACETS];
+} ddbst__cursor_part;
+
 /* Opens `cursor` (`len` bytes) for a query of `pattern` whose partition key
- * value is partition[0..partition_len) (`part_plain`: known to need no JSON
- * escape; 0 when not known), and appends the ExclusiveStartKey
+ * value is `part`, and appends the ExclusiveStartKey
  * as a DynamoDB AttributeValue map, {"PK":{"S":"..."},"SK":{"S":"..."}}, in
  * the fixed order index partition key, index sort key, table partition key,
  * table sort key. `now_us` (<= 0: the clock) checks the keyring's maximum
@@ -70,9 +81,9 @@ int ddbst__cursor_partition(ddbst_item *it, int pattern, ddbst_buf *out,
  * on a model whose cursors are sealed; DDBST_ENOMEM. On error `out` may hold
  * part of the map: the caller cuts it back. */
 int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
-                       int pattern, const char *partition, size_t partition_len,
-                       int part_plain, const char *cursor, size_t len,
-                       int64_t now_us, ddbst_buf *out, ddbst_error *err);
+                       int pattern, const ddbst__cursor_part *part,
+                       const char *cursor, size_t len, int64_t now_us,
+                       ddbst_buf *out, ddbst_error *err);
 
 /* ---- scans (scan_cursor.c) ---- */
 

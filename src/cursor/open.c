@@ -83,14 +83,20 @@ static int typed_text(const ddbst_model *m, const ddbst__attr *a, int lower,
 
 static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
                       const citem *c, char *scratch, size_t *used, view *out,
-                      int *clean, ddbst_error *err) {
+                      int *clean, int *plain, ddbst_error *err) {
   if (c->kind != K_TEXT) {
     int rc = typed_text(m, a, lower, c, scratch, used, out, err);
     if (rc)
       return rc;
-    /* a typed form's alphabet may hold the delimiter ('-', ':', a digit) */
-    *clean =
-        out->n > 0 && m->delim_len == 1 && !memchr(out->p, m->delim[0], out->n);
+    /* a typed form's alphabet may hold the delimiter ('-', ':', a digit:
+     * then the model's ts_scan or ulid_scan is not KNOWN, and its text is
+     * searched), and never a byte JSON escapes (digits, letters, "-:.TZ") */
+    unsigned scan = a->type == DDBST__T_TIMESTAMP ? m->ts_scan
+                    : a->type == DDBST__T_ULID    ? m->ulid_scan
+                                                  : 0;
+    *clean = out->n > 0 && m->delim_len == 1 &&
+             (scan == DDBST__SCAN_KNOWN || !memchr(out->p, m->delim[0], out->n));
+    *plain = 1;
     return 0;
   }
   view v = {(const char *)c->p, c->n};
@@ -121,6 +127,7 @@ static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
           a->name);
   }
   *clean = 1; /* non-empty, and no delimiter in it */
+  *plain = ddbst__plain_run(v.p, v.n) == v.n; /* inline: short texts */
   return 0;
 }
 
@@ -156,11 +163,13 @@ static int write_key(ddbst_buf *out, int first, const ddbst__jtext *name,
  * only other keys are split again. (A longer delimiter could straddle a
  * facet's end and the literal after it, so those keys are always split.) */
 static int build_key(const shape *s, const layout *L, int a, const view *fixed,
-                     const view *carried, uint64_t unclean, char *kbuf,
-                     view *key, ddbst_error *err) {
+                     const view *carried, const uint64_t dirty[3], char *kbuf,
+                     view *key, int *plain, ddbst_error *err) {
   const ddbst__template *t = L->t[a];
   size_t n = 0, limit = s->limit[a];
+  uint64_t unclean = dirty[0], unplain = dirty[1];
   int f = 0, clean = s->m->delim_len == 1;
+  int json_plain = t->literals_plain;
   for (int i = 0; i < t->nsegs; i++) {
     const ddbst__seg *seg = &t->segs[i];
     view part;
@@ -170,9 +179,11 @@ static int build_key(const shape *s, const layout *L, int a, const view *fixed,
       int k = L->slot[a][f++];
       if (k < 0) {
         part = fixed[-1 - k];
+        json_plain &= !dirty[2];
       } else {
         part = carried[k];
         clean &= !(unclean >> k & 1);
+        json_plain &= !(unplain >> k & 1);
       }
     }
     if (part.n > limit - n)
@@ -183,6 +194,7 @@ static int build_key(const shape *s, const layout *L, int a, const view *fixed,
     n += part.n;
   }
   *key = (view){kbuf, n};
+  *plain = json_plain;
   size_t spans[2 * DDBST__MAX_FACETS];
   if (!clean && !ddbst__template_split(t, key->p, key->n, s->m->delim,
                                        s->m->delim_len, spans))
@@ -198,7 +210,8 @@ static int build_key(const shape *s, const layout *L, int a, const view *fixed,
  * escape. */
 static int put_built_key(const shape *s, const layout *L, int a,
                          const view *fixed, const view *carried,
-                         uint64_t unclean, ddbst_buf *out, ddbst_error *err) {
+                         const uint64_t dirty[3], ddbst_buf *out,
+                         ddbst_error *err) {
   const ddbst__jtext *name = s->jname[a];
   if (ddbst__buf_reserve(out, 1 + (size_t)name->n + 6 + s->limit[a] + 3))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
@@ -210,12 +223,13 @@ static int put_built_key(const shape *s, const layout *L, int a,
   memcpy(o, "{\"S\":\"", 6);
   o += 6;
   view key = {o, 0};
-  int rc = build_key(s, L, a, fixed, carried, unclean, o, &key, err);
+  int plain = 0;
+  int rc = build_key(s, L, a, fixed, carried, dirty, o, &key, &plain, err);
   if (rc) {
     out->data[start] = '\0';
     return rc;
   }
-  if (ddbst__json_plain_len(key.p, key.n) == key.n) {
+  if (plain || ddbst__json_plain_len(key.p, key.n) == key.n) {
     memcpy(o + key.n, "\"}", 3); /* and the NUL */
     out->len = (size_t)(o - out->data) + key.n + 2;
     return 0;
@@ -263,10 +277,10 @@ static int refuse_other_pattern(ddbst_error *err, const ddbst_model *m,
 }
 
 int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
-                       int pattern, const char *partition, size_t partition_len,
-                       int part_plain, const char *cursor, size_t len,
-                       int64_t now_us, ddbst_buf *out, ddbst_error *err) {
-  if (!m || !out || !partition || (!cursor && len))
+                       int pattern, const ddbst__cursor_part *qpart,
+                       const char *cursor, size_t len, int64_t now_us,
+                       ddbst_buf *out, ddbst_error *err) {
+  if (!m || !out || !qpart || !qpart->p || (!cursor && len))
     return ddbst__fail(err, DDBST_EINVAL, NULL, "an argument is NULL");
   if (pattern < 0 || pattern >= m->npatterns)
     return ddbst__fail(err, DDBST_EINVAL, "pattern",
@@ -275,8 +289,8 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   int rc = ddbst__cursor_need_keys(m, p, keys, err);
   if (rc)
     return rc;
-  view part = {partition, partition_len};
-  if (partition_len > DDBST__PK_MAX)
+  view part = {qpart->p, qpart->n};
+  if (part.n > DDBST__PK_MAX)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "the partition is too long");
   uint8_t ad[AD_MAX]; /* first byte, key id, context */
   size_t ctx_len =
@@ -301,7 +315,7 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   if (p->index >= 0 && m->indexes[p->index].native)
     return ddbst__native_cursor_keys(m, p, part, &u.d, at, out, err);
   const shape *s = ddbst__cursor_plan_shape(p);
-  if (write_key(out, 1, s->jname[0], part, part_plain))
+  if (write_key(out, 1, s->jname[0], part, qpart->plain))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   if (h & F_RAW) {
     if (!p->type_filter)
@@ -339,7 +353,10 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
     }
     const layout *L = ddbst__cursor_plan_layout(p, pos);
     view fixed[DDBST__MAX_FACETS], carried[MAX_VALUES];
-    if (!L || !ddbst__cursor_partition_facets(s, L, part, fixed))
+    if (L && qpart->t == L->t[0]) /* the query split it as it rendered it */
+      for (int f = 0; f < L->nfixed; f++)
+        fixed[f] = (view){part.p + qpart->spans[2 * f], qpart->spans[2 * f + 1]};
+    else if (!L || !ddbst__cursor_partition_facets(s, L, part, fixed))
       return ddbst__cursor_refuse(
           err, "the cursor's entity does not fit this query's "
                "partition");
@@ -347,18 +364,24 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
       return refuse_count(err, u.d.n - at, p->name, L->ncarried);
     char scratch[MAX_VALUES * DDBST__TS_MAX];
     size_t used = 0;
-    uint64_t unclean = 0; /* bit i: carried[i] may hold the delimiter */
+    /* [0] bit i: carried[i] may hold the delimiter; [1] bit i: it may need
+     * a JSON escape; [2]: the fixed facets may */
+    uint64_t dirty[3] = {0, 0, !qpart->plain};
+    _Static_assert(MAX_VALUES <= 64, "a bit per carried value");
     for (int i = 0; i < L->ncarried; i++) {
-      int clean = 0;
+      int clean = 0, plain = 0;
       rc = facet_text(m, &L->e->attrs[L->carried[i].attr], L->carried[i].lower,
-                      &u.d.it[at + i], scratch, &used, &carried[i], &clean, err);
+                      &u.d.it[at + i], scratch, &used, &carried[i], &clean,
+                      &plain, err);
       if (rc)
         return rc;
       if (!clean)
-        unclean |= UINT64_C(1) << i;
+        dirty[0] |= UINT64_C(1) << i;
+      if (!plain)
+        dirty[1] |= UINT64_C(1) << i;
     }
     for (int a = 1; a < s->n; a++) {
-      rc = put_built_key(s, L, a, fixed, carried, unclean, out, err);
+      rc = put_built_key(s, L, a, fixed, carried, dirty, out, err);
       if (rc)
         return rc;
     }

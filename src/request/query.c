@@ -228,6 +228,27 @@ static int fixed_body(const ddbst__pattern *p, const char *pk, size_t n,
   return 0;
 }
 
+/* The partition key's facets, where the simple render wrote it (literals
+ * and values as they are) from values known clean, non-empty and free of
+ * the delimiter's first byte: then each facet is its value, which is what
+ * splitting the key again (as opening a cursor would) finds. part->t stays
+ * NULL otherwise. */
+static void known_facets(const ddbst_item *it, const ddbst__template *t,
+                         ddbst__cursor_part *part) {
+  if (!t->simple) return;
+  size_t at = 0;
+  for (int f = 0; f < t->nfacets; f++) {
+    const ddbst__piece *pc = &t->pieces[f];
+    const ddbst__val *v = &it->vals[pc->attr];
+    if (v->scan != DDBST__SCAN_KNOWN || v->len == 0) return;
+    at += pc->lit_len;
+    part->spans[2 * f] = at;
+    part->spans[2 * f + 1] = v->len;
+    at += v->len;
+  }
+  if (at + t->tail_len == part->n) part->t = t;
+}
+
 /* The body of a query whose arguments were checked. */
 static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
                       const ddbst_query *q, ddbst_buf *out, ddbst_error *err) {
@@ -334,11 +355,16 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
   /* the next page: the cursor opened against this very query's pattern and
    * partition, or refused */
   if (!rc && q->cursor) {
-    rc = ddbst__buf_puts(out, ",\"ExclusiveStartKey\":");
+    static const char esk[] = ",\"ExclusiveStartKey\":";
+    rc = ddbst__buf_append(out, esk, sizeof esk - 1);
+    ddbst__cursor_part part; /* its spans only as known_facets fills them */
+    part.p = it->keytext.data + po;
+    part.n = pl;
+    part.plain = !native && pk_plain;
+    part.t = NULL;
+    if (!native) known_facets(it, &k->pk, &part);
     if (!rc)
-      rc = ddbst__cursor_open(q->cursor_keys, m, pattern,
-                              it->keytext.data + po, pl, !native && pk_plain,
-                              q->cursor,
+      rc = ddbst__cursor_open(q->cursor_keys, m, pattern, &part, q->cursor,
                               q->cursor_len, q->now_unix_us, out, err);
   }
   if (!rc) rc = ddbst__buf_putc(out, '}');

@@ -107,9 +107,41 @@ int bench_skips(const char *name) {
   return opt.only && strcmp(opt.only, name) != 0;
 }
 
+/* DDBST_BENCH_SWEEP=1: the row's batches with the stack moved down by 0,
+ * 16, ... 4080 bytes (alloca) before the calls, interleaved over rounds,
+ * the fastest batch per offset: whether where the row's stack buffers
+ * fall within a 4 KiB page decides its speed (docs/performance.md). */
+#include <alloca.h>
+__attribute__((noinline)) static double sweep_at(bench_ctx *ctx, bench_fn fn,
+                                                 int iters, size_t off) {
+  volatile char *pad = alloca(off + 16);
+  pad[0] = 0;
+  int64_t t0 = now_ns();
+  for (int i = 0; i < iters; i++) fn(ctx);
+  return (double)(now_ns() - t0) / iters + pad[0];
+}
+
+static void sweep(bench_ctx *ctx, const char *name, bench_fn fn) {
+  enum { OFFSETS = 256, ROUNDS = 9 };
+  static double best[OFFSETS];
+  for (int k = 0; k < OFFSETS; k++) best[k] = 1e18;
+  for (int i = 0; i < 20000; i++) fn(ctx);
+  for (int r = 0; r < ROUNDS; r++)
+    for (int k = 0; k < OFFSETS; k++) {
+      double t = sweep_at(ctx, fn, 500, (size_t)k * 16);
+      if (t < best[k]) best[k] = t;
+    }
+  for (int k = 0; k < OFFSETS; k++)
+    printf("%s\t%d\t%.1f\n", name, k * 16, best[k]);
+}
+
 void bench_run(bench_ctx *ctx, const char *name, const char *what,
                bench_fn fn, int iters, size_t bytes) {
   if (bench_skips(name)) return;
+  if (getenv("DDBST_BENCH_SWEEP")) {
+    sweep(ctx, name, fn);
+    return;
+  }
   if (opt.show) {
     /* the body of one call, to compare with peers.js --show */
     ddbst_buf_reset(ctx->out);

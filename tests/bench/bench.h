@@ -126,7 +126,10 @@ void bench_answers(bench_ctx *ctx);
 void bench_migrate(bench_ctx *ctx);
 /* libsodium's decryption alone, sized as `cursor`'s of `pattern` over
  * `partition` (bench_floor.c): the floor under opening it. */
-void bench_floor(bench_ctx *ctx, const char *cursor, size_t cursor_len,
+/* With DDBST_BENCH_PAIRS=N set, bench_floor also prints N pairs of
+ * batches, `opened`'s and the floor's one after the other in the same
+ * process: whether the two slow down together (docs/performance.md). */
+void bench_floor(bench_ctx *ctx, bench_fn opened, const char *cursor, size_t cursor_len,
                  const char *pattern, const char *partition);
 #endif
 

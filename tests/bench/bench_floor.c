@@ -4,8 +4,11 @@
  * the keyring holds the sealer's HChaCha20 subkey, so it is the part of
  * query_cursor that no change to ddbst can take out (docs/performance.md).
  * Not ddbst's code: libsodium directly, with a fixed key and nonce. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <sodium.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "bench.h"
@@ -32,7 +35,26 @@ static int op_aead_open_floor(bench_ctx *c) {
              : DDBST_EINVAL;
 }
 
-void bench_floor(bench_ctx *c, const char *cursor, size_t cursor_len,
+/* One batch of `n` calls of fn: nanoseconds a call. */
+static double batch(bench_ctx *c, bench_fn fn, int n) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int i = 0; i < n; i++) fn(c);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  return ((double)(t1.tv_sec - t0.tv_sec) * 1e9 +
+          (double)(t1.tv_nsec - t0.tv_nsec)) / n;
+}
+
+/* "pair<TAB>i<TAB>opened ns<TAB>floor ns", batches of 500 calls each. */
+static void pairs(bench_ctx *c, bench_fn opened, long n) {
+  for (int i = 0; i < 20000; i++) opened(c), op_aead_open_floor(c);
+  for (long i = 0; i < n; i++) {
+    double a = batch(c, opened, 500), b = batch(c, op_aead_open_floor, 500);
+    printf("pair\t%ld\t%.1f\t%.1f\n", i, a, b);
+  }
+}
+
+void bench_floor(bench_ctx *c, bench_fn opened, const char *cursor, size_t cursor_len,
                  const char *pattern, const char *partition) {
   unsigned char env[4 * MAX_PAYLOAD];
   size_t n = 0;
@@ -56,5 +78,7 @@ void bench_floor(bench_ctx *c, const char *cursor, size_t cursor_len,
   snprintf(what, sizeof what,
            "libsodium alone: ChaCha20-Poly1305 open of %zu + %zu AD bytes",
            F.len, F.ad_len);
+  const char *npairs = getenv("DDBST_BENCH_PAIRS");
+  if (npairs) pairs(c, opened, atol(npairs));
   bench_run(c, "aead_open_floor", what, op_aead_open_floor, 10000, 0);
 }

@@ -111,7 +111,7 @@ void bench_pages(bench_ctx *c) {
             op_cursor_seal, 10000, 0);
   bench_run(c, "cursor_seal_open", "seal + open it in the next Query's body",
             op_cursor_seal_open, 5000, 0);
-  bench_floor(c, ddbst_buf_data(P.cursor), ddbst_buf_len(P.cursor),
+  bench_floor(c, op_query_cursor, ddbst_buf_data(P.cursor), ddbst_buf_len(P.cursor),
               "listProjects", "ORG#" BENCH_ORG);
   bench_run(c, "parse_typed", "1 MiB Query page -> typed items (ddbst_page_item)",
             op_parse_typed, 3, c->page_len);
