@@ -89,6 +89,24 @@ int ddbst__expr_value(ddbst_item *it, ddbst__vref ref, ddbst_buf *out) {
   return k < 0 ? k : append_placeholder(out, ":v", k);
 }
 
+int ddbst__expr_assign(ddbst_item *it, const char *lead, size_t lead_len,
+                       const char *name, ddbst__vref ref, ddbst_buf *out) {
+  int k = ddbst__expr_add_name(it, name);
+  if (k < 0) return k;
+  int v = ddbst__expr_add_value(it, ref);
+  if (v < 0) return v;
+  /* the lead, two placeholders of at most 12 bytes, " = ", the NUL */
+  if (ddbst__buf_reserve(out, 8 + 12 + 3 + 12 + 1)) return DDBST_ENOMEM;
+  char *o = out->data + out->len;
+  memcpy(o, lead, 8); /* one move: the lead is an array of 8 */
+  o = put_placeholder(o + lead_len, "#n", k);
+  memcpy(o, " = ", 3);
+  o = put_placeholder(o + 3, ":v", v);
+  *o = '\0';
+  out->len = (size_t)(o - out->data);
+  return 0;
+}
+
 int ddbst__expr_attr_value(ddbst_item *it, int attr, ddbst_buf *out) {
   ddbst__vref r = {DDBST__REF_ATTR, attr, 0, 0, NULL};
   return ddbst__expr_value(it, r, out);

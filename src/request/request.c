@@ -375,6 +375,25 @@ static int action(ddbst_buf *out, clause *c, const char *kw, int *first_clause) 
   return rc;
 }
 
+/* `SET #nK = :vJ` (", #nK = :vJ" after the first): action, the name and
+ * the value in one write. */
+static int assign(ddbst_item *it, ddbst_buf *out, clause *set, int *first,
+                  const char *name, ddbst__vref ref) {
+  static const char set_first[8] = "SET ", set_later[8] = " SET ",
+                    comma[8] = ", ";
+  const char *lead = comma;
+  size_t lead_len = 2;
+  if (!set->any) {
+    lead = *first ? set_first : set_later;
+    lead_len = *first ? 4 : 5;
+  }
+  int rc = ddbst__expr_assign(it, lead, lead_len, name, ref, out);
+  if (rc) return rc;
+  set->any = 1;
+  *first = 0;
+  return 0;
+}
+
 static int facet_given(const ddbst_item *it, int a) {
   return it->vals[a].set && it->vals[a].upd == DDBST__UPD_SET;
 }
@@ -444,13 +463,10 @@ static int set_key(ddbst_item *it, const char *name, const ddbst__template *t,
   int plain = 0;
   int rc = ddbst__render(it, t, name, limit, &it->keytext, &plain, err);
   if (rc) return rc;
-  rc = action(out, set, "SET", first);
-  rc = rc ? rc : ddbst__expr_name(it, name, out);
-  rc = rc ? rc : ddbst__buf_puts(out, " = ");
   /* a key the renderer found clean is written without a scan */
   ddbst__vref r = {plain ? DDBST__REF_PLAIN_KEY : DDBST__REF_KEY, -1,
                    (uint32_t)start, (uint32_t)(it->keytext.len - start), NULL};
-  return rc ? rc : ddbst__expr_value(it, r, out);
+  return assign(it, out, set, first, name, r);
 }
 
 static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
@@ -486,10 +502,8 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
                ddbst__value_size(at, it->text.data + it->vals[a].off,
                                  it->vals[a].len);
     if (u == DDBST__UPD_SET) {
-      rc = action(out, &set, "SET", &first);
-      rc = rc ? rc : ddbst__expr_name(it, at->name, out);
-      rc = rc ? rc : ddbst__buf_puts(out, " = ");
-      rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
+      ddbst__vref r = {DDBST__REF_ATTR, a, 0, 0, NULL};
+      rc = assign(it, out, &set, &first, at->name, r);
     } else if (u == DDBST__UPD_APPEND) {
       rc = action(out, &set, "SET", &first);
       rc = rc ? rc : ddbst__expr_name(it, at->name, out);
