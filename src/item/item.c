@@ -7,6 +7,7 @@
 
 #include "base/bytes.h"
 #include "model/facet.h"
+#include "model/ts_canonical.h"
 #include "item/item.h"
 #include "model/value_canon.h"
 
@@ -236,7 +237,7 @@ DDBST__NOINLINE static int set_timestamp(ddbst_item *it, int attr,
                                          const ddbst__attr *a,
                                          const char *in, size_t n,
                                          ddbst_error *err) {
-  if (!ddbst__ts_is_canonical(in, n, a->precision))
+  if (!ddbst__ts_is_canonical_inline(in, n, a->precision))
     return set_canon(it, attr, a, in, n, err);
   /* 20 to 27 bytes: two overlapping 16-byte moves, not a call to memcpy */
   char *dst = it->text.data + it->text.len;

@@ -44,22 +44,7 @@ static inline int append_placeholder(ddbst_buf *out, const char *prefix,
   return 0;
 }
 
-/* The interned entry of a name that is not one of the model's fields
- * itself (its text is): a slow path no builder takes today. */
-static const ddbst__name *name_by_text(const ddbst_model *m, const char *name) {
-  for (int i = 0; i < m->nnames; i++)
-    if (strcmp(m->name_list[i]->text, name) == 0) return m->name_list[i];
-  return NULL;
-}
-
-int ddbst__expr_add_name(ddbst_item *it, const char *name) {
-  const ddbst__name *nm = ddbst__name_of(it->m, name);
-  if (!nm) nm = name_by_text(it->m, name);
-  if (!nm) return DDBST_EINVAL;
-  return ddbst__expr_add_entry(it, nm);
-}
-
-int ddbst__expr_add_entry(ddbst_item *it, const ddbst__name *nm) {
+static inline int add_entry(ddbst_item *it, const ddbst__name *nm) {
   /* interned: one address per name */
   for (int i = 0; i < it->nnames; i++)
     if (it->names[i] == nm) return i;
@@ -68,14 +53,42 @@ int ddbst__expr_add_entry(ddbst_item *it, const ddbst__name *nm) {
   return it->nnames++;
 }
 
-int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref) {
+/* A name that is not one of the model's fields itself (its text is): a
+ * slow path no builder takes today, apart so that its strcmp does not
+ * give the common lookup a frame. */
+DDBST__NOINLINE static int add_name_by_text(ddbst_item *it, const char *name) {
+  const ddbst_model *m = it->m;
+  for (int i = 0; i < m->nnames; i++)
+    if (strcmp(m->name_list[i]->text, name) == 0)
+      return add_entry(it, m->name_list[i]);
+  return DDBST_EINVAL;
+}
+
+static inline int add_name(ddbst_item *it, const char *name) {
+  const ddbst__name *nm = ddbst__name_of(it->m, name);
+  return nm ? add_entry(it, nm) : add_name_by_text(it, name);
+}
+
+int ddbst__expr_add_name(ddbst_item *it, const char *name) {
+  return add_name(it, name);
+}
+
+int ddbst__expr_add_entry(ddbst_item *it, const ddbst__name *nm) {
+  return add_entry(it, nm);
+}
+
+static inline int add_value(ddbst_item *it, const ddbst__vref *ref) {
   if (it->nrefs == it->cap_refs) return DDBST_ERANGE;
-  it->refs[it->nrefs] = ref;
+  it->refs[it->nrefs] = *ref;
   return it->nrefs++;
 }
 
+int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref) {
+  return add_value(it, &ref);
+}
+
 int ddbst__expr_name(ddbst_item *it, const char *name, ddbst_buf *out) {
-  int k = ddbst__expr_add_name(it, name);
+  int k = add_name(it, name);
   return k < 0 ? k : append_placeholder(out, "#n", k);
 }
 
@@ -85,15 +98,15 @@ int ddbst__expr_entry(ddbst_item *it, const ddbst__name *nm, ddbst_buf *out) {
 }
 
 int ddbst__expr_value(ddbst_item *it, ddbst__vref ref, ddbst_buf *out) {
-  int k = ddbst__expr_add_value(it, ref);
+  int k = add_value(it, &ref);
   return k < 0 ? k : append_placeholder(out, ":v", k);
 }
 
 int ddbst__expr_assign(ddbst_item *it, const char *lead, size_t lead_len,
                        const char *name, ddbst__vref ref, ddbst_buf *out) {
-  int k = ddbst__expr_add_name(it, name);
+  int k = add_name(it, name);
   if (k < 0) return k;
-  int v = ddbst__expr_add_value(it, ref);
+  int v = add_value(it, &ref);
   if (v < 0) return v;
   /* the lead, two placeholders of at most 12 bytes, " = ", the NUL */
   if (ddbst__buf_reserve(out, 8 + 12 + 3 + 12 + 1)) return DDBST_ENOMEM;

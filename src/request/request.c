@@ -184,8 +184,10 @@ static int put_s_member(ddbst_buf *out, int first, const ddbst__jtext *name,
   char *o = out->data + out->len;
   *o = ',';
   o += !first;
-  ddbst__copy(o, name->p, name->n);
-  out->len = (size_t)(ddbst__put_s(o + name->n, v, n) - out->data);
+  /* the name (the arena) and the value (the item's text or key text) are
+   * padded */
+  ddbst__copy_padded(o, name->p, name->n);
+  out->len = (size_t)(ddbst__put_s_padded(o + name->n, v, n) - out->data);
   return 0;
 }
 
