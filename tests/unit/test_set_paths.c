@@ -6,7 +6,10 @@
  *  - a string set the short way records what ddbst__scan finds in it
  *    (delimiter, JSON escapes) at every length from 1 to 80 with the
  *    telling byte at every position, and non-ASCII text records nothing
- *    (a NUL is refused either way). */
+ *    (a NUL is refused either way);
+ *  - a guard item written in one reservation (ddbst__holder.plain) is the
+ *    general writer's, for every unique of every example model and keys of
+ *    every length to 40 (request/guard.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +17,7 @@
 #include "item/item.h"
 #include "model/facet.h"
 #include "model/ts_canonical.h"
+#include "request/guard.h"
 #include "support.h"
 
 static long checked;
@@ -122,10 +126,53 @@ static void strings_scanned_as_ddbst_scan(void **state) {
   ddbst_model_free(m);
 }
 
+static void guard_items_plain_as_general(void **state) {
+  (void)state;
+  static const char *const models[] = {
+      "examples/saas/model.json",    "examples/blog/model.json",
+      "examples/catalog/model.json", "examples/games/model.json",
+      "examples/mailbox/model.json", "examples/orgchart/model.json",
+      "examples/shop/model.json",
+  };
+  ddbst_buf *a = ddbst_buf_new(NULL), *b = ddbst_buf_new(NULL);
+  long guards = 0;
+  for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
+    ddbst_model *m = load_example(models[mi]);
+    for (int e = 0; e < m->nentities; e++)
+      for (int u = 0; u < m->entities[e].nuniques; u++)
+        for (size_t n = 1; n <= 40; n += 3) {
+          char g[41], pk[41], sk[41];
+          for (size_t i = 0; i < n; i++) {
+            g[i] = (char)('a' + i % 26);
+            pk[i] = (char)('A' + i % 26);
+            sk[i] = (char)('0' + i % 10);
+          }
+          ddbst__holder plain = {pk, sk, n, n / 2 + 1, 1};
+          ddbst__holder general = plain;
+          general.plain = 0;
+          ddbst_buf_reset(a);
+          ddbst_buf_reset(b);
+          const ddbst__unique *un = &m->entities[e].uniques[u];
+          assert_int_equal(ddbst__guard_item(m, un, g, n, &plain, a), 0);
+          assert_int_equal(ddbst__guard_item(m, un, g, n, &general, b), 0);
+          assert_int_equal(ddbst_buf_len(a), ddbst_buf_len(b));
+          assert_memory_equal(ddbst_buf_data(a), ddbst_buf_data(b),
+                              ddbst_buf_len(a));
+          assert_int_equal(ddbst_buf_data(a)[ddbst_buf_len(a)], '\0');
+          guards++;
+        }
+    ddbst_model_free(m);
+  }
+  assert_true(guards > 0);
+  ddbst_buf_free(a);
+  ddbst_buf_free(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(timestamps_as_ts_canon),
       cmocka_unit_test(strings_scanned_as_ddbst_scan),
+      cmocka_unit_test(guard_items_plain_as_general),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
