@@ -189,12 +189,22 @@ static int write_ref(const ddbst_item *it, const ddbst__vref *r,
   return DDBST_EINVAL;
 }
 
-/* Writes a placeholder map's member start at `o` (room for 16 bytes): `sep`
- * ('{' for the first, ',' after), then "#nK": or ":vK":. */
-static inline char *put_member(char *o, char sep, const char *prefix, int k) {
-  *o++ = sep;
+/* A placeholder map's member starts: the separator ('{' for the first,
+ * ',' after), then "#n0": or ":v0":, the digit replaced. */
+static const char name_first[8] = "{\"#n0\":", name_next[8] = ",\"#n0\":",
+                  value_first[8] = "{\":v0\":", value_next[8] = ",\":v0\":";
+
+/* Writes member start `start` (one of the four above) for placeholder k at
+ * `o` (room for 16 bytes). */
+static inline char *put_member(char *o, const char start[8], int k) {
+  if (k < 10) { /* nearly always: one move and the digit */
+    memcpy(o, start, 8);
+    o[4] = (char)('0' + k);
+    return o + 7;
+  }
+  *o++ = start[0];
   *o++ = '"';
-  o = put_placeholder(o, prefix, k);
+  o = put_placeholder(o, start + 2, k);
   *o++ = '"';
   *o++ = ':';
   return o;
@@ -207,8 +217,8 @@ int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
     /* each name's JSON text was made at load: one reservation, one copy */
     const ddbst__jtext *j = &it->names[i]->json;
     if (ddbst__buf_reserve(out, 16 + j->n)) return DDBST_ENOMEM;
-    char *o = put_member(out->data + out->len, i ? ',' : '{', "#n", i);
-    ddbst__copy(o, j->p, j->n);
+    char *o = put_member(out->data + out->len, i ? name_next : name_first, i);
+    ddbst__copy_padded(o, j->p, j->n); /* the arena's: padded */
     o += j->n;
     *o = '\0';
     out->len = (size_t)(o - out->data);
@@ -221,7 +231,7 @@ int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
     int plain = r->kind == DDBST__REF_PLAIN_KEY;
     if (ddbst__buf_reserve(out, 16 + (plain ? (size_t)r->len + 8 : 0)))
       return DDBST_ENOMEM;
-    char *o = put_member(out->data + out->len, i ? ',' : '{', ":v", i);
+    char *o = put_member(out->data + out->len, i ? value_next : value_first, i);
     /* a plain key, the most common value of all, in the same reservation */
     if (plain) o = ddbst__put_s(o, it->keytext.data + r->off, r->len);
     *o = '\0';

@@ -600,8 +600,9 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
       rc = rc ? rc : ddbst__expr_number(it, "1", out);
     }
   }
-  /* REMOVE: removed attributes and the keys of indexes the item leaves */
-  for (int a = 0; !rc && a < e->nattrs; a++) {
+  /* REMOVE: removed attributes and the keys of indexes the item leaves
+   * (an item with no REMOVE, ADD or append has none to look for) */
+  for (int a = 0; !rc && it->has_update_ops && a < e->nattrs; a++) {
     if (it->vals[a].upd != DDBST__UPD_REMOVE) continue;
     rc = action(out, &rem, "REMOVE", &first);
     rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
@@ -625,7 +626,7 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
       rc = ddbst__expr_name(it, ix->sk_attr, out);
   }
   /* ADD: number deltas and set elements */
-  for (int a = 0; !rc && a < e->nattrs; a++) {
+  for (int a = 0; !rc && it->has_update_ops && a < e->nattrs; a++) {
     if (it->vals[a].upd != DDBST__UPD_ADD) continue;
     /* the set holds the elements added; a sum's size is DynamoDB's to know */
     bytes += e->attrs[a].jname.raw_len;
@@ -682,8 +683,8 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
   const ddbst__entity *e = ddbst__entity_of(it);
   char path[DDBST_ERROR_PATH_MAX];
   /* before the key is built: a removed primary facet is a change, not a
-   * missing value */
-  for (int a = 0; a < e->nattrs; a++) {
+   * missing value (only REMOVE, ADD and append make one: has_update_ops) */
+  for (int a = 0; it->has_update_ops && a < e->nattrs; a++) {
     const ddbst__attr *at = &e->attrs[a];
     ddbst__upd u = it->vals[a].upd;
     if (at->primary_facet && (u != DDBST__UPD_SET)) {
@@ -694,7 +695,7 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                          e->name, at->name);
     }
   }
-  for (int a = 0; a < e->nattrs; a++)
+  for (int a = 0; it->has_update_ops && a < e->nattrs; a++)
     if (e->attrs[a].required && it->vals[a].upd == DDBST__UPD_REMOVE) {
       snprintf(path, sizeof path, "%s.%s", e->name, e->attrs[a].name);
       return ddbst__fail(err, DDBST_EVALUE, path,
