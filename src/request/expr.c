@@ -210,7 +210,7 @@ static inline char *put_member(char *o, const char start[8], int k) {
   return o;
 }
 
-int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
+int ddbst__expr_emit_maps(const ddbst_item *it, ddbst_buf *out) {
   int rc = 0;
   if (it->nnames) rc = ddbst__buf_puts(out, ",\"ExpressionAttributeNames\":");
   for (int i = 0; !rc && i < it->nnames; i++) {

@@ -39,7 +39,11 @@ int ddbst__expr_string(ddbst_item *it, const char *lit, ddbst_buf *out);
 int ddbst__expr_raw(ddbst_item *it, const char *av, ddbst_buf *out);
 
 /* Appends ,"ExpressionAttributeNames":{...},"ExpressionAttributeValues":{...}
- * for the placeholders used (each part only when not empty). */
-int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out);
+ * for the placeholders used (each part only when not empty). Inline: a put
+ * has none, and then costs no call. */
+int ddbst__expr_emit_maps(const ddbst_item *it, ddbst_buf *out);
+static inline int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
+  return it->nnames || it->nrefs ? ddbst__expr_emit_maps(it, out) : 0;
+}
 
 #endif
