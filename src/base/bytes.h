@@ -488,8 +488,17 @@ static inline unsigned ddbst__copy_scan_short_sse2(char *dst, const char *in,
     memcpy(dst + n - 4, &tail, 4);
     v = _mm_set_epi32((int)tail, (int)head, (int)tail, (int)head);
   }
-  if (ddbst__vec_not_ascii(v)) return 0;
-  return DDBST__SCAN_KNOWN | ddbst__scan_vec(v, _mm_set1_epi8((char)d0));
+  /* one mask for the common case (ASCII, nothing to note), then each
+   * question apart */
+  __m128i bad = _mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()));
+  __m128i delim = _mm_cmpeq_epi8(v, _mm_set1_epi8((char)d0));
+  __m128i esc = ddbst__vec_escapes(v);
+  if (!_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(bad, delim), esc)))
+    return DDBST__SCAN_KNOWN;
+  if (_mm_movemask_epi8(bad)) return 0;
+  return DDBST__SCAN_KNOWN |
+         (_mm_movemask_epi8(delim) ? DDBST__SCAN_DELIM0 : 0) |
+         (_mm_movemask_epi8(esc) ? DDBST__SCAN_ESCAPE : 0);
 }
 #endif
 

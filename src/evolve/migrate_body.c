@@ -329,7 +329,7 @@ static int guard_entry(ddbst_migration *m, const ddbst__unique *u,
   int rc = ddbst__buf_puts(out, put ? "{\"Put\":" : "{\"Delete\":");
   rc = rc ? rc : ddbst__buf_append(out, m->nw->begin.p, m->nw->begin.n);
   if (put) {
-    ddbst__holder h = {k->npk, k->nsk, k->npkl, k->nskl};
+    ddbst__holder h = {k->npk, k->nsk, k->npkl, k->nskl, 0};
     rc = rc ? rc : ddbst__buf_puts(out, ",\"Item\":");
     rc = rc ? rc : ddbst__guard_item(m->nw, u, g, n, &h, out);
   } else {

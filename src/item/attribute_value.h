@@ -16,6 +16,15 @@ static inline char *ddbst__put_s(char *o, const char *v, size_t n) {
   return o + 8 + n;
 }
 
+/* ddbst__put_s for `v` in a ddbst_buf or the model's arena (padded, see
+ * ddbst__copy_padded) and `o` in a ddbst_buf's reserved room. */
+static inline char *ddbst__put_s_padded(char *o, const char *v, size_t n) {
+  memcpy(o, "{\"S\":\"", 6);
+  ddbst__copy_padded(o + 6, v, n);
+  memcpy(o + 6 + n, "\"}", 3);
+  return o + 8 + n;
+}
+
 /* {"S":"..."} of a string. */
 static inline int ddbst__write_s(ddbst_buf *b, const char *v, size_t n) {
   if (ddbst__json_plain_len(v, n) == n) { /* the common case: one reservation */

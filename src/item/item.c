@@ -7,6 +7,7 @@
 
 #include "base/bytes.h"
 #include "model/facet.h"
+#include "model/ts_canonical.h"
 #include "item/item.h"
 #include "model/value_canon.h"
 
@@ -190,12 +191,16 @@ DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
                                            ddbst_error *err) {
   char *dst = it->text.data + it->text.len;
   size_t i = ddbst__ascii_copy(dst, in, n);
-  if (i < n) {
-    /* from a character's start, so the same verdict as on the whole */
-    if (ddbst__utf8_check(in + i, n - i))
-      return set_canon(it, attr, a, in, n, err);
-    memcpy(dst + i, in + i, n - i);
-  }
+  /* ASCII: scanned now, in the cache the copy left, so that no writer of
+   * keys or JSON scans it again (an e-mail address, a title) */
+  if (i == n)
+    return commit(it, attr, n,
+                  DDBST__SCAN_KNOWN |
+                      ddbst__scan(dst, n, (unsigned char)it->m->delim[0]));
+  /* from a character's start, so the same verdict as on the whole */
+  if (ddbst__utf8_check(in + i, n - i))
+    return set_canon(it, attr, a, in, n, err);
+  memcpy(dst + i, in + i, n - i);
   return commit(it, attr, n, 0);
 }
 
@@ -232,7 +237,7 @@ DDBST__NOINLINE static int set_timestamp(ddbst_item *it, int attr,
                                          const ddbst__attr *a,
                                          const char *in, size_t n,
                                          ddbst_error *err) {
-  if (!ddbst__ts_is_canonical(in, n, a->precision))
+  if (!ddbst__ts_is_canonical_inline(in, n, a->precision))
     return set_canon(it, attr, a, in, n, err);
   /* 20 to 27 bytes: two overlapping 16-byte moves, not a call to memcpy */
   char *dst = it->text.data + it->text.len;
@@ -250,20 +255,11 @@ DDBST__NOINLINE static int set_ulid(ddbst_item *it, int attr,
   return commit(it, attr, n, it->m->ulid_scan);
 }
 
-int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
-                   ddbst_error *err) {
-  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
-  const ddbst__attr *a = attr_of(it, attr);
-  if (!a)
-    return ddbst__fail(err, DDBST_EINVAL, NULL,
-                       "attribute index %d is not an attribute of %s", attr,
-                       it->m->entities[it->entity].name);
-  len = ddbst__len(text, len);
-  if (!text && len)
-    return ddbst__fail(err, DDBST_EINVAL, NULL, "text is NULL");
-  if (len > UINT32_MAX / 2)
-    return ddbst__fail(err, DDBST_ERANGE, NULL, "value too large");
-  if (!text) text = "";
+/* A checked value to its type's fast path, or to set_canon. Only tail
+ * calls: the common set runs without a frame of its own. */
+static inline int set_checked(ddbst_item *it, int attr, const ddbst__attr *a,
+                              const char *text, size_t len,
+                              ddbst_error *err) {
   /* The fast paths write in place: room for the value, its NUL and the
    * buffer's, which a warm item has. */
   if (it->text.cap - it->text.len > len + 1) {
@@ -276,6 +272,36 @@ int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
     }
   }
   return set_canon(it, attr, a, text, len, err);
+}
+
+/* Everything ddbst_item_set's common call is not: a refusal, a
+ * NUL-terminated text (its strlen would give the caller a frame). */
+DDBST__NOINLINE static int set_uncommon(ddbst_item *it, int attr,
+                                        const char *text, size_t len,
+                                        ddbst_error *err) {
+  if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
+  const ddbst__attr *a = attr_of(it, attr);
+  if (!a)
+    return ddbst__fail(err, DDBST_EINVAL, NULL,
+                       "attribute index %d is not an attribute of %s", attr,
+                       it->m->entities[it->entity].name);
+  len = ddbst__len(text, len);
+  if (!text && len)
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "text is NULL");
+  if (len > UINT32_MAX / 2)
+    return ddbst__fail(err, DDBST_ERANGE, NULL, "value too large");
+  if (!text) text = "";
+  return set_checked(it, attr, a, text, len, err);
+}
+
+int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
+                   ddbst_error *err) {
+  /* the common call: an item, an attribute of it, text with its length
+   * (DDBST_NUL_TERMINATED is past the bound) */
+  if (it && text && len <= UINT32_MAX / 2 &&
+      (unsigned)attr < (unsigned)it->nattrs)
+    return set_checked(it, attr, &it->attrs[attr], text, len, err);
+  return set_uncommon(it, attr, text, len, err);
 }
 
 int ddbst_item_set_int(ddbst_item *it, int attr, int64_t value,

@@ -3,6 +3,7 @@
  * sort-key bound. Inputs are (pointer, length) views, never NUL-terminated;
  * nothing here reads past in[n - 1] or allocates. */
 #include "model/facet.h"
+#include "model/ts_canonical.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -140,51 +141,8 @@ static bool valid_precision(int precision) {
 static const char BAD_PRECISION[] =
     "unsupported timestamp precision (0, 3 or 6 fraction digits)";
 
-/* The first 16 bytes of every canonical timestamp, and the last 16 of one
- * at each precision. */
-static const char TS_HEAD[16] = "0000-00-00T00:00";
-static const unsigned char TS_HEAD_UPTO[16] = {9, 9, 9, 9, 0, 1, 9, 0,
-                                               3, 9, 0, 2, 9, 0, 5, 9};
-static const char TS_TAIL_S[16] = "-00-00T00:00:00Z";
-static const unsigned char TS_TAIL_S_UPTO[16] = {0, 1, 9, 0, 3, 9, 0, 2,
-                                                 9, 0, 5, 9, 0, 5, 9, 0};
-static const char TS_TAIL_MS[16] = "00T00:00:00.000Z";
-static const unsigned char TS_TAIL_MS_UPTO[16] = {3, 9, 0, 2, 9, 0, 5, 9,
-                                                  0, 5, 9, 0, 9, 9, 9, 0};
-static const char TS_TAIL_US[16] = "00:00:00.000000Z";
-static const unsigned char TS_TAIL_US_UPTO[16] = {2, 9, 0, 5, 9, 0, 5, 9,
-                                                  0, 9, 9, 9, 9, 9, 9, 0};
-
 int ddbst__ts_is_canonical(const char *in, size_t n, int precision) {
-  /* ddbst__ts_canon's fast case without its fallbacks: the shape of
-   * "YYYY-MM-DDTHH:MM:SS", then 'Z', or '.', `precision` digits and 'Z',
-   * as two overlapping 16-byte checks, the first bytes and the last. */
-  const char *tail;
-  const unsigned char *tail_upto;
-  switch (precision) {
-  case DDBST__PREC_S:
-    if (n != 20) return 0;
-    tail = TS_TAIL_S, tail_upto = TS_TAIL_S_UPTO;
-    break;
-  case DDBST__PREC_MS:
-    if (n != 24) return 0;
-    tail = TS_TAIL_MS, tail_upto = TS_TAIL_MS_UPTO;
-    break;
-  case DDBST__PREC_US:
-    if (n != 27) return 0;
-    tail = TS_TAIL_US, tail_upto = TS_TAIL_US_UPTO;
-    break;
-  default:
-    return 0;
-  }
-  if (!ddbst__fits16(in, TS_HEAD, TS_HEAD_UPTO) ||
-      !ddbst__fits16(in + n - 16, tail, tail_upto))
-    return 0;
-  /* The tens digits are in range; what remains is the month, the hour, and
-   * the day against the month. */
-  int month = two(in + 5), day = two(in + 8);
-  if (month < 1 || month > 12 || day < 1 || two(in + 11) > 23) return 0;
-  return day <= 28 || day <= days_in_month(two(in) * 100 + two(in + 2), month);
+  return ddbst__ts_is_canonical_inline(in, n, precision);
 }
 
 const char *ddbst__ts_canon(const char *in, size_t n, int precision, char *out,

@@ -44,22 +44,7 @@ static inline int append_placeholder(ddbst_buf *out, const char *prefix,
   return 0;
 }
 
-/* The interned entry of a name that is not one of the model's fields
- * itself (its text is): a slow path no builder takes today. */
-static const ddbst__name *name_by_text(const ddbst_model *m, const char *name) {
-  for (int i = 0; i < m->nnames; i++)
-    if (strcmp(m->name_list[i]->text, name) == 0) return m->name_list[i];
-  return NULL;
-}
-
-int ddbst__expr_add_name(ddbst_item *it, const char *name) {
-  const ddbst__name *nm = ddbst__name_of(it->m, name);
-  if (!nm) nm = name_by_text(it->m, name);
-  if (!nm) return DDBST_EINVAL;
-  return ddbst__expr_add_entry(it, nm);
-}
-
-int ddbst__expr_add_entry(ddbst_item *it, const ddbst__name *nm) {
+static inline int add_entry(ddbst_item *it, const ddbst__name *nm) {
   /* interned: one address per name */
   for (int i = 0; i < it->nnames; i++)
     if (it->names[i] == nm) return i;
@@ -68,14 +53,42 @@ int ddbst__expr_add_entry(ddbst_item *it, const ddbst__name *nm) {
   return it->nnames++;
 }
 
-int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref) {
+/* A name that is not one of the model's fields itself (its text is): a
+ * slow path no builder takes today, apart so that its strcmp does not
+ * give the common lookup a frame. */
+DDBST__NOINLINE static int add_name_by_text(ddbst_item *it, const char *name) {
+  const ddbst_model *m = it->m;
+  for (int i = 0; i < m->nnames; i++)
+    if (strcmp(m->name_list[i]->text, name) == 0)
+      return add_entry(it, m->name_list[i]);
+  return DDBST_EINVAL;
+}
+
+static inline int add_name(ddbst_item *it, const char *name) {
+  const ddbst__name *nm = ddbst__name_of(it->m, name);
+  return nm ? add_entry(it, nm) : add_name_by_text(it, name);
+}
+
+int ddbst__expr_add_name(ddbst_item *it, const char *name) {
+  return add_name(it, name);
+}
+
+int ddbst__expr_add_entry(ddbst_item *it, const ddbst__name *nm) {
+  return add_entry(it, nm);
+}
+
+static inline int add_value(ddbst_item *it, const ddbst__vref *ref) {
   if (it->nrefs == it->cap_refs) return DDBST_ERANGE;
-  it->refs[it->nrefs] = ref;
+  it->refs[it->nrefs] = *ref;
   return it->nrefs++;
 }
 
+int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref) {
+  return add_value(it, &ref);
+}
+
 int ddbst__expr_name(ddbst_item *it, const char *name, ddbst_buf *out) {
-  int k = ddbst__expr_add_name(it, name);
+  int k = add_name(it, name);
   return k < 0 ? k : append_placeholder(out, "#n", k);
 }
 
@@ -85,8 +98,26 @@ int ddbst__expr_entry(ddbst_item *it, const ddbst__name *nm, ddbst_buf *out) {
 }
 
 int ddbst__expr_value(ddbst_item *it, ddbst__vref ref, ddbst_buf *out) {
-  int k = ddbst__expr_add_value(it, ref);
+  int k = add_value(it, &ref);
   return k < 0 ? k : append_placeholder(out, ":v", k);
+}
+
+int ddbst__expr_assign(ddbst_item *it, const char *lead, size_t lead_len,
+                       const char *name, ddbst__vref ref, ddbst_buf *out) {
+  int k = add_name(it, name);
+  if (k < 0) return k;
+  int v = add_value(it, &ref);
+  if (v < 0) return v;
+  /* the lead, two placeholders of at most 12 bytes, " = ", the NUL */
+  if (ddbst__buf_reserve(out, 8 + 12 + 3 + 12 + 1)) return DDBST_ENOMEM;
+  char *o = out->data + out->len;
+  memcpy(o, lead, 8); /* one move: the lead is an array of 8 */
+  o = put_placeholder(o + lead_len, "#n", k);
+  memcpy(o, " = ", 3);
+  o = put_placeholder(o + 3, ":v", v);
+  *o = '\0';
+  out->len = (size_t)(o - out->data);
+  return 0;
 }
 
 int ddbst__expr_attr_value(ddbst_item *it, int attr, ddbst_buf *out) {
@@ -158,26 +189,36 @@ static int write_ref(const ddbst_item *it, const ddbst__vref *r,
   return DDBST_EINVAL;
 }
 
-/* Writes a placeholder map's member start at `o` (room for 16 bytes): `sep`
- * ('{' for the first, ',' after), then "#nK": or ":vK":. */
-static inline char *put_member(char *o, char sep, const char *prefix, int k) {
-  *o++ = sep;
+/* A placeholder map's member starts: the separator ('{' for the first,
+ * ',' after), then "#n0": or ":v0":, the digit replaced. */
+static const char name_first[8] = "{\"#n0\":", name_next[8] = ",\"#n0\":",
+                  value_first[8] = "{\":v0\":", value_next[8] = ",\":v0\":";
+
+/* Writes member start `start` (one of the four above) for placeholder k at
+ * `o` (room for 16 bytes). */
+static inline char *put_member(char *o, const char start[8], int k) {
+  if (k < 10) { /* nearly always: one move and the digit */
+    memcpy(o, start, 8);
+    o[4] = (char)('0' + k);
+    return o + 7;
+  }
+  *o++ = start[0];
   *o++ = '"';
-  o = put_placeholder(o, prefix, k);
+  o = put_placeholder(o, start + 2, k);
   *o++ = '"';
   *o++ = ':';
   return o;
 }
 
-int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
+int ddbst__expr_emit_maps(const ddbst_item *it, ddbst_buf *out) {
   int rc = 0;
   if (it->nnames) rc = ddbst__buf_puts(out, ",\"ExpressionAttributeNames\":");
   for (int i = 0; !rc && i < it->nnames; i++) {
     /* each name's JSON text was made at load: one reservation, one copy */
     const ddbst__jtext *j = &it->names[i]->json;
     if (ddbst__buf_reserve(out, 16 + j->n)) return DDBST_ENOMEM;
-    char *o = put_member(out->data + out->len, i ? ',' : '{', "#n", i);
-    ddbst__copy(o, j->p, j->n);
+    char *o = put_member(out->data + out->len, i ? name_next : name_first, i);
+    ddbst__copy_padded(o, j->p, j->n); /* the arena's: padded */
     o += j->n;
     *o = '\0';
     out->len = (size_t)(o - out->data);
@@ -190,7 +231,7 @@ int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
     int plain = r->kind == DDBST__REF_PLAIN_KEY;
     if (ddbst__buf_reserve(out, 16 + (plain ? (size_t)r->len + 8 : 0)))
       return DDBST_ENOMEM;
-    char *o = put_member(out->data + out->len, i ? ',' : '{', ":v", i);
+    char *o = put_member(out->data + out->len, i ? value_next : value_first, i);
     /* a plain key, the most common value of all, in the same reservation */
     if (plain) o = ddbst__put_s(o, it->keytext.data + r->off, r->len);
     *o = '\0';

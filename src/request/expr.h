@@ -27,13 +27,23 @@ int ddbst__expr_add_value(ddbst_item *it, ddbst__vref ref);
 /* Writes ":vK" for a new value placeholder. */
 int ddbst__expr_value(ddbst_item *it, ddbst__vref ref, ddbst_buf *out);
 int ddbst__expr_attr_value(ddbst_item *it, int attr, ddbst_buf *out);
+/* Writes the first lead_len bytes of `lead`, an array of 8 ("SET ", ", "
+ * padded), and "#nK = :vJ" for the
+ * name and a new value: an update's commonest action in one reservation,
+ * the same bytes as ddbst__expr_name, " = " and ddbst__expr_value. */
+int ddbst__expr_assign(ddbst_item *it, const char *lead, size_t lead_len,
+                       const char *name, ddbst__vref ref, ddbst_buf *out);
 int ddbst__expr_number(ddbst_item *it, const char *lit, ddbst_buf *out);
 int ddbst__expr_string(ddbst_item *it, const char *lit, ddbst_buf *out);
 /* A literal AttributeValue, e.g. {"L":[]}. */
 int ddbst__expr_raw(ddbst_item *it, const char *av, ddbst_buf *out);
 
 /* Appends ,"ExpressionAttributeNames":{...},"ExpressionAttributeValues":{...}
- * for the placeholders used (each part only when not empty). */
-int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out);
+ * for the placeholders used (each part only when not empty). Inline: a put
+ * has none, and then costs no call. */
+int ddbst__expr_emit_maps(const ddbst_item *it, ddbst_buf *out);
+static inline int ddbst__expr_emit(const ddbst_item *it, ddbst_buf *out) {
+  return it->nnames || it->nrefs ? ddbst__expr_emit_maps(it, out) : 0;
+}
 
 #endif

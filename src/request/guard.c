@@ -128,9 +128,56 @@ static int key_map(const ddbst_model *m, const char *g, size_t n,
   return rc;
 }
 
+/* Writes `jname` and {"S":"v"} at o; returns the end. The name is in the
+ * model's arena (padded); v is the caller's. */
+static char *put_key_member(char *o, const ddbst__jtext *jname, const char *v,
+                            size_t n) {
+  ddbst__copy_padded(o, jname->p, jname->n);
+  return ddbst__put_s(o + jname->n, v, n);
+}
+
+/* ddbst__guard_item when no text needs an escape: one reservation, then
+ * the same bytes as the general writer's. */
+static int guard_item_plain(const ddbst_model *m, const ddbst__unique *u,
+                            const char *g, size_t n, const ddbst__holder *h,
+                            ddbst_buf *out) {
+  static const char holder_head[] = ",\"holderKey\":{\"M\":{";
+  size_t pk = m->pk_jname.n + 8, sk = m->sk_attr ? 1 + m->sk_jname.n + 8 : 0;
+  size_t need = 1 + pk + n + (sk ? sk + n : 0) +
+                (m->entity_attr ? 1 + m->entity_jname.n + u->owner.n : 0) +
+                sizeof holder_head - 1 + pk + h->pk_len +
+                (sk ? sk + h->sk_len : 0) + 3;
+  if (ddbst__buf_reserve(out, need)) return DDBST_ENOMEM;
+  char *o = out->data + out->len;
+  *o++ = '{';
+  o = put_key_member(o, &m->pk_jname, g, n);
+  if (m->sk_attr) {
+    *o++ = ',';
+    o = put_key_member(o, &m->sk_jname, g, n);
+  }
+  if (m->entity_attr) {
+    *o++ = ',';
+    ddbst__copy_padded(o, m->entity_jname.p, m->entity_jname.n);
+    o += m->entity_jname.n;
+    ddbst__copy_padded(o, u->owner.p, u->owner.n);
+    o += u->owner.n;
+  }
+  memcpy(o, holder_head, sizeof holder_head - 1);
+  o = put_key_member(o + sizeof holder_head - 1, &m->pk_jname, h->pk,
+                     h->pk_len);
+  if (m->sk_attr) {
+    *o++ = ',';
+    o = put_key_member(o, &m->sk_jname, h->sk, h->sk_len);
+  }
+  memcpy(o, "}}}", 4);
+  out->len = (size_t)(o + 3 - out->data);
+  return 0;
+}
+
 int ddbst__guard_item(const ddbst_model *m, const ddbst__unique *u,
                       const char *g, size_t n, const ddbst__holder *holder,
                       ddbst_buf *out) {
+  if (holder->plain) return guard_item_plain(m, u, g, n, holder, out);
   int rc = key_map(m, g, n, out);
   if (!rc && m->entity_attr) {
     /* the guard says whose it is: "User.email" */
@@ -154,11 +201,12 @@ int ddbst__guard_item(const ddbst_model *m, const ddbst__unique *u,
 /* The key named `jname` in the item's key list, which describes the
  * values it holds now (setting any value empties it): 1 found. */
 static int built_key(const ddbst_item *it, const ddbst__jtext *jname,
-                     uint32_t *off, uint32_t *len) {
+                     uint32_t *off, uint32_t *len, int *plain) {
   for (int k = 0; jname && k < it->nkeys; k++)
     if (it->keys[k].jname == jname) {
       *off = it->keys[k].off;
       *len = it->keys[k].len;
+      *plain = it->keys[k].plain;
       return 1;
     }
   return 0;
@@ -168,14 +216,14 @@ static int built_key(const ddbst_item *it, const ddbst__jtext *jname,
  * with the same template (ddbst__unique.same_key), when every facet it
  * reads is the item's value and the key fits a guard's limit: 1 found. */
 static int built_guard_key(const ddbst_item *it, const ddbst__unique *u,
-                           uint32_t *off, uint32_t *len) {
+                           uint32_t *off, uint32_t *len, int *plain) {
   for (int i = 0; i < u->tmpl.nsegs; i++) {
     int a = u->tmpl.segs[i].attr;
     if (a >= 0 && (!it->vals[a].set || it->vals[a].upd != DDBST__UPD_SET))
       return 0;
   }
   size_t limit = it->m->sk_attr ? DDBST__SK_MAX : DDBST__PK_MAX;
-  return built_key(it, u->same_key, off, len) && *len <= limit;
+  return built_key(it, u->same_key, off, len, plain) && *len <= limit;
 }
 
 /* The holder's primary key, rendered after the guard's (or as the item's
@@ -186,9 +234,10 @@ static int holder_key(ddbst_item *it, char *pk, char *sk, ddbst__holder *h,
   const ddbst_model *m = it->m;
   const ddbst__entity *e = ddbst__entity_of(it);
   uint32_t po, pl, so = 0, sl = 0;
-  int rc = 0;
-  if (!built_key(it, &m->pk_jname, &po, &pl) ||
-      (m->sk_attr && !built_key(it, &m->sk_jname, &so, &sl))) {
+  int rc = 0, pk_plain = 0, sk_plain = 1;
+  if (!built_key(it, &m->pk_jname, &po, &pl, &pk_plain) ||
+      (m->sk_attr && !built_key(it, &m->sk_jname, &so, &sl, &sk_plain))) {
+    pk_plain = 0; /* rendered here: not known */
     rc = ddbst__render_into(it, &e->key.pk, m->pk_attr, DDBST__PK_MAX, &po,
                             &pl, err);
     if (!rc && m->sk_attr)
@@ -198,7 +247,7 @@ static int holder_key(ddbst_item *it, char *pk, char *sk, ddbst__holder *h,
   if (rc) return rc;
   memcpy(pk, it->keytext.data + po, pl);
   if (sl) memcpy(sk, it->keytext.data + so, sl);
-  *h = (ddbst__holder){pk, sk, pl, sl};
+  *h = (ddbst__holder){pk, sk, pl, sl, pk_plain && sk_plain};
   return 0;
 }
 
@@ -209,9 +258,11 @@ int ddbst__guard_entry(ddbst_item *it, const ddbst__unique *u, int put, int old,
                        ddbst_error *err) {
   const ddbst_model *m = it->m;
   uint32_t off, len;
-  int rc = 0;
-  if (old || !built_guard_key(it, u, &off, &len))
+  int rc = 0, g_plain = 0;
+  if (old || !built_guard_key(it, u, &off, &len, &g_plain)) {
+    g_plain = 0; /* rendered here: not known */
     rc = ddbst__guard_key(it, u, old, &off, &len, err);
+  }
   if (rc)
     return rc;
   /* copy: keytext grows while the entry is written */
@@ -226,6 +277,7 @@ int ddbst__guard_entry(ddbst_item *it, const ddbst__unique *u, int put, int old,
   char hpk[DDBST__PK_MAX], hsk[DDBST__SK_MAX];
   ddbst__holder holder;
   if (put && !rc) rc = holder_key(it, hpk, hsk, &holder, err);
+  if (put && !rc) holder.plain &= g_plain;
   if (put)
     rc = rc ? rc : ddbst__guard_item(m, u, g, len, &holder, out);
   else

@@ -35,6 +35,9 @@ int ddbst__guard_key(ddbst_item *it, const ddbst__unique *u, int old,
 typedef struct ddbst__holder {
   const char *pk, *sk;
   size_t pk_len, sk_len;
+  /* g and both keys are known to need no JSON escape (the keys the item's
+   * body built say so): written in one reservation; 0, scanned */
+  int plain;
 } ddbst__holder;
 int ddbst__guard_item(const ddbst_model *m, const ddbst__unique *u,
                       const char *g, size_t n, const ddbst__holder *holder,

@@ -33,7 +33,8 @@ int ddbst__write_item_simple(ddbst_item *it, ddbst_buf *out,
   size_t text_bound = e->key_uses * it->text.len;
   if (!e->keys_simple || text_bound > 4096) return 0;
   /* room for the keys and every attribute written the short way (a member
-   * written the general way makes its own, so each member checks again) */
+   * written the general way makes its own, so the members after it check
+   * again) */
   if (ddbst__buf_reserve(out, 1 + e->item_fixed + text_bound + it->text.len))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   size_t start = out->len, size = 0;
@@ -44,8 +45,8 @@ int ddbst__write_item_simple(ddbst_item *it, ddbst_buf *out,
     out->data[start] = '\0'; /* what was written is past the end */
     return 0;
   }
-  out->len = (size_t)(o - out->data);
   const char *text = it->text.data;
+  int general = 0; /* a member written the general way spent room */
   for (int a = 0; a < e->nattrs; a++) {
     const ddbst__val *val = &it->vals[a];
     if (!val->set) continue;
@@ -57,8 +58,11 @@ int ddbst__write_item_simple(ddbst_item *it, ddbst_buf *out,
     if (at->s_member.p && (scan ? !(scan & DDBST__SCAN_ESCAPE)
                                 : ddbst__json_plain_len(v, len) == len)) {
       size += len;
-      if (ddbst__buf_reserve(out, at->s_member.n + len + 3)) goto nomem;
-      o = out->data + out->len;
+      if (general) { /* the room reserved above may be spent */
+        out->len = (size_t)(o - out->data);
+        if (ddbst__buf_reserve(out, at->s_member.n + len + 3)) goto nomem;
+        o = out->data + out->len;
+      }
       /* the member's text (the arena) and the value (the item's text) are
        * both padded */
       ddbst__copy_padded(o, at->s_member.p, at->s_member.n);
@@ -66,12 +70,16 @@ int ddbst__write_item_simple(ddbst_item *it, ddbst_buf *out,
       ddbst__copy_padded(o, v, len);
       o += len;
       memcpy(o, "\"},", 3);
-      out->len = (size_t)(o + 3 - out->data);
+      o += 3;
       continue;
     }
     size += ddbst__value_size(at, v, len);
+    out->len = (size_t)(o - out->data);
     if (general_member(out, at, v, len)) goto nomem;
+    general = 1;
+    o = out->data + out->len;
   }
+  out->len = (size_t)(o - out->data);
   out->data[out->len - 1] = '}'; /* the last comma: there are keys */
   out->data[out->len] = '\0';
   /* the item's key list was not built: none is kept from before */

@@ -82,9 +82,9 @@ static int refuse_update_parts(const ddbst_item *it, const char *what,
 
 /* ,"ReturnValues":"..." (`allowed`: the DDBST_RETURN_* values this write
  * takes) and ,"ReturnValuesOnConditionCheckFailure":"ALL_OLD". */
-static int write_returns(const ddbst_item *it, uint32_t flags,
-                         const char *what, int updates, ddbst_buf *out,
-                         ddbst_error *err) {
+DDBST__NOINLINE static int returns_given(const ddbst_item *it, uint32_t flags,
+                                         const char *what, int updates,
+                                         ddbst_buf *out, ddbst_error *err) {
   static const char *const names[] = {NULL, "ALL_OLD", "UPDATED_OLD",
                                       "ALL_NEW", "UPDATED_NEW"};
   unsigned r = (flags & DDBST_RETURN_MASK) >> 8;
@@ -108,6 +108,14 @@ static int write_returns(const ddbst_item *it, uint32_t flags,
     rc = ddbst__buf_puts(out,
                          ",\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"");
   return rc;
+}
+
+/* Nearly every write asks for no return values: that case costs no call. */
+static inline int write_returns(const ddbst_item *it, uint32_t flags,
+                                const char *what, int updates, ddbst_buf *out,
+                                ddbst_error *err) {
+  if (!(flags & (DDBST_RETURN_MASK | DDBST_RETURN_OLD_ON_FAILURE))) return 0;
+  return returns_given(it, flags, what, updates, out, err);
 }
 
 /* Keeps the caller's buffer whole: on failure, cut back to where the body
@@ -184,8 +192,10 @@ static int put_s_member(ddbst_buf *out, int first, const ddbst__jtext *name,
   char *o = out->data + out->len;
   *o = ',';
   o += !first;
-  ddbst__copy(o, name->p, name->n);
-  out->len = (size_t)(ddbst__put_s(o + name->n, v, n) - out->data);
+  /* the name (the arena) and the value (the item's text or key text) are
+   * padded */
+  ddbst__copy_padded(o, name->p, name->n);
+  out->len = (size_t)(ddbst__put_s_padded(o + name->n, v, n) - out->data);
   return 0;
 }
 
@@ -375,6 +385,25 @@ static int action(ddbst_buf *out, clause *c, const char *kw, int *first_clause) 
   return rc;
 }
 
+/* `SET #nK = :vJ` (", #nK = :vJ" after the first): action, the name and
+ * the value in one write. */
+static int assign(ddbst_item *it, ddbst_buf *out, clause *set, int *first,
+                  const char *name, ddbst__vref ref) {
+  static const char set_first[8] = "SET ", set_later[8] = " SET ",
+                    comma[8] = ", ";
+  const char *lead = comma;
+  size_t lead_len = 2;
+  if (!set->any) {
+    lead = *first ? set_first : set_later;
+    lead_len = *first ? 4 : 5;
+  }
+  int rc = ddbst__expr_assign(it, lead, lead_len, name, ref, out);
+  if (rc) return rc;
+  set->any = 1;
+  *first = 0;
+  return 0;
+}
+
 static int facet_given(const ddbst_item *it, int a) {
   return it->vals[a].set && it->vals[a].upd == DDBST__UPD_SET;
 }
@@ -444,13 +473,10 @@ static int set_key(ddbst_item *it, const char *name, const ddbst__template *t,
   int plain = 0;
   int rc = ddbst__render(it, t, name, limit, &it->keytext, &plain, err);
   if (rc) return rc;
-  rc = action(out, set, "SET", first);
-  rc = rc ? rc : ddbst__expr_name(it, name, out);
-  rc = rc ? rc : ddbst__buf_puts(out, " = ");
   /* a key the renderer found clean is written without a scan */
   ddbst__vref r = {plain ? DDBST__REF_PLAIN_KEY : DDBST__REF_KEY, -1,
                    (uint32_t)start, (uint32_t)(it->keytext.len - start), NULL};
-  return rc ? rc : ddbst__expr_value(it, r, out);
+  return assign(it, out, set, first, name, r);
 }
 
 static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
@@ -486,10 +512,8 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
                ddbst__value_size(at, it->text.data + it->vals[a].off,
                                  it->vals[a].len);
     if (u == DDBST__UPD_SET) {
-      rc = action(out, &set, "SET", &first);
-      rc = rc ? rc : ddbst__expr_name(it, at->name, out);
-      rc = rc ? rc : ddbst__buf_puts(out, " = ");
-      rc = rc ? rc : ddbst__expr_attr_value(it, a, out);
+      ddbst__vref r = {DDBST__REF_ATTR, a, 0, 0, NULL};
+      rc = assign(it, out, &set, &first, at->name, r);
     } else if (u == DDBST__UPD_APPEND) {
       rc = action(out, &set, "SET", &first);
       rc = rc ? rc : ddbst__expr_name(it, at->name, out);
@@ -584,8 +608,9 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
       rc = rc ? rc : ddbst__expr_number(it, "1", out);
     }
   }
-  /* REMOVE: removed attributes and the keys of indexes the item leaves */
-  for (int a = 0; !rc && a < e->nattrs; a++) {
+  /* REMOVE: removed attributes and the keys of indexes the item leaves
+   * (an item with no REMOVE, ADD or append has none to look for) */
+  for (int a = 0; !rc && it->has_update_ops && a < e->nattrs; a++) {
     if (it->vals[a].upd != DDBST__UPD_REMOVE) continue;
     rc = action(out, &rem, "REMOVE", &first);
     rc = rc ? rc : ddbst__expr_name(it, e->attrs[a].name, out);
@@ -609,7 +634,7 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
       rc = ddbst__expr_name(it, ix->sk_attr, out);
   }
   /* ADD: number deltas and set elements */
-  for (int a = 0; !rc && a < e->nattrs; a++) {
+  for (int a = 0; !rc && it->has_update_ops && a < e->nattrs; a++) {
     if (it->vals[a].upd != DDBST__UPD_ADD) continue;
     /* the set holds the elements added; a sum's size is DynamoDB's to know */
     bytes += e->attrs[a].jname.raw_len;
@@ -666,8 +691,8 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
   const ddbst__entity *e = ddbst__entity_of(it);
   char path[DDBST_ERROR_PATH_MAX];
   /* before the key is built: a removed primary facet is a change, not a
-   * missing value */
-  for (int a = 0; a < e->nattrs; a++) {
+   * missing value (only REMOVE, ADD and append make one: has_update_ops) */
+  for (int a = 0; it->has_update_ops && a < e->nattrs; a++) {
     const ddbst__attr *at = &e->attrs[a];
     ddbst__upd u = it->vals[a].upd;
     if (at->primary_facet && (u != DDBST__UPD_SET)) {
@@ -678,7 +703,7 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                          e->name, at->name);
     }
   }
-  for (int a = 0; a < e->nattrs; a++)
+  for (int a = 0; it->has_update_ops && a < e->nattrs; a++)
     if (e->attrs[a].required && it->vals[a].upd == DDBST__UPD_REMOVE) {
       snprintf(path, sizeof path, "%s.%s", e->name, e->attrs[a].name);
       return ddbst__fail(err, DDBST_EVALUE, path,

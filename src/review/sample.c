@@ -484,7 +484,7 @@ static int try_item(maker *k, ddbst_item *it, const ddbst_item *parent,
   char hpk[DDBST__PK_MAX], hsk[DDBST__SK_MAX];
   memcpy(hpk, pk, pkl);
   if (skl) memcpy(hsk, sk, skl);
-  ddbst__holder holder = {hpk, hsk, pkl, skl};
+  ddbst__holder holder = {hpk, hsk, pkl, skl, 0};
   if (key_taken(s, pk, pkl, sk, skl)) return 1;
   int row = s->nrows;
   rc = add_row(s, entity, -1, -1, it, buf, err);
