@@ -2163,6 +2163,11 @@ DDBST_API void ddbst_prepared_free(ddbst_prepared *p);
  * first entity, as the JSON entry reads "values"), DDBST_EINVAL for NULL. */
 DDBST_API int ddbst_prepared_entity(const ddbst_prepared *p);
 
+/* The attribute index of the entity's version attribute, where an
+ * update's '?' segment goes (ddbst_prepared_run); -1 when the entity has
+ * none, DDBST_EINVAL for NULL. */
+DDBST_API int ddbst_prepared_version_attribute(const ddbst_prepared *p);
+
 /* Builds one body. `values` holds one segment per attribute of the entity,
  * in attribute index order (ddbst_model_attribute_name), each ending in a
  * NUL byte: an empty segment leaves the attribute unset, '=' and the text

@@ -146,6 +146,11 @@ int ddbst_prepared_entity(const ddbst_prepared *p) {
   return p ? ddbst_item_entity(p->item) : DDBST_EINVAL;
 }
 
+int ddbst_prepared_version_attribute(const ddbst_prepared *p) {
+  if (!p) return DDBST_EINVAL;
+  return p->m->entities[ddbst_item_entity(p->item)].version_attr;
+}
+
 /* One segment's mark applied to attribute `a`: '=' sets it (any op); an
  * update also takes '-' (REMOVE, nothing after it), '+' (ADD: a number
  * delta or a set's elements), '>' (a list append) and, on the version

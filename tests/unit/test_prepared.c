@@ -226,6 +226,8 @@ static void update_is_the_entrys(void **state) {
   ddbst_prepared *u =
       ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Product", 0, &err);
   assert_non_null(u);
+  assert_int_equal(ddbst_prepared_version_attribute(u), 16);
+  assert_int_equal(ddbst_prepared_version_attribute(NULL), DDBST_EINVAL);
   assert_int_equal(ddbst_prepared_run(u, product_update, sizeof product_update,
                                       0, NULL, 0, NOW, &err),
                    DDBST_OP_UPDATE_ITEM);
@@ -283,6 +285,7 @@ static void update_is_the_entrys(void **state) {
   s = open_session(NULL);
   u = ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Project",
                          DDBST_RETURN_UPDATED_NEW, &err);
+  assert_int_equal(ddbst_prepared_version_attribute(u), -1);
   static const char archive[] =
       "=acme\0=p-1\0=2026-03-14T09:00:00Z\0-\0=archived";
   assert_int_equal(ddbst_prepared_run(u, archive, sizeof archive, 0, NULL, 0,
