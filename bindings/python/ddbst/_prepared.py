@@ -130,8 +130,11 @@ class Prepared:
                 raise _error(int.from_bytes(err.raw[:4], "little", signed=True),
                              err.raw[56:312].split(b"\0", 1)[0],
                              err.raw[312:568].split(b"\0", 1)[0])
-            self._h: int | None = handle
-            db._live.add(handle)
+            # the handle, which the session's close may free first: both
+            # go through the cell, under the lock
+            self._lock = threading.Lock()
+            self._cell: list[int | None] = [handle]
+            db._live[handle] = (self._lock, self._cell)
             entity = list(db.types)[lib.ddbst_prepared_entity(handle)]
             self._version: int = lib.ddbst_prepared_version_attribute(handle)
         finally:
@@ -143,12 +146,10 @@ class Prepared:
         types = db.types[entity]
         self._index = {a: i for i, a in enumerate(types)}
         self._types = list(types.values())
-        self._lock = threading.Lock()
 
     def close(self) -> None:
         """Frees it; calls after it raise ValueError."""
-        with self._lock:
-            h, self._h = self._h, None
+        h = self._cell[0]
         if h:
             self.db._release(h)
 
@@ -160,7 +161,7 @@ class Prepared:
 
     def __del__(self) -> None:
         try:
-            if getattr(self, "_h", None):
+            if getattr(self, "_cell", None):
                 self.close()
         except Exception:
             pass
@@ -198,7 +199,7 @@ class Prepared:
 
     def _pack(self, values: Mapping[str, Any] | None,
               o: Mapping[str, Any]) -> bytes | None:
-        segs: list[str | None] = [None] * len(self._types)
+        segs = [""] * len(self._types)  # "": unset; else a mark and text
         index = self._index
         if values:
             for name, v in values.items():
@@ -207,19 +208,20 @@ class Prepared:
                 i = index.get(name)
                 if i is None:
                     return None
-                s = self._text(v, i)
-                if s is None:
-                    return None
-                segs[i] = "=" + s
+                if type(v) is not str:
+                    v = self._text(v, i)
+                    if v is None:
+                        return None
+                segs[i] = "=" + v
         if self.op == "update" and not self._marks(segs, o):
             return None
-        text = "\0".join("" if s is None else s for s in segs) + "\0"
         try:
-            return text.encode("utf-8")  # a lone surrogate: the entry's
+            # a lone surrogate is no UTF-8: the entry's to refuse
+            return ("\0".join(segs) + "\0").encode("utf-8")
         except UnicodeEncodeError:
             return None
 
-    def _marks(self, segs: list[str | None], o: Mapping[str, Any]) -> bool:
+    def _marks(self, segs: list[str], o: Mapping[str, Any]) -> bool:
         """An update's remove, add, append and expect_version as marks;
         False when the JSON entry must take them (an attribute given twice,
         what the attribute does not take)."""
@@ -227,7 +229,7 @@ class Prepared:
 
         def mark(name: Any, text: str | None) -> bool:
             i = index.get(name) if isinstance(name, str) else None
-            if i is None or text is None or segs[i] is not None:
+            if i is None or text is None or segs[i]:
                 return False
             segs[i] = text
             return True
@@ -259,7 +261,7 @@ class Prepared:
         if version is not None:
             if self._version < 0 or isinstance(version, bool) or \
                     not isinstance(version, int) or version < 1 or \
-                    segs[self._version] is not None:
+                    segs[self._version]:
                 return False
             segs[self._version] = f"?{version}"
         return True
@@ -291,32 +293,30 @@ class Prepared:
         c = None if cursor is None else cursor.encode("utf-8")
         limit, now = o.get("limit") or 0, o.get("now") or 0
         db = self.db
-        db._enter()
-        try:
-            with self._lock:
-                h = self._h
-                if not h:
-                    raise ValueError("this prepared operation is closed")
-                native = db._native
-                if native is not None:
-                    out = native.prepared_run(h, packed, limit, c, now)
-                    if out[0] < 0:
-                        return _error(out[0], out[1], out[2])
-                    return cast(tuple[int, bytes], out)
-                lib = db._lib
-                err = ctypes.create_string_buffer(_ERROR_SIZE)
-                rc = lib.ddbst_prepared_run(
-                    h, packed, len(packed), limit, c,
-                    0 if c is None else len(c), now, err)
-                if rc < 0:
-                    raw = err.raw
-                    return _error(rc, raw[56:312].split(b"\0", 1)[0],
-                                  raw[312:568].split(b"\0", 1)[0])
-                n = ctypes.c_size_t()
-                p = lib.ddbst_prepared_body(h, ctypes.byref(n))
-                return rc, ctypes.string_at(p, n.value)
-        finally:
-            db._leave()
+        # the lock, not the session's count of calls in flight: the
+        # session's close frees this handle under it, before closing
+        with self._lock:
+            h = self._cell[0]
+            if not h:
+                raise ValueError("this prepared operation (or its session) "
+                                 "is closed")
+            native = db._native
+            if native is not None:
+                out = native.prepared_run(h, packed, limit, c, now)
+                if out[0] < 0:
+                    return _error(out[0], out[1], out[2])
+                return cast(tuple[int, bytes], out)
+            lib = db._lib
+            err = ctypes.create_string_buffer(_ERROR_SIZE)
+            rc = lib.ddbst_prepared_run(h, packed, len(packed), limit, c,
+                                        0 if c is None else len(c), now, err)
+            if rc < 0:
+                raw = err.raw
+                return _error(rc, raw[56:312].split(b"\0", 1)[0],
+                              raw[312:568].split(b"\0", 1)[0])
+            n = ctypes.c_size_t()
+            p = lib.ddbst_prepared_body(h, ctypes.byref(n))
+            return rc, ctypes.string_at(p, n.value)
 
     def request(self, values: Mapping[str, Any] | None = None,
                 **options: Any) -> TextRequest:
@@ -330,8 +330,9 @@ class Prepared:
         """The request body's bytes for `values`, as the JSON entry writes
         them for the same request. Raises what Ddbst.put (.update, ...)
         raises."""
-        if not self._h:
-            raise ValueError("this prepared operation is closed")
+        if not self._cell[0]:
+            raise ValueError("this prepared operation (or its session) is "
+                             "closed")
         packed = self._pack(values, options) if self._plain(options) else None
         refused = None
         if packed is not None:

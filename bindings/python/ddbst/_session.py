@@ -97,8 +97,9 @@ class Ddbst:
             else None
         self._handle: int | None = None
         self._closed = False
-        # prepared handles not yet freed (_prepared.py), freed before it
-        self._live: set[int] = set()
+        # prepared handles not yet freed (_prepared.py), each with its
+        # lock and cell: freed before the session
+        self._live: dict[int, tuple[threading.Lock, list[int | None]]] = {}
         self._live_lock = threading.Lock()
         self._in_flight = 0
         # a plain Lock under the Condition: cheaper than the default RLock,
@@ -245,10 +246,13 @@ class Ddbst:
         """Frees a prepared handle once: by its close(), its finalizer or
         the session's close, whichever comes first."""
         with self._live_lock:
-            if prepared not in self._live:
-                return
-            self._live.discard(prepared)
-        self._lib.ddbst_prepared_free(prepared)
+            entry = self._live.pop(prepared, None)
+        if entry is None:
+            return
+        lock, cell = entry
+        with lock:  # after a run in flight on it
+            cell[0] = None
+            self._lib.ddbst_prepared_free(prepared)
 
     def prepare(self, op: str, name: str, **options: Any) -> Prepared:
         """One operation prepared for calls without JSON: "get", "put",
