@@ -159,9 +159,10 @@ static int apply_mark(ddbst_prepared *p, int a, const char *s, size_t n,
                       ddbst_error *err) {
   const char *text = s + 1;
   size_t len = n - 1;
+  if (s[0] == '=') return ddbst_item_set(p->item, a, text, len, err);
+  /* the rest is rarer: names looked up for their messages only here */
   int entity = ddbst_item_entity(p->item);
   const char *name = ddbst_model_attribute_name(p->m, entity, a);
-  if (s[0] == '=') return ddbst_item_set(p->item, a, text, len, err);
   if (p->op != DDBST_OP_UPDATE_ITEM) {
     if (s[0] == '-' || s[0] == '+' || s[0] == '>' || s[0] == '?')
       return ddbst__fail(err, DDBST_EINVAL, "values",

@@ -225,6 +225,9 @@ class Prepared:
         """An update's remove, add, append and expect_version as marks;
         False when the JSON entry must take them (an attribute given twice,
         what the attribute does not take)."""
+        if o.get("remove") is None and o.get("add") is None and \
+                o.get("append") is None and o.get("expect_version") is None:
+            return True  # the values alone: every segment a SET
         index = self._index
 
         def mark(name: Any, text: str | None) -> bool:
