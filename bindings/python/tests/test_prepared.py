@@ -252,13 +252,18 @@ class Bodies(unittest.TestCase):
 @unittest.skipUnless(os.environ.get("DDBST_ENDPOINT"),
                      "DDBST_ENDPOINT is not set")
 class ThroughBoto3(unittest.TestCase):
-    def setUp(self):
+    @classmethod
+    def setUpClass(cls):
         import boto3
         import botocore.config
-        self.raw = boto3.client(
+        cls.raw = boto3.client(
             "dynamodb", endpoint_url=os.environ["DDBST_ENDPOINT"],
             region_name=os.environ.get("AWS_REGION", "us-east-1"),
             config=botocore.config.Config(retries={"mode": "standard"}))
+
+    @classmethod
+    def tearDownClass(cls):
+        getattr(cls.raw, "close", lambda: None)()  # its connections
 
     def test_update_read_back(self):
         from ddbst.boto3 import Table, send_body
