@@ -2140,14 +2140,16 @@ DDBST_API void ddbst_json_close(ddbst_json *session);
  * own); any number of them may share a session, which must outlive them. */
 typedef struct ddbst_prepared ddbst_prepared;
 
-/* Prepares `op` — DDBST_OP_GET_ITEM, DDBST_OP_PUT_ITEM, DDBST_OP_DELETE_ITEM
- * (`name` an entity) or DDBST_OP_QUERY (`name` a query pattern) — with the
- * builder's `flags` (get, query: DDBST_CONSISTENT_READ; query:
- * DDBST_QUERY_COUNT; put: DDBST_CREATE, DDBST_RETURN_ALL_OLD; delete:
- * DDBST_IF_EXISTS, DDBST_RETURN_ALL_OLD; put, delete:
- * DDBST_RETURN_OLD_ON_FAILURE). Returns it (free with ddbst_prepared_free),
- * or NULL with `err`: DDBST_EINVAL (no session, another op, a flag the op
- * does not take: path "op", "flags"; a get pattern: "pattern"),
+/* Prepares `op` — DDBST_OP_GET_ITEM, DDBST_OP_PUT_ITEM,
+ * DDBST_OP_UPDATE_ITEM, DDBST_OP_DELETE_ITEM (`name` an entity) or
+ * DDBST_OP_QUERY (`name` a query pattern) — with the builder's `flags`
+ * (get, query: DDBST_CONSISTENT_READ; query: DDBST_QUERY_COUNT; put:
+ * DDBST_CREATE, DDBST_RETURN_ALL_OLD; update: DDBST_UPSERT and one of the
+ * four DDBST_RETURN_* values; delete: DDBST_IF_EXISTS,
+ * DDBST_RETURN_ALL_OLD; put, update, delete: DDBST_RETURN_OLD_ON_FAILURE).
+ * Returns it (free with ddbst_prepared_free), or NULL with `err`:
+ * DDBST_EINVAL (no session, another op, a flag the op does not take: path
+ * "op", "flags"; a get pattern: "pattern"),
  * DDBST_ENOTFOUND (path "entity" or "pattern", with "did you mean"),
  * DDBST_ENOMEM. Uses the session's allocator. */
 DDBST_API ddbst_prepared *ddbst_prepared_new(const ddbst_json *session,
@@ -2161,22 +2163,39 @@ DDBST_API void ddbst_prepared_free(ddbst_prepared *p);
  * first entity, as the JSON entry reads "values"), DDBST_EINVAL for NULL. */
 DDBST_API int ddbst_prepared_entity(const ddbst_prepared *p);
 
+/* The attribute index of the entity's version attribute, where an
+ * update's '?' segment goes (ddbst_prepared_run); -1 when the entity has
+ * none, DDBST_EINVAL for NULL. */
+DDBST_API int ddbst_prepared_version_attribute(const ddbst_prepared *p);
+
 /* Builds one body. `values` holds one segment per attribute of the entity,
  * in attribute index order (ddbst_model_attribute_name), each ending in a
  * NUL byte: an empty segment leaves the attribute unset, '=' and the text
- * ddbst_item_set reads sets it ("=acme\0=p-1\0\0=active\0"). `len` is the
- * bytes of all segments, their NULs included, or DDBST_NUL_TERMINATED:
+ * ddbst_item_set reads sets it ("=acme\0=p-1\0\0=active\0"). An update
+ * reads '=' as SET (the primary key's facets: which item) and takes four
+ * more marks: '-' alone REMOVEs the attribute (ddbst_item_remove), '+' and
+ * a number delta or a set's JSON elements ADDs (ddbst_item_add), '>' and a
+ * JSON array appends to a list (ddbst_item_append), and '?' and an integer
+ * on the version attribute expects that version (ddbst_item_expect_version);
+ * the other operations refuse them. An update that changes a unique
+ * attribute needs its previous value, which segments do not carry (the
+ * JSON entry's "previous" does). `len` is the bytes of all segments,
+ * their NULs included, or DDBST_NUL_TERMINATED:
  * exactly one segment per attribute is read, each to its NUL (what an FFI
  * that passes a string writes; nothing else marks the text's end, so it
  * must hold every segment). NULL: every attribute unset. A query takes
  * `limit` (0: the pattern's default) and `cursor` (NULL: the first page;
  * `cursor_len` may be DDBST_NUL_TERMINATED), opened with the session's
  * cursorKeys; the others take neither (DDBST_EINVAL). `now_unix_us`: a
- * put's defaults and a cursor's age (DDBST_NOW: the clock). Returns the
- * body's DDBST_OP_* (a put of an entity with unique attributes is
+ * put's defaults, an update's updatedAt and a cursor's age (DDBST_NOW: the
+ * clock). Returns the body's DDBST_OP_* (a put of an entity with unique
+ * attributes, or an update that changes one, is
  * DDBST_OP_TRANSACT_WRITE_ITEMS), or a negative code with `err` as the
  * typed API fills it (path "Project.status", "cursor", ...; "values" for
- * text that is not segments as above). A warm run does not allocate. */
+ * text that is not segments as above, a mark the op does not take, a
+ * version that is no integer from 1: the message names the segment and
+ * its attribute). A warm run does not allocate, but for JSON text (lists,
+ * maps, sets, their ADD and append), whose parse does. */
 DDBST_API int ddbst_prepared_run(ddbst_prepared *p, const char *values,
                                  size_t len, uint32_t limit,
                                  const char *cursor, size_t cursor_len,

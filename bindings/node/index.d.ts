@@ -114,12 +114,35 @@ export interface PrepareOptions {
   returnOnFailure?: boolean;
 }
 
+/** What a prepared update takes when prepared: upsert (also when the item
+ * is missing), any ReturnValues, returnOnFailure. */
+export interface PrepareUpdateOptions {
+  upsert?: boolean;
+  return?: ReturnValues;
+  returnOnFailure?: boolean;
+}
+
+/** Per call of a prepared get, put, create, delete or query. */
+export interface PreparedCallOptions { limit?: number; cursor?: string; now?: number }
+
+/** Per call of a prepared update: the values are SET; these REMOVE, ADD
+ * (a number's delta, a string set's elements), append to lists and expect
+ * a version, as db.update's options do. Lists appended, number sets and an
+ * attribute given twice go through the JSON entry (the same body). */
+export interface PreparedUpdateOptions {
+  now?: number;
+  remove?: string[];
+  add?: Values;
+  append?: Values;
+  expectVersion?: number;
+}
+
 /** One operation prepared once (db.prepare), called without JSON: its
  * values go to C as flat text, its body comes back as text. Values of
  * lists, maps and sets, and every failure, go through the JSON entry
  * (the same bodies, the same errors). */
-export interface Prepared<V = Values> {
-  readonly op: 'get' | 'put' | 'create' | 'delete' | 'query';
+export interface Prepared<V = Values, O = PreparedCallOptions> {
+  readonly op: 'get' | 'put' | 'create' | 'update' | 'delete' | 'query';
   /** the entity or pattern prepared */
   readonly name: string;
   /** the entity whose attributes the values are */
@@ -128,10 +151,10 @@ export interface Prepared<V = Values> {
    * attributes is a TransactWriteItems) */
   readonly operation: Operation;
   /** The request body's JSON text. Per call: a query's limit, cursor and
-   * now; a put's or create's now. */
-  text(values: V, options?: { limit?: number; cursor?: string; now?: number }): string;
+   * now; a put's or create's now; an update's PreparedUpdateOptions. */
+  text(values: V, options?: O): string;
   /** {operation, target, text}: what ddbst/aws-sdk's send takes. */
-  request(values: V, options?: { limit?: number; cursor?: string; now?: number }): TextRequest;
+  request(values: V, options?: O): TextRequest;
   /** Frees it (its session's close does too). */
   close(): void;
 }
@@ -284,9 +307,11 @@ export class Ddbst<M extends ModelShape = AnyModel, N extends NumberMode = 'numb
   call(request: { op: string; [field: string]: unknown }): { [member: string]: unknown };
   callText(request: { op: string; [field: string]: unknown }): string;
   /** One operation prepared for calls without JSON: get, put, create,
-   * delete of an entity, or query of a pattern. */
+   * update, delete of an entity, or query of a pattern. */
   prepare<E extends EntityName<M>>(op: 'put' | 'create', entity: E, options?: PrepareOptions): Prepared<Input<M, E>>;
   prepare<E extends EntityName<M>>(op: 'get' | 'delete', entity: E, options?: PrepareOptions): Prepared<Key<M, E>>;
+  prepare<E extends EntityName<M>>(op: 'update', entity: E, options?: PrepareUpdateOptions):
+    Prepared<Key<M, E> & Partial<Input<M, E>>, PreparedUpdateOptions>;
   prepare<P extends PatternName<M>>(op: 'query', pattern: P, options?: PrepareOptions):
     Prepared<M['patterns'][P]['values']>;
 

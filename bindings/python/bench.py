@@ -1,5 +1,5 @@
-"""Per-call cost of a PutItem through boto3: ddbst's adapter against the
-same item built by hand in pure Python, on the same boto3 client, without
+"""Per-call cost of a PutItem (and an UpdateItem) through boto3: ddbst's
+adapter against the same request built by hand in pure Python, on the same boto3 client, without
 the network (botocore's before-send event answers {} at once, so the
 figures are what happens in this process: building, validating,
 serializing, signing, reading the answer).
@@ -58,6 +58,33 @@ def by_hand(v):
     return {"TableName": "saas-api-dev", "Item": item}
 
 
+# update_project_status's: the key's facets, status SET (GSI2 rewritten)
+UPDATE = {"orgId": "acme", "projectId": "p1",
+          "createdAt": "2026-03-14T09:00:00Z", "status": "archived"}
+
+
+def update_by_hand(v):
+    """The same UpdateItem without ddbst: status SET and GSI2's keys with
+    it, conditional on the item existing."""
+    if v["status"] not in ("active", "archived"):
+        raise ValueError("status")
+    for facet in ("orgId", "projectId"):
+        if "#" in v[facet] or not v[facet]:
+            raise ValueError(f"{facet}: bad facet")
+    return {
+        "TableName": "saas-api-dev",
+        "Key": {"PK": {"S": "ORG#" + v["orgId"]},
+                "SK": {"S": f"PROJECT#{v['createdAt']}#{v['projectId']}"}},
+        "UpdateExpression": "SET #n0 = :v0, #n1 = :v1, #n2 = :v2",
+        "ConditionExpression": "attribute_exists(#n3)",
+        "ExpressionAttributeNames": {"#n0": "status", "#n1": "GSI2PK",
+                                     "#n2": "GSI2SK", "#n3": "PK"},
+        "ExpressionAttributeValues": {
+            ":v0": {"S": v["status"]}, ":v1": {"S": "STATUS#" + v["status"]},
+            ":v2": {"S": v["createdAt"]}},
+    }
+
+
 class _Raw:
     def stream(self, **_):
         yield b"{}"
@@ -86,24 +113,47 @@ def main():
             db.put("Project", VALUES, now=NOW)["body"])),
         ("building the body's bytes: ddbst (Ddbst.build)",
          lambda: db.build(request)),
+        ("  the same, prepared (Prepared.body)",
+         lambda: prepared_put.body(VALUES, now=NOW)),
+        ("an UpdateItem's bytes: Ddbst.build",
+         lambda: db.build(update_request)),
+        ("  the same, prepared (Prepared.body)",
+         lambda: prepared_update.body(UPDATE, now=NOW)),
         ("put_item through boto3: by hand",
          lambda: client.put_item(**by_hand(VALUES))),
         ("put_item through boto3: ddbst.boto3.Table.put",
          lambda: table.put("Project", VALUES, now=NOW)),
         ("  the same, serialize='boto3'",
          lambda: slow.put("Project", VALUES, now=NOW)),
+        ("update_item through boto3: by hand",
+         lambda: client.update_item(**update_by_hand(UPDATE))),
+        ("update_item through boto3: ddbst.boto3.Table.update (prepared)",
+         lambda: table.update("Project", UPDATE, now=NOW)),
     ]
     slow = Table(db, client, serialize="boto3")
     request = {"op": "put", "entity": "Project", "values": VALUES, "now": NOW}
+    update_request = {"op": "update", "entity": "Project", "values": UPDATE,
+                      "now": NOW}
+    prepared_put = db.prepare("put", "Project")
+    prepared_update = db.prepare("update", "Project")
+    assert prepared_put.body(VALUES, now=NOW) == db.build(request)[1]
+    assert prepared_update.body(UPDATE, now=NOW) == \
+        db.build(update_request)[1]
+    # the two build the same update
+    assert _values.body_to_sdk(db.update("Project", UPDATE, now=NOW)["body"]) \
+        == update_by_hand(UPDATE)
     results = {}
     for label, fn in cases:
         best = min(timeit.repeat(fn, number=n, repeat=5)) / n
         results[label] = best
-        print(f"{label:48s} {best * 1e6:8.2f} us a call")
+        print(f"{label:64s} {best * 1e6:8.2f} us a call")
     print("ddbst._native:", "yes" if db._native is not None else "no (ctypes)")
     hand = results["put_item through boto3: by hand"]
     ours = results["put_item through boto3: ddbst.boto3.Table.put"]
     print(f"through boto3, ddbst / by hand: {ours / hand:.2f}")
+    hand = results["update_item through boto3: by hand"]
+    ours = results["update_item through boto3: ddbst.boto3.Table.update (prepared)"]
+    print(f"update through boto3, ddbst / by hand: {ours / hand:.2f}")
     db.close()
 
 

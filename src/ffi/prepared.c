@@ -4,17 +4,20 @@
  * second pass"). The operation and its entity or pattern are resolved
  * once; each run fills a reused item from the packed values and builds the
  * body into a reused buffer, so a warm run does not allocate. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/suggest.h"
 #include "ffi/ffi.h"
+#include "model/model.h"
 #include "model/suggest.h"
 
 struct ddbst_prepared {
   ddbst_allocator alloc;
   const ddbst_model *m;
   const ddbst_cursor_keys *keys;
-  int op;         /* DDBST_OP_GET_ITEM, _PUT_ITEM, _DELETE_ITEM or _QUERY */
+  int op;         /* DDBST_OP_GET_ITEM, _PUT_ITEM, _UPDATE_ITEM,
+                     _DELETE_ITEM or _QUERY */
   int pattern;    /* a query's, else -1 */
   uint32_t flags; /* the builder's */
   int attributes; /* how many segments `values` holds */
@@ -28,6 +31,8 @@ static uint32_t flags_allowed(int op) {
   case DDBST_OP_GET_ITEM: return DDBST_CONSISTENT_READ;
   case DDBST_OP_PUT_ITEM:
     return DDBST_CREATE | DDBST_RETURN_ALL_OLD | DDBST_RETURN_OLD_ON_FAILURE;
+  case DDBST_OP_UPDATE_ITEM:
+    return DDBST_UPSERT | DDBST_RETURN_MASK | DDBST_RETURN_OLD_ON_FAILURE;
   case DDBST_OP_DELETE_ITEM:
     return DDBST_IF_EXISTS | DDBST_RETURN_ALL_OLD |
            DDBST_RETURN_OLD_ON_FAILURE;
@@ -74,10 +79,12 @@ ddbst_prepared *ddbst_prepared_new(const ddbst_json *session, int op,
     return NULL;
   }
   if (op != DDBST_OP_GET_ITEM && op != DDBST_OP_PUT_ITEM &&
-      op != DDBST_OP_DELETE_ITEM && op != DDBST_OP_QUERY) {
+      op != DDBST_OP_UPDATE_ITEM && op != DDBST_OP_DELETE_ITEM &&
+      op != DDBST_OP_QUERY) {
     ddbst__fail(err, DDBST_EINVAL, "op",
                 "expected DDBST_OP_GET_ITEM, DDBST_OP_PUT_ITEM, "
-                "DDBST_OP_DELETE_ITEM or DDBST_OP_QUERY, not %d",
+                "DDBST_OP_UPDATE_ITEM, DDBST_OP_DELETE_ITEM or "
+                "DDBST_OP_QUERY, not %d",
                 op);
     return NULL;
   }
@@ -85,6 +92,14 @@ ddbst_prepared *ddbst_prepared_new(const ddbst_json *session, int op,
     ddbst__fail(err, DDBST_EINVAL, "flags", "flags 0x%x are not %s's",
                 (unsigned)(flags & ~flags_allowed(op)),
                 ddbst_operation_name(op));
+    return NULL;
+  }
+  /* ReturnValues is one of four, not any bits of the mask */
+  if ((flags & DDBST_RETURN_MASK) > DDBST_RETURN_UPDATED_NEW) {
+    ddbst__fail(err, DDBST_EINVAL, "flags",
+                "return flags 0x%x are none of DDBST_RETURN_ALL_OLD, "
+                "_UPDATED_OLD, _ALL_NEW, _UPDATED_NEW",
+                (unsigned)(flags & DDBST_RETURN_MASK));
     return NULL;
   }
   if (!name) {
@@ -131,8 +146,83 @@ int ddbst_prepared_entity(const ddbst_prepared *p) {
   return p ? ddbst_item_entity(p->item) : DDBST_EINVAL;
 }
 
+int ddbst_prepared_version_attribute(const ddbst_prepared *p) {
+  if (!p) return DDBST_EINVAL;
+  return p->m->entities[ddbst_item_entity(p->item)].version_attr;
+}
+
+/* One segment's mark applied to attribute `a`: '=' sets it (any op); an
+ * update also takes '-' (REMOVE, nothing after it), '+' (ADD: a number
+ * delta or a set's elements), '>' (a list append) and, on the version
+ * attribute, '?' (the version expected). */
+static int apply_mark(ddbst_prepared *p, int a, const char *s, size_t n,
+                      ddbst_error *err) {
+  const char *text = s + 1;
+  size_t len = n - 1;
+  if (s[0] == '=') return ddbst_item_set(p->item, a, text, len, err);
+  /* the rest is rarer: names looked up for their messages only here */
+  int entity = ddbst_item_entity(p->item);
+  const char *name = ddbst_model_attribute_name(p->m, entity, a);
+  if (p->op != DDBST_OP_UPDATE_ITEM) {
+    if (s[0] == '-' || s[0] == '+' || s[0] == '>' || s[0] == '?')
+      return ddbst__fail(err, DDBST_EINVAL, "values",
+                         "segment %d (%s): '%c' is an update's mark; %s "
+                         "takes '=' or an empty segment",
+                         a, name, s[0], ddbst_operation_name(p->op));
+    return ddbst__fail(err, DDBST_EINVAL, "values",
+                       "segment %d (%s) starts with neither '=' nor NUL", a,
+                       name);
+  }
+  switch (s[0]) {
+  case '-':
+    if (len)
+      return ddbst__fail(err, DDBST_EINVAL, "values",
+                         "segment %d (%s): '-' (REMOVE) takes no text, "
+                         "%zu bytes follow it",
+                         a, name, len);
+    return ddbst_item_remove(p->item, a);
+  case '+': return ddbst_item_add(p->item, a, text, len, err);
+  case '>': return ddbst_item_append(p->item, a, text, len, err);
+  case '?': {
+    /* versions count from 1, and the update stores the next one */
+    char digits[24];
+    char *end;
+    if (!len || len >= sizeof digits)
+      return ddbst__fail(err, DDBST_EINVAL, "values",
+                         "segment %d (%s): '?' takes the expected version, "
+                         "an integer from 1",
+                         a, name);
+    memcpy(digits, text, len);
+    digits[len] = '\0';
+    long long v = strtoll(digits, &end, 10);
+    if (*end || digits[0] < '0' || digits[0] > '9')
+      return ddbst__fail(err, DDBST_EINVAL, "values",
+                         "segment %d (%s): '?' takes the expected version, "
+                         "an integer from 1, not '%s'",
+                         a, name, digits);
+    if (p->m->entities[entity].version_attr != a)
+      return ddbst__fail(err, DDBST_EINVAL, "values",
+                         "segment %d (%s): '?' (the version expected) is "
+                         "for %s's version attribute only",
+                         a, name, ddbst_model_entity_name(p->m, entity));
+    if (ddbst_item_expect_version(p->item, v))
+      return ddbst__fail(err, DDBST_ERANGE, "values",
+                         "segment %d (%s): version %s is outside 1 to "
+                         "INT64_MAX - 1",
+                         a, name, digits);
+    return 0;
+  }
+  default:
+    return ddbst__fail(err, DDBST_EINVAL, "values",
+                       "segment %d (%s) starts with none of '=', '-', '+', "
+                       "'>', '?' or NUL",
+                       a, name);
+  }
+}
+
 /* The packed values onto the (reset) item: one segment per attribute,
- * each to its NUL; "" leaves the attribute unset, "=text" sets it. */
+ * each to its NUL; "" leaves the attribute unset, a mark and its text
+ * applies it (apply_mark). */
 static int fill(ddbst_prepared *p, const char *values, size_t len,
                 ddbst_error *err) {
   int bounded = len != DDBST_NUL_TERMINATED;
@@ -151,10 +241,7 @@ static int fill(ddbst_prepared *p, const char *values, size_t len,
                          p->attributes, a);
     size_t n = bounded ? (size_t)(nul - s) : strlen(s);
     if (n) {
-      if (s[0] != '=')
-        return ddbst__fail(err, DDBST_EINVAL, "values",
-                           "segment %d starts with neither '=' nor NUL", a);
-      int rc = ddbst_item_set(p->item, a, s + 1, n - 1, err);
+      int rc = apply_mark(p, a, s, n, err);
       if (rc) return rc;
     }
     s += n + 1;
@@ -182,6 +269,9 @@ int ddbst_prepared_run(ddbst_prepared *p, const char *values, size_t len,
     return ddbst_get_request(p->item, p->flags, &p->body, err);
   case DDBST_OP_PUT_ITEM:
     return ddbst_put_request(p->item, p->flags, now_unix_us, &p->body, err);
+  case DDBST_OP_UPDATE_ITEM:
+    return ddbst_update_request(p->item, p->flags, now_unix_us, &p->body,
+                                err);
   case DDBST_OP_DELETE_ITEM:
     return ddbst_delete_request(p->item, p->flags, &p->body, err);
   default: {

@@ -19,7 +19,7 @@ static struct {
   size_t query_cursor_len;
   const char *cursor; /* the cursor alone, inside query_cursor */
   size_t cursor_len;
-  ddbst_prepared *put, *query; /* the same ops prepared (no JSON) */
+  ddbst_prepared *put, *query, *update; /* the same ops prepared (no JSON) */
 } J;
 
 /* Project's attributes in index order (orgId, projectId, createdAt, name,
@@ -27,6 +27,9 @@ static struct {
 static const char put_values[] =
     "=" BENCH_ORG "\0=" BENCH_PROJECT_ID "\0=" BENCH_CREATED
     "\0=" BENCH_PROJECT_NAME "\0=active";
+/* update_project_status's: the key's facets, status SET, name unset */
+static const char update_values[] =
+    "=" BENCH_ORG "\0=" BENCH_PROJECT_ID "\0=" BENCH_CREATED "\0\0=archived";
 /* the pattern's entity is Project: its partition facet, four unset */
 static const char query_values[] = "=" BENCH_ORG "\0\0\0\0";
 
@@ -69,6 +72,13 @@ static int op_prepared_put(bench_ctx *c) {
   (void)c;
   int rc = ddbst_prepared_run(J.put, put_values, sizeof put_values, 0, NULL, 0,
                               BENCH_NOW, NULL);
+  return rc < 0 ? rc : 0;
+}
+
+static int op_prepared_update(bench_ctx *c) {
+  (void)c;
+  int rc = ddbst_prepared_run(J.update, update_values, sizeof update_values, 0,
+                              NULL, 0, BENCH_NOW, NULL);
   return rc < 0 ? rc : 0;
 }
 
@@ -146,7 +156,10 @@ void bench_json(bench_ctx *c) {
   J.put = ddbst_prepared_new(J.session, DDBST_OP_PUT_ITEM, "Project", 0, &err);
   J.query = ddbst_prepared_new(J.session, DDBST_OP_QUERY, "listProjects", 0,
                                &err);
-  if (!J.put || !J.query) bench_fail("bench_json: prepare", err.code, &err);
+  J.update =
+      ddbst_prepared_new(J.session, DDBST_OP_UPDATE_ITEM, "Project", 0, &err);
+  if (!J.put || !J.query || !J.update)
+    bench_fail("bench_json: prepare", err.code, &err);
 
   bench_run(c, "json_put", "put_project through ddbst_json_call (text in, out)",
             op_json_put, 5000, 0);
@@ -160,12 +173,16 @@ void bench_json(bench_ctx *c) {
   bench_run(c, "prepared_put",
             "put_project through ddbst_prepared_run (packed values in, body)",
             op_prepared_put, 5000, 0);
+  bench_run(c, "prepared_update",
+            "update_project_status through ddbst_prepared_run",
+            op_prepared_update, 5000, 0);
   bench_run(c, "prepared_query_cursor",
             "query_cursor through ddbst_prepared_run", op_prepared_query_cursor,
             2000, 0);
 
   ddbst_prepared_free(J.put);
   ddbst_prepared_free(J.query);
+  ddbst_prepared_free(J.update);
   ddbst_json_close(J.session);
   free(J.page_request);
 }

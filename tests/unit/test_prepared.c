@@ -20,12 +20,33 @@
 static const char project[] =
     "=acme\0=p-1\0=2026-03-14T09:00:00Z\0=Website\0=active";
 
-static ddbst_json *open_session(const ddbst_allocator *alloc) {
+static ddbst_json *open_config(const char *config,
+                               const ddbst_allocator *alloc) {
   char *error = NULL;
-  ddbst_json *s = ddbst_json_open(CONFIG, strlen(CONFIG), alloc, &error);
+  ddbst_json *s = ddbst_json_open(config, strlen(config), alloc, &error);
   if (!s) fail_msg("open: %s", error);
   return s;
 }
+
+static ddbst_json *open_session(const ddbst_allocator *alloc) {
+  return open_config(CONFIG, alloc);
+}
+
+/* The catalog's Product: a version attribute, numbers, sets and lists,
+ * what an update's marks act on. Its attributes by index: shopId, sku,
+ * name, category, slug, status, price, stock, featured, tags, sizes,
+ * images, details, barcode, releasedAt, batchId, version, updatedAt. */
+#define CATALOG                                                                \
+  "{\"modelFile\":\"" DDBST_SOURCE_DIR "/examples/catalog/model.json\"}"
+/* name SET, category REMOVEd (and its index keys with it), stock ADDed 2,
+ * tags ADDed "sale", images appended, version 3 expected */
+static const char product_update[] =
+    "=s1\0=k1\0=Hat\0-\0\0\0\0+2\0\0+[\"sale\"]\0\0>[\"front.png\"]\0\0\0\0\0"
+    "?3\0";
+#define PRODUCT_UPDATE_JSON                                                    \
+  "\"entity\":\"Product\",\"values\":{\"shopId\":\"s1\",\"sku\":\"k1\",\"name\":"  \
+  "\"Hat\"},\"remove\":[\"category\"],\"add\":{\"stock\":2,\"tags\":[\"sale\"]},"   \
+  "\"append\":{\"images\":[\"front.png\"]},\"expectVersion\":3,\"now\":" NOW_TEXT
 
 /* The "body" member of the JSON entry's answer to `request`, malloc'd: the
  * entry copies the builder's text into its answer as it is. */
@@ -198,6 +219,171 @@ static void query_is_the_entrys(void **state) {
   ddbst_json_close(s);
 }
 
+static void update_is_the_entrys(void **state) {
+  (void)state;
+  ddbst_json *s = open_config(CATALOG, NULL);
+  ddbst_error err;
+  ddbst_prepared *u =
+      ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Product", 0, &err);
+  assert_non_null(u);
+  assert_int_equal(ddbst_prepared_version_attribute(u), 16);
+  assert_int_equal(ddbst_prepared_version_attribute(NULL), DDBST_EINVAL);
+  assert_int_equal(ddbst_prepared_run(u, product_update, sizeof product_update,
+                                      0, NULL, 0, NOW, &err),
+                   DDBST_OP_UPDATE_ITEM);
+  size_t len;
+  const char *body = ddbst_prepared_body(u, &len);
+  assert_int_equal(strlen(body), len);
+  assert_string_equal(
+      body,
+      "{\"TableName\":\"catalog\",\"Key\":{\"PK\":{\"S\":\"SHOP#s1\"},\"SK\":"
+      "{\"S\":\"PRODUCT#k1\"}},\"UpdateExpression\":\"SET #n0 = :v0, #n1 = "
+      "list_append(if_not_exists(#n1, :v1), :v2), #n2 = :v3, #n3 = :v4 "
+      "REMOVE #n4, #n5, #n6 ADD #n7 :v5, #n8 :v6\",\"ConditionExpression\":"
+      "\"attribute_exists(#n9) AND #n3 = :v7\",\"ExpressionAttributeNames\":{"
+      "\"#n0\":\"name\",\"#n1\":\"images\",\"#n2\":\"updatedAt\",\"#n3\":"
+      "\"version\",\"#n4\":\"category\",\"#n5\":\"GSI1PK\",\"#n6\":\"GSI1SK\","
+      "\"#n7\":\"stock\",\"#n8\":\"tags\",\"#n9\":\"PK\"},"
+      "\"ExpressionAttributeValues\":{\":v0\":{\"S\":\"Hat\"},\":v1\":{\"L\":[]},"
+      "\":v2\":{\"L\":[{\"S\":\"front.png\"}]},\":v3\":{\"S\":"
+      "\"2026-03-14T09:00:00.000Z\"},\":v4\":{\"N\":\"4\"},\":v5\":{\"N\":"
+      "\"2\"},\":v6\":{\"SS\":[\"sale\"]},\":v7\":{\"N\":\"3\"}}}");
+  char *want =
+      entry_body(s, "{\"op\":\"update\"," PRODUCT_UPDATE_JSON "}");
+  assert_string_equal(body, want);
+  free(want);
+  /* NUL-terminated, the same */
+  assert_int_equal(ddbst_prepared_run(u, product_update, DDBST_NUL_TERMINATED,
+                                      0, NULL, 0, NOW, &err),
+                   DDBST_OP_UPDATE_ITEM);
+  assert_string_equal(ddbst_prepared_body(u, NULL), body);
+  ddbst_prepared_free(u);
+
+  /* an upsert answering with the item as it is now */
+  u = ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Product",
+                         DDBST_UPSERT | DDBST_RETURN_ALL_NEW |
+                             DDBST_RETURN_OLD_ON_FAILURE,
+                         &err);
+  assert_non_null(u);
+  static const char price[] =
+      "=s1\0=k1\0=Hat\0\0\0=published\0=19.5\0\0\0\0\0\0\0\0\0\0\0";
+  assert_int_equal(ddbst_prepared_run(u, price, sizeof price, 0, NULL, 0, NOW,
+                                      &err),
+                   DDBST_OP_UPDATE_ITEM);
+  want = entry_body(s, "{\"op\":\"update\",\"entity\":\"Product\",\"upsert\":"
+                       "true,\"return\":\"ALL_NEW\",\"returnOnFailure\":true,"
+                       "\"values\":{\"shopId\":\"s1\",\"sku\":\"k1\","
+                       "\"name\":\"Hat\",\"status\":\"published\",\"price\":19.5},\"now\":" NOW_TEXT
+                       "}");
+  assert_string_equal(ddbst_prepared_body(u, NULL), want);
+  assert_non_null(strstr(want, "\"ReturnValues\":\"ALL_NEW\""));
+  free(want);
+  ddbst_prepared_free(u);
+  ddbst_json_close(s);
+
+  /* saas: a Project's status SET and its name REMOVEd, UPDATED_NEW */
+  s = open_session(NULL);
+  u = ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Project",
+                         DDBST_RETURN_UPDATED_NEW, &err);
+  assert_int_equal(ddbst_prepared_version_attribute(u), -1);
+  static const char archive[] =
+      "=acme\0=p-1\0=2026-03-14T09:00:00Z\0-\0=archived";
+  assert_int_equal(ddbst_prepared_run(u, archive, sizeof archive, 0, NULL, 0,
+                                      NOW, &err),
+                   DDBST_OP_UPDATE_ITEM);
+  want = entry_body(s, "{\"op\":\"update\",\"entity\":\"Project\",\"return\":"
+                       "\"UPDATED_NEW\",\"values\":{\"orgId\":\"acme\","
+                       "\"projectId\":\"p-1\",\"createdAt\":"
+                       "\"2026-03-14T09:00:00Z\",\"status\":\"archived\"},"
+                       "\"remove\":[\"name\"],\"now\":" NOW_TEXT "}");
+  assert_string_equal(ddbst_prepared_body(u, NULL), want);
+  free(want);
+  ddbst_prepared_free(u);
+  ddbst_json_close(s);
+}
+
+/* a segments literal and its bytes, its last NUL included */
+#define SEG(text) text, sizeof text
+
+static void update_refusals(void **state) {
+  (void)state;
+  ddbst_json *s = open_config(CATALOG, NULL);
+  ddbst_error err;
+  /* flags: a put's create, and ReturnValues that are none of the four */
+  assert_null(ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Product",
+                                 DDBST_CREATE, &err));
+  assert_string_equal(err.path, "flags");
+  assert_string_equal(err.message, "flags 0x2 are not UpdateItem's");
+  assert_null(ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Product",
+                                 DDBST_RETURN_MASK, &err));
+  assert_int_equal(err.code, DDBST_EINVAL);
+  assert_string_equal(err.path, "flags");
+  ddbst_prepared *u =
+      ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Product", 0, &err);
+  static const struct {
+    const char *values;
+    size_t len;
+    int code;
+    const char *path, *message;
+  } cases[] = {
+      {SEG("=s1\0=k1\0\0-x\0"), DDBST_EINVAL, "values",
+       "segment 3 (category): '-' (REMOVE) takes no text, 1 bytes follow it"},
+      {SEG("=s1\0=k1\0?3\0"), DDBST_EINVAL, "values",
+       "segment 2 (name): '?' (the version expected) is for Product's "
+       "version attribute only"},
+      {SEG("=s1\0=k1\0*x\0"), DDBST_EINVAL, "values",
+       "segment 2 (name) starts with none of '=', '-', '+', '>', '?' or NUL"},
+      {SEG("=s1\0=k1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0?x\0\0"), DDBST_EINVAL,
+       "values",
+       "segment 16 (version): '?' takes the expected version, an integer "
+       "from 1, not 'x'"},
+      {SEG("=s1\0=k1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0?0\0\0"), DDBST_ERANGE,
+       "values",
+       "segment 16 (version): version 0 is outside 1 to INT64_MAX - 1"},
+      {SEG("=s1\0=k1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0?\0\0"), DDBST_EINVAL,
+       "values",
+       "segment 16 (version): '?' takes the expected version, an integer "
+       "from 1"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    /* each case's text ends after the segment at fault: it is refused
+     * before the count of segments is */
+    assert_int_equal(ddbst_prepared_run(u, cases[i].values, cases[i].len, 0,
+                                        NULL, 0, NOW, &err),
+                     cases[i].code);
+    assert_string_equal(err.path, cases[i].path);
+    assert_string_equal(err.message, cases[i].message);
+    assert_string_equal(ddbst_prepared_body(u, NULL), "");
+  }
+  /* the typed API's own refusals: ADD on text, REMOVE of a key facet */
+  static const char add_name[] =
+      "=s1\0=k1\0+x\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
+  assert_int_equal(ddbst_prepared_run(u, add_name, sizeof add_name, 0, NULL,
+                                      0, NOW, &err),
+                   DDBST_EVALUE);
+  assert_string_equal(err.path, "Product.name");
+  static const char remove_sku[] =
+      "=s1\0-\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
+  assert_int_equal(ddbst_prepared_run(u, remove_sku, sizeof remove_sku, 0,
+                                      NULL, 0, NOW, &err),
+                   DDBST_EVALUE);
+  assert_string_equal(err.path, "Product.sku");
+  assert_string_equal(ddbst_prepared_body(u, NULL), "");
+  ddbst_prepared_free(u);
+
+  /* an update's marks are refused by the other operations, by name */
+  ddbst_prepared *p = ddbst_prepared_new(s, DDBST_OP_PUT_ITEM, "Product", 0,
+                                         &err);
+  assert_int_equal(ddbst_prepared_run(p, SEG("=s1\0=k1\0\0-\0"), 0, NULL, 0,
+                                      NOW, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message, "segment 3 (category): '-' is an update's "
+                                   "mark; PutItem takes '=' or an empty "
+                                   "segment");
+  ddbst_prepared_free(p);
+  ddbst_json_close(s);
+}
+
 static void refusals(void **state) {
   (void)state;
   ddbst_json *s = open_session(NULL);
@@ -213,7 +399,8 @@ static void refusals(void **state) {
   assert_null(ddbst_prepared_new(s, DDBST_OP_QUERY, "getUser", 0, &err));
   assert_int_equal(err.code, DDBST_EINVAL);
   assert_string_equal(err.path, "pattern");
-  assert_null(ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Project", 0, &err));
+  assert_null(ddbst_prepared_new(s, DDBST_OP_BATCH_GET_ITEM, "Project", 0,
+                                 &err));
   assert_string_equal(err.path, "op");
   assert_null(ddbst_prepared_new(s, DDBST_OP_GET_ITEM, "Project",
                                  DDBST_CREATE, &err));
@@ -256,7 +443,7 @@ static void refusals(void **state) {
                    DDBST_EINVAL);
   assert_string_equal(err.path, "values");
   assert_string_equal(err.message,
-                      "segment 0 starts with neither '=' nor NUL");
+                      "segment 0 (orgId) starts with neither '=' nor NUL");
   /* too few: the length ends inside segment 3 */
   assert_int_equal(ddbst_prepared_run(p, project, 20, 0, NULL, 0, NOW, &err),
                    DDBST_EINVAL);
@@ -312,6 +499,26 @@ static void no_allocation_once_warm(void **state) {
   ddbst_prepared_free(p);
   ddbst_json_close(s);
   assert_int_equal(ca.live, 0);
+
+  /* an update of scalars: SET, REMOVE, a number ADDed, the version
+   * expected (set and list elements are JSON text, whose parse allocates
+   * as ddbst_item_set's does) */
+  static const char scalars[] =
+      "=s1\0=k1\0=Hat\0-\0\0\0=19.5\0+2\0=true\0\0\0\0\0\0\0\0?3\0";
+  s = open_config(CATALOG, &ca.hooks);
+  ddbst_prepared *u =
+      ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Product", 0, &err);
+  for (int round = 0; round < 3; round++) {
+    long before = ca.calls;
+    for (int i = 0; i < 50; i++)
+      assert_int_equal(ddbst_prepared_run(u, scalars, sizeof scalars, 0,
+                                          NULL, 0, NOW, &err),
+                       DDBST_OP_UPDATE_ITEM);
+    if (round) assert_int_equal(ca.calls, before);
+  }
+  ddbst_prepared_free(u);
+  ddbst_json_close(s);
+  assert_int_equal(ca.live, 0);
 }
 
 static void allocation_failures(void **state) {
@@ -340,13 +547,43 @@ static void allocation_failures(void **state) {
   assert_int_equal(ca.live, 0);
 }
 
+static void update_allocation_failures(void **state) {
+  (void)state;
+  counting_alloc ca;
+  counting_alloc_init(&ca);
+  ddbst_json *s = open_config(CATALOG, &ca.hooks);
+  long base = ca.live;
+  ddbst_error err;
+  for (long n = 1;; n++) {
+    ca.calls = 0;
+    ca.fail_at = n;
+    ddbst_prepared *u =
+        ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Product", 0, &err);
+    int rc = u ? ddbst_prepared_run(u, product_update, sizeof product_update,
+                                    0, NULL, 0, NOW, &err)
+               : err.code;
+    if (rc < 0) assert_string_equal(ddbst_prepared_body(u, NULL), "");
+    ca.fail_at = 0;
+    ddbst_prepared_free(u);
+    assert_int_equal(ca.live, base);
+    if (rc == DDBST_OP_UPDATE_ITEM) break;
+    assert_int_equal(rc, DDBST_ENOMEM);
+    assert_true(n < 100);
+  }
+  ddbst_json_close(s);
+  assert_int_equal(ca.live, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(put_is_the_entrys),
       cmocka_unit_test(query_is_the_entrys),
+      cmocka_unit_test(update_is_the_entrys),
+      cmocka_unit_test(update_refusals),
       cmocka_unit_test(refusals),
       cmocka_unit_test(no_allocation_once_warm),
       cmocka_unit_test(allocation_failures),
+      cmocka_unit_test(update_allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

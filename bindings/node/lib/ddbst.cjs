@@ -153,11 +153,12 @@ class Ddbst {
   }
 
   // One operation prepared for calls without JSON (lib/prepared.cjs):
-  // op 'get', 'put', 'create', 'delete' (name: an entity) or 'query'
-  // (name: a pattern); options fixed for every call: consistent (get,
-  // query), select (query), ifExists (delete), return and returnOnFailure
-  // (put, create, delete). Its text(values, {limit, cursor, now}) is the
-  // request body's JSON text.
+  // op 'get', 'put', 'create', 'update', 'delete' (name: an entity) or
+  // 'query' (name: a pattern); options fixed for every call: consistent
+  // (get, query), select (query), ifExists (delete), upsert (update),
+  // return and returnOnFailure (put, create, update, delete). Its
+  // text(values, {limit, cursor, now}) is the request body's JSON text (an
+  // update's options: now, remove, add, append, expectVersion).
   prepare(op, name, options = {}) {
     return new Prepared(this, op, name, options, typedError);
   }

@@ -59,6 +59,7 @@ function bind(given) {
                           'const char *name, uint32_t flags, uint8_t *err)'),
     preparedFree: lib.func('void ddbst_prepared_free(ddbst_prepared *p)'),
     preparedEntity: lib.func('int ddbst_prepared_entity(const ddbst_prepared *p)'),
+    preparedVersionAttribute: lib.func('int ddbst_prepared_version_attribute(const ddbst_prepared *p)'),
     preparedRun: lib.func('int ddbst_prepared_run(ddbst_prepared *p, const char *values, intptr_t len, ' +
                           'uint32_t limit, const char *cursor, intptr_t cursor_len, int64_t now, uint8_t *err)'),
     preparedBody: lib.func('const char *ddbst_prepared_body(const ddbst_prepared *p, void *len)'),

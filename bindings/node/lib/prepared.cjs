@@ -7,20 +7,28 @@
 // second pass"). Values the fast path does not take (lists, maps, sets, a
 // number for a string, an unknown attribute) and every failure go through
 // the JSON entry, so that errors are the ones db.put and db.query throw.
+// An update's segments carry a mark each (docs/ffi.md, "A prepared
+// update"): '=' SET, '-' REMOVE, '+' ADD, '?' the version expected.
 
 const { readError, ORDER, ERROR_SIZE } = require('./native.cjs');
 const json = require('./json.cjs');
 
 // op -> [DDBST_OP_*, the flags the op itself implies]
-const OPS = { get: [1, 0], put: [2, 0], create: [2, 0x2], delete: [4, 0], query: [5, 0] };
+const OPS = { get: [1, 0], put: [2, 0], create: [2, 0x2], update: [3, 0], delete: [4, 0], query: [5, 0] };
 // the operations a prepared run answers with
-const NAMES = { 1: 'GetItem', 2: 'PutItem', 4: 'DeleteItem', 5: 'Query', 8: 'TransactWriteItems' };
+const NAMES = { 1: 'GetItem', 2: 'PutItem', 3: 'UpdateItem', 4: 'DeleteItem', 5: 'Query', 8: 'TransactWriteItems' };
 // the options each op takes when prepared, and per call
 const FIXED = {
   get: ['consistent'], put: ['return', 'returnOnFailure'], create: ['return', 'returnOnFailure'],
-  delete: ['ifExists', 'return', 'returnOnFailure'], query: ['consistent', 'select'],
+  update: ['upsert', 'return', 'returnOnFailure'], delete: ['ifExists', 'return', 'returnOnFailure'],
+  query: ['consistent', 'select'],
 };
-const PER_CALL = { query: new Set(['limit', 'cursor', 'now']), put: new Set(['now']), create: new Set(['now']) };
+const PER_CALL = {
+  query: new Set(['limit', 'cursor', 'now']), put: new Set(['now']), create: new Set(['now']),
+  update: new Set(['now', 'remove', 'add', 'append', 'expectVersion']),
+};
+// ReturnValues as the flags spell them; a put, create and delete take ALL_OLD only
+const RETURNS = { NONE: 0, ALL_OLD: 0x100, UPDATED_OLD: 0x200, ALL_NEW: 0x300, UPDATED_NEW: 0x400 };
 const NONE = new Set();
 const EMPTY = {};
 
@@ -36,9 +44,15 @@ function flagsOf(op, o) {
   let f = OPS[op][1];
   if (o.consistent) f |= 0x1;
   if (o.ifExists) f |= 0x8;
-  if (o.return === 'ALL_OLD') f |= 0x100;
-  else if (o.return !== undefined && o.return !== 'NONE') {
-    throw new TypeError(`return: a prepared ${op} takes 'NONE' or 'ALL_OLD', not ${JSON.stringify(o.return)}`);
+  if (o.upsert) f |= 0x4;
+  if (o.return !== undefined) {
+    const r = Object.prototype.hasOwnProperty.call(RETURNS, o.return) ? RETURNS[o.return] : -1;
+    if (op === 'update' ? r < 0 : r !== 0 && r !== 0x100) {
+      throw new TypeError(`return: a prepared ${op} takes ` +
+                          `${op === 'update' ? Object.keys(RETURNS).map((x) => `'${x}'`).join(', ') : "'NONE' or 'ALL_OLD'"}, ` +
+                          `not ${JSON.stringify(o.return)}`);
+    }
+    f |= r;
   }
   if (o.returnOnFailure) f |= 0x800;
   if (o.select === 'COUNT') f |= 0x1000;
@@ -57,7 +71,7 @@ const unfreed = new FinalizationRegistry(({ b, handle, live }) => release(b, han
 
 class Prepared {
   constructor(db, op, name, options, thrown) {
-    if (!OPS[op]) throw new TypeError(`a prepared operation is get, put, create, delete or query, not ${op}`);
+    if (!OPS[op]) throw new TypeError(`a prepared operation is get, put, create, update, delete or query, not ${op}`);
     if (!db._handle) throw new Error('ddbst: this session is closed');
     const fixed = {};
     for (const k of Object.keys(options)) {
@@ -92,6 +106,9 @@ class Prepared {
     this._index = new Map(attrs.map(([n], i) => [n, i]));
     this._numeric = attrs.map(([, t]) => NUMERIC.has(t));
     this._boolean = attrs.map(([, t]) => t === 'boolean');
+    this._stringSet = attrs.map(([, t]) => t === 'string_set');
+    // where an update's '?' goes (-1: the entity has no version)
+    this._version = b.preparedVersionAttribute(handle);
     this._segs = attrs.map(() => undefined);
   }
 
@@ -103,8 +120,9 @@ class Prepared {
     this._h = null;
   }
 
-  // The values as segments, or null when one needs the JSON entry.
-  _pack(values) {
+  // The values (and an update's remove, add and expectVersion) as
+  // segments, or null when one needs the JSON entry.
+  _pack(values, o) {
     const segs = this._segs;
     const n = segs.length;
     for (let i = 0; i < n; i++) segs[i] = undefined;
@@ -118,12 +136,63 @@ class Prepared {
         if (i === undefined) return null;
         const s = typeof v === 'string' ? v : this._text(v, i);
         if (s === null || s.indexOf('\0') !== -1 || !wellFormed(s)) return null;
-        segs[i] = s;
+        segs[i] = `=${s}`;
       }
     }
+    if (this.op === 'update' && !this._marks(o)) return null;
     let out = '';
-    for (let i = 0; i < n; i++) out += segs[i] === undefined ? '\0' : `=${segs[i]}\0`;
+    for (let i = 0; i < n; i++) out += segs[i] === undefined ? '\0' : `${segs[i]}\0`;
     return out;
+  }
+
+  // An update's remove, add and expectVersion as marks on the segments;
+  // false when the JSON entry must take them (an append, a set of numbers,
+  // an attribute given twice, anything it would refuse).
+  _marks(o) {
+    const segs = this._segs;
+    const { remove, add, append, expectVersion } = o;
+    if (append !== undefined && append !== null) return false;
+    const mark = (name, text) => {
+      const i = this._index.get(name);
+      if (i === undefined || segs[i] !== undefined) return false;
+      segs[i] = text;
+      return true;
+    };
+    if (remove !== undefined && remove !== null) {
+      if (!Array.isArray(remove)) return false;
+      for (const name of remove) {
+        if (typeof name !== 'string' || !mark(name, '-')) return false;
+      }
+    }
+    if (add !== undefined && add !== null) {
+      if (typeof add !== 'object') return false;
+      for (const name in add) {
+        if (!Object.prototype.hasOwnProperty.call(add, name)) continue;
+        const i = this._index.get(name);
+        if (i === undefined) return false;
+        const s = this._delta(add[name], i);
+        if (s === null || !mark(name, `+${s}`)) return false;
+      }
+    }
+    if (expectVersion !== undefined && expectVersion !== null) {
+      if (this._version < 0 || !Number.isSafeInteger(expectVersion) || expectVersion < 1 ||
+          segs[this._version] !== undefined) return false;
+      segs[this._version] = `?${expectVersion}`;
+    }
+    return true;
+  }
+
+  // An ADD's text: a number's delta, or a string set's elements as a JSON
+  // array; null for what the JSON entry must take.
+  _delta(v, i) {
+    if (this._stringSet[i] && (Array.isArray(v) || v instanceof Set)) {
+      const elements = [...v];
+      for (const e of elements) {
+        if (typeof e !== 'string' || e.indexOf('\0') !== -1 || !wellFormed(e)) return null;
+      }
+      return JSON.stringify(elements);
+    }
+    return typeof v === 'boolean' ? null : this._text(v, i);
   }
 
   // A value other than a string as the text ddbst_item_set reads, or null
@@ -153,13 +222,14 @@ class Prepared {
   }
 
   // The request body's JSON text for `values` (options: a query's limit,
-  // cursor and now; a put's now), as DynamoDB takes it: send it with
+  // cursor and now; a put's now; an update's now, remove, add, append and
+  // expectVersion), as DynamoDB takes it: send it with
   // ddbst/aws-sdk (`table.send(prepared.request(...))`) or your own HTTP.
   text(values, options) {
     const o = options || EMPTY;
     if (!this._h) throw new Error('ddbst: this prepared operation is closed');
     if (!this.db._handle) throw new Error('ddbst: this session is closed');
-    const packed = this._pack(values);
+    const packed = this._pack(values, o);
     if (packed !== null && this._plain(o)) {
       const rc = this._b.preparedRun(this._h, packed, -1, o.limit || 0,
                                      o.cursor === undefined ? null : o.cursor, -1, o.now || 0, null);

@@ -4,7 +4,8 @@
 // path does not take, and every failure, answered by the JSON entry with
 // its own errors; handles freed with their session. Then on DynamoDB Local
 // through the AWS SDK: a prepared put sent as its text (ddbst/aws-sdk's
-// middleware) and read back, and a prepared query paged with its cursors.
+// middleware) and read back, a prepared query paged with its cursors, and
+// a prepared update (SET, REMOVE, ADD, the version expected) read back.
 //
 //   scripts/dynamodb-local bindings/test node
 
@@ -17,6 +18,7 @@ const { Table } = require('ddbst/aws-sdk');
 
 const root = process.env.DDBST_SOURCE_DIR || path.join(__dirname, '..', '..', '..');
 const modelFile = path.join(root, 'examples', 'saas', 'model.json');
+const catalogFile = path.join(root, 'examples', 'catalog', 'model.json');
 const KEY = '00112233445566778899aabbccddeeff0123456789abcdeffedcba9876543210';
 const NOW = 1773478800000000; // 2026-03-14T09:00:00Z
 const project = (n) => ({
@@ -132,9 +134,60 @@ describe('prepared operations', () => {
     assert.throws(() => db.prepare('put', 'Projet'), (e) => e instanceof DdbstError && e.codeName === 'ENOTFOUND' &&
       e.path === 'entity' && e.message === 'the model has no entity Projet; did you mean Project?');
     assert.throws(() => db.prepare('query', 'getUser'), (e) => e.codeName === 'EINVAL' && e.path === 'pattern');
-    assert.throws(() => db.prepare('update', 'Project'), TypeError);
+    assert.throws(() => db.prepare('scan', 'Project'), TypeError);
+    assert.throws(() => db.prepare('update', 'Project', { ifExists: true }), TypeError);
+    assert.throws(() => db.prepare('update', 'Project', { return: 'ALL' }), TypeError);
     assert.throws(() => db.prepare('put', 'Project', { condition: 'x' }), TypeError);
     assert.throws(() => db.prepare('put', 'Project', { return: 'ALL_NEW' }), TypeError);
+  });
+
+  it('writes the JSON entry\'s update bodies', () => {
+    const cat = new Ddbst({ modelFile: catalogFile });
+    const key = { shopId: 's1', sku: 'k1' };
+    const entry = (o) => entryText(cat, { op: 'update', entity: 'Product', ...o });
+    const u = cat.prepare('update', 'Product');
+    assert.equal(u.op, 'update');
+    // SET, REMOVE (GSI1's keys go with category), ADD a delta and a string
+    // set's elements, the version expected: all on the fast path
+    const values = { ...key, name: 'Hat', price: 19.5, featured: true };
+    const o = { remove: ['category'], add: { stock: 2, tags: ['sale', 'new'] }, expectVersion: 3, now: NOW };
+    const text = fast(cat, () => u.text(values, o));
+    assert.equal(text, entry({ values, ...o }));
+    assert.equal(u.operation, 'UpdateItem');
+    const body = JSON.parse(text);
+    assert.equal(body.UpdateExpression,
+                 'SET #n0 = :v0, #n1 = :v1, #n2 = :v2, #n3 = :v3, #n4 = :v4 REMOVE #n5, #n6, #n7 ADD #n8 :v5, #n9 :v6');
+    assert.equal(body.ConditionExpression, 'attribute_exists(#n10) AND #n4 = :v7');
+    assert.deepEqual(u.request(values, o), { operation: 'UpdateItem', target: 'DynamoDB_20120810.UpdateItem', text });
+    // a Set, a bigint and NumberText deltas: the same bodies
+    for (const add of [{ stock: 2n, tags: new Set(['sale', 'new']) }, { stock: new NumberText('2'), tags: ['sale', 'new'] }]) {
+      assert.equal(fast(cat, () => u.text(values, { ...o, add })), text);
+    }
+    // an append, a number set and one attribute twice take the JSON entry:
+    // the same body
+    for (const more of [{ append: { images: ['front.png'] } }, { add: { sizes: [38, 40] } },
+      { remove: ['price'] }]) {
+      const [via, calls] = counted(cat, () => u.text(more.remove ? values : key, { ...more, now: NOW }));
+      assert.equal(calls, 1);
+      assert.equal(via, entry({ values: more.remove ? values : key, ...more, now: NOW }));
+    }
+    // an upsert answering with the item as it is now
+    const up = cat.prepare('update', 'Product', { upsert: true, return: 'ALL_NEW', returnOnFailure: true });
+    assert.equal(fast(cat, () => up.text(values, { now: NOW })),
+                 entry({ values, upsert: true, return: 'ALL_NEW', returnOnFailure: true, now: NOW }));
+    assert.match(up.text(values, { now: NOW }), /"ReturnValues":"ALL_NEW"/);
+    // refusals are db.update's
+    const both = (v, opts) => sameError(() => u.text(v, opts), () => cat.update('Product', v, opts));
+    both({ ...key, status: 'gone' }); // EVALUE at Product.status
+    both(key, { remove: ['nam'] }); // no such attribute
+    both(key, { remove: ['sku'] }); // a primary-key facet cannot change
+    both(key, { add: { name: 3 } }); // ADD on a string
+    both(key, { expectVersion: 0 }); // versions start at 1
+    both({ shopId: 's1' }); // which item: sku missing
+    // Project has no version attribute: the entry says so
+    sameError(() => db.prepare('update', 'Project').text({ orgId: 'a' }, { expectVersion: 2 }),
+      () => db.update('Project', { orgId: 'a' }, { expectVersion: 2 }));
+    cat.close();
   });
 
   it('is freed with its session', () => {
@@ -184,6 +237,51 @@ describe('prepared operations through the AWS SDK', { skip }, () => {
         cursor = page.cursor;
       }
       assert.deepEqual(seen, ['p-004', 'p-003', 'p-002', 'p-001', 'p-000']);
+    } finally {
+      await table.deleteTable().catch(() => {});
+      db.close();
+    }
+  });
+
+  it('updates by text sent as it is, read back', async () => {
+    const client = new DynamoDBClient({ endpoint: process.env.DDBST_ENDPOINT,
+                                        region: process.env.AWS_REGION || 'us-east-1' });
+    const db = new Ddbst({ modelFile: catalogFile, table: `prepared-update-js-${Date.now()}-${process.pid}` });
+    const table = new Table(db, client);
+    try {
+      await table.createTable();
+      const key = { shopId: 's1', sku: 'k1' };
+      const created = db.prepare('create', 'Product');
+      await table.send(created.request({ ...key, name: 'Cap', category: 'hats', stock: 5, tags: ['summer'],
+                                         releasedAt: '2026-03-01T00:00:00Z' }, { now: NOW }));
+      const u = db.prepare('update', 'Product', { return: 'UPDATED_NEW' });
+      const out = await table.send(u.request({ ...key, name: 'Hat', price: 19.5 },
+        { remove: ['category'], add: { stock: 2, tags: ['sale'] }, expectVersion: 1, now: NOW }));
+      // what the update wrote, as it is now
+      assert.deepEqual(out.Attributes.stock, { N: '7' });
+      assert.deepEqual(out.Attributes.version, { N: '2' });
+      const got = await client.send(new GetItemCommand({ TableName: db.get('Product', key).body.TableName,
+                                                         Key: { PK: { S: 'SHOP#s1' }, SK: { S: 'PRODUCT#k1' } } }));
+      const item = got.Item;
+      assert.deepEqual(item.name, { S: 'Hat' });
+      assert.deepEqual(item.price, { N: '19.5' });
+      assert.deepEqual(item.stock, { N: '7' });
+      assert.deepEqual([...item.tags.SS].sort(), ['sale', 'summer']);
+      assert.deepEqual(item.version, { N: '2' });
+      assert.deepEqual(item.updatedAt, { S: '2026-03-14T09:00:00.000Z' });
+      // category REMOVEd, and the item out of GSI1 with it
+      assert.equal(item.category, undefined);
+      assert.equal(item.GSI1PK, undefined);
+      assert.equal(item.GSI1SK, undefined);
+      // the version it no longer has: refused by DynamoDB, the item as it was
+      await assert.rejects(table.send(u.request({ ...key, name: 'Old' }, { expectVersion: 1, now: NOW })),
+                           (e) => e.name === 'DynamoDBError' && e.kind === 'ConditionalCheckFailed');
+      // a missing item is no update (no upsert): refused too
+      await assert.rejects(table.send(u.request({ shopId: 's1', sku: 'none', name: 'X' }, { now: NOW })),
+                           (e) => e.name === 'DynamoDBError' && e.kind === 'ConditionalCheckFailed');
+      const again = await client.send(new GetItemCommand({ TableName: db.get('Product', key).body.TableName,
+                                                           Key: { PK: { S: 'SHOP#s1' }, SK: { S: 'PRODUCT#k1' } } }));
+      assert.deepEqual(again.Item.name, { S: 'Hat' });
     } finally {
       await table.deleteTable().catch(() => {});
       db.close();

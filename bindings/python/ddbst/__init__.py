@@ -11,6 +11,7 @@ ddbst.boto3.Table, or with any client: requests are {"operation", "target",
 
 from ._errors import DdbstError, DynamoDBError
 from ._library import library_path, load_library
+from ._prepared import Prepared, TextRequest
 from ._session import Ddbst, build_request
 from ._types import (Check, Explanation, Hydration, ItemSize, Keys, Lint, Page,
                      PageItem, Parsed, Request, Requests, StreamAnswer,
@@ -18,7 +19,8 @@ from ._types import (Check, Explanation, Hydration, ItemSize, Keys, Lint, Page,
 
 __version__ = "0.2.0"
 
-__all__ = ["Ddbst", "DdbstError", "DynamoDBError", "build_request",
+__all__ = ["Ddbst", "DdbstError", "DynamoDBError", "Prepared", "TextRequest",
+           "build_request",
            "library_path", "load_library", "Check", "Explanation", "Hydration",
            "ItemSize", "Keys", "Lint", "Page", "PageItem", "Parsed",
            "Request", "Requests", "StreamAnswer", "Values", "__version__"]

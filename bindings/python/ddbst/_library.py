@@ -45,6 +45,20 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ddbst_json_free.argtypes = [vp]
     lib.ddbst_json_close.restype = None
     lib.ddbst_json_close.argtypes = [vp]
+    # Prepared operations (_prepared.py): values as NUL-ended segments.
+    u32, i64 = ctypes.c_uint32, ctypes.c_int64
+    lib.ddbst_prepared_new.restype = vp
+    lib.ddbst_prepared_new.argtypes = [vp, i, cp, u32, vp]
+    lib.ddbst_prepared_free.restype = None
+    lib.ddbst_prepared_free.argtypes = [vp]
+    lib.ddbst_prepared_entity.restype = i
+    lib.ddbst_prepared_entity.argtypes = [vp]
+    lib.ddbst_prepared_version_attribute.restype = i
+    lib.ddbst_prepared_version_attribute.argtypes = [vp]
+    lib.ddbst_prepared_run.restype = i
+    lib.ddbst_prepared_run.argtypes = [vp, cp, sz, u32, cp, sz, i64, vp]
+    lib.ddbst_prepared_body.restype = vp
+    lib.ddbst_prepared_body.argtypes = [vp, ctypes.POINTER(sz)]
     # The typed API, for the attribute types answers are converted by.
     lib.ddbst_model_load.restype = i
     lib.ddbst_model_load.argtypes = [cp, sz, vp, ctypes.POINTER(vp), vp]

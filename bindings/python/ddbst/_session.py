@@ -13,6 +13,7 @@ from typing import Any, cast
 from . import _values
 from ._errors import DdbstError
 from ._library import BUNDLED, attribute_types, load_library
+from ._prepared import Prepared
 
 # The per-call path in C (ddbst/_native, built with the wheel when a C
 # compiler and Python's headers are there); ctypes and json otherwise, or
@@ -96,6 +97,10 @@ class Ddbst:
             else None
         self._handle: int | None = None
         self._closed = False
+        # prepared handles not yet freed (_prepared.py), each with its
+        # lock and cell: freed before the session
+        self._live: dict[int, tuple[threading.Lock, list[int | None]]] = {}
+        self._live_lock = threading.Lock()
         self._in_flight = 0
         # a plain Lock under the Condition: cheaper than the default RLock,
         # and nothing here takes it twice
@@ -232,8 +237,32 @@ class Ddbst:
             while self._in_flight:
                 self._state.wait()
             handle, self._handle = self._handle, None
+        for h in list(self._live):
+            self._release(h)
         if handle:
             self._lib.ddbst_json_close(handle)
+
+    def _release(self, prepared: int) -> None:
+        """Frees a prepared handle once: by its close(), its finalizer or
+        the session's close, whichever comes first."""
+        with self._live_lock:
+            entry = self._live.pop(prepared, None)
+        if entry is None:
+            return
+        lock, cell = entry
+        with lock:  # after a run in flight on it
+            cell[0] = None
+            self._lib.ddbst_prepared_free(prepared)
+
+    def prepare(self, op: str, name: str, **options: Any) -> Prepared:
+        """One operation prepared for calls without JSON: "get", "put",
+        "create", "update", "delete" of entity `name`, or "query" of
+        pattern `name`. Options fixed for every call: consistent (get,
+        query), select (query), if_exists (delete), upsert (update),
+        return_values and return_on_failure (put, create, update, delete).
+        Its body(values, ...) is the request body's bytes, as build() gives
+        them for the same request (see ddbst._prepared.Prepared)."""
+        return Prepared(self, op, name, options)
 
     @property
     def closed(self) -> bool:

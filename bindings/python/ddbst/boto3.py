@@ -28,6 +28,7 @@ from typing import Any, Literal, cast
 
 from . import _values
 from ._errors import DdbstError, DynamoDBError
+from ._prepared import Prepared
 from ._session import Ddbst, build_request
 from ._types import Hydration, Page, PageItem, Request, Values
 
@@ -137,6 +138,9 @@ class Table:
         self.unprocessed_attempts = unprocessed_attempts
         self.serialize = serialize
         self.table_name = db.check()["table"]
+        # prepared operations by (op, name, options), each thread's own (a
+        # prepared operation is one caller's at a time)
+        self._local = threading.local()
 
     # ---- sending ----
 
@@ -199,6 +203,42 @@ class Table:
                 write = dict(write, values=built["item"])
         return built, self.send(built, write)
 
+    def _prepared(self, op: str, name: str, **fixed: Any) -> Prepared:
+        cache = getattr(self._local, "prepared", None)
+        if cache is None:
+            cache = self._local.prepared = {}
+        key = (op, name, tuple(sorted(fixed.items())))
+        p = cache.get(key)
+        if p is None:
+            p = cache[key] = self.db.prepare(op, name, **fixed)
+        return cast(Prepared, p)
+
+    def _sent_prepared(self, fixed: tuple[str, str, dict[str, Any]],
+                       values: Values, request: Mapping[str, Any],
+                       write: bool = False, **per_call: Any
+                       ) -> dict[str, Any]:
+        """boto3's response to the body of `fixed` (op, name, options)
+        prepared, for `values` (no JSON on the way: see ddbst._prepared);
+        to `request` the usual way when that does not prepare (a get
+        pattern's query, a name the model lacks: the entry says so) or its
+        body is no fast operation's (a transaction). `write`: a refusal is
+        explained from `request`."""
+        try:
+            p = self._prepared(fixed[0], fixed[1], **fixed[2])
+        except DdbstError:
+            p = None
+        if p is None:
+            return self._sent(request, request if write else None)[1]
+        body = p.body(values, **per_call)
+        if p.operation not in _PLACEHOLDERS:
+            return self._sent(request, request if write else None)[1]
+        try:
+            return send_body(self.client, p.operation, self.table_name, body)
+        except Exception as e:
+            if not _is_client_error(e):
+                raise
+            raise self._error(e, request if write else None) from e
+
     def _write(self, op: str, **fields: Any) -> tuple[Request, dict[str, Any]]:
         req = build_request(op, **fields)
         built, _ = self._sent(req, req)
@@ -255,9 +295,14 @@ class Table:
     def get(self, entity: str, values: Values, consistent: bool = False,
             project: Sequence[str] | None = None) -> Values | None:
         """The item, its values typed by the model, or None."""
-        _, response = self._sent(build_request(
-            "get", entity=entity, values=values, consistent=consistent,
-            project=project))
+        request = build_request("get", entity=entity, values=values,
+                                consistent=consistent, project=project)
+        if self.serialize == "ddbst" and project is None:
+            response = self._sent_prepared(
+                ("get", entity, {"consistent": consistent}), values,
+                request)
+        else:
+            _, response = self._sent(request)
         page = self.db.page(response, operation="GetItem")
         entry = page["items"][0] if page["items"] else None
         return entry["item"] if entry is not None else None
@@ -283,6 +328,19 @@ class Table:
                append: Values | None = None, previous: Values | None = None,
                expect_version: int | None = None, upsert: bool = False,
                now: int | None = None) -> None:
+        """UpdateItem: `values` SET (the key's facets say which item),
+        `remove`d, `add`ed, `append`ed; conditional on the item existing
+        unless upsert."""
+        if self.serialize == "ddbst" and set is None and previous is None:
+            request = build_request(
+                "update", entity=entity, values=values, remove=remove,
+                add=add, append=append, expect_version=expect_version,
+                upsert=upsert, now=now)
+            self._sent_prepared(
+                ("update", entity, {"upsert": upsert}), values,
+                request, write=True, remove=remove, add=add, append=append,
+                expect_version=expect_version, now=now)
+            return
         self._write("update", entity=entity, values=values, set=set,
                     remove=remove, add=add, append=append, previous=previous,
                     expect_version=expect_version, upsert=upsert, now=now)
@@ -290,6 +348,13 @@ class Table:
     def delete(self, entity: str, values: Values,
                expect_version: int | None = None,
                if_exists: bool = False) -> None:
+        if self.serialize == "ddbst" and expect_version is None:
+            request = build_request("delete", entity=entity, values=values,
+                                    if_exists=if_exists)
+            self._sent_prepared(
+                ("delete", entity, {"if_exists": if_exists}),
+                values, request, write=True)
+            return
         self._write("delete", entity=entity, values=values,
                     expect_version=expect_version, if_exists=if_exists)
 
@@ -302,10 +367,16 @@ class Table:
               now: int | None = None) -> Page:
         """One page: {"items": [{"entity", "item"}], "count", "hasMore",
         "cursor"?}. Pass its "cursor" back for the next page."""
-        _, response = self._sent(build_request(
+        request = build_request(
             "query", pattern=pattern, values=values, condition=condition,
             limit=limit, cursor=cursor, consistent=consistent,
-            project=project, now=now))
+            project=project, now=now)
+        if self.serialize == "ddbst" and condition is None and project is None:
+            response = self._sent_prepared(
+                ("query", pattern, {"consistent": consistent}),
+                values, request, limit=limit, cursor=cursor, now=now)
+        else:
+            _, response = self._sent(request)
         return self.db.page(response, pattern=pattern, values=values, now=now)
 
     def query_all(self, pattern: str, values: Values,

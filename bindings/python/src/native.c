@@ -339,6 +339,48 @@ done:
   return out;
 }
 
+/* prepared_run(prepared, packed, limit, cursor, now) -> (op, body bytes),
+ * or (negative code, path bytes, message bytes): one ddbst_prepared_run
+ * (ddbst/_prepared.py packs the values; the caller holds the prepared
+ * operation and its session open) with the GIL released, its body copied
+ * out. */
+static PyObject *py_prepared_run(PyObject *self, PyObject *const *args,
+                                 Py_ssize_t nargs) {
+  (void)self;
+  if (nargs != 5) {
+    PyErr_SetString(PyExc_TypeError,
+                    "prepared_run(prepared, packed, limit, cursor, now)");
+    return NULL;
+  }
+  ddbst_prepared *p = PyLong_AsVoidPtr(args[0]);
+  char *values, *cursor = NULL;
+  Py_ssize_t len, cursor_len = 0;
+  if (!p) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_ValueError, "a closed prepared operation");
+    return NULL;
+  }
+  if (PyBytes_AsStringAndSize(args[1], &values, &len)) return NULL;
+  unsigned long limit = PyLong_AsUnsignedLong(args[2]);
+  if (limit == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+  if (args[3] != Py_None &&
+      PyBytes_AsStringAndSize(args[3], &cursor, &cursor_len))
+    return NULL;
+  long long now = PyLong_AsLongLong(args[4]);
+  if (now == -1 && PyErr_Occurred()) return NULL;
+  ddbst_error err;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = ddbst_prepared_run(p, values, (size_t)len, (uint32_t)limit, cursor,
+                          (size_t)cursor_len, (int64_t)now, &err);
+  Py_END_ALLOW_THREADS
+  if (rc < 0)
+    return Py_BuildValue("(iyy)", rc, err.path, err.message);
+  size_t n;
+  const char *body = ddbst_prepared_body(p, &n);
+  return Py_BuildValue("(iy#)", rc, body, (Py_ssize_t)n);
+}
+
 static PyObject *py_set_default(PyObject *self, PyObject *fn) {
   (void)self;
   Py_XINCREF(fn);
@@ -351,6 +393,10 @@ static PyMethodDef methods[] = {
      "call(handle, request) -> the answer's bytes"},
     {"build", (PyCFunction)(void (*)(void))py_build, METH_FASTCALL,
      "build(handle, request) -> (operation, body bytes, rest or None)"},
+    {"prepared_run", (PyCFunction)(void (*)(void))py_prepared_run,
+     METH_FASTCALL,
+     "prepared_run(prepared, packed, limit, cursor, now) -> (op, body) or "
+     "(code, path, message)"},
     {"encode", py_encode, METH_O, "encode(value) -> its JSON bytes"},
     {"set_default", py_set_default, METH_O,
      "set_default(fn): fn(value) -> (kind, replacement) for other types"},

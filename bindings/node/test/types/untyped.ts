@@ -51,5 +51,8 @@ export async function prepared(client: Client, cursor?: string): Promise<string>
   const query = db.prepare('query', 'listProjects', { consistent: true });
   await table.send(query.request({ orgId: 'acme' }, { limit: 25, cursor }));
   query.close();
-  return text + put.operation;
+  const update = db.prepare('update', 'Project', { upsert: true, return: 'UPDATED_NEW' });
+  await table.send(update.request({ orgId: 'acme', projectId: 'p-2', status: 'archived' },
+                                  { remove: ['name'], now: 1773478800000000 }));
+  return text + put.operation + update.operation;
 }
