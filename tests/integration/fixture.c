@@ -211,6 +211,15 @@ int itest_group_teardown(void **state) {
 
 /* ---- values ---- */
 
+void itest_format(char *out, size_t cap, const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  int n = vsnprintf(out, cap, format, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= cap)
+    fail_msg("'%s' needs %d bytes, not %zu", format, n + 1, cap);
+}
+
 static ddbst_item *values_v(itest_fixture *f, const char *entity, va_list ap) {
   int e = ddbst_model_entity(f->model, entity);
   if (e < 0) fail_msg("no entity %s in the model", entity);

@@ -79,6 +79,14 @@ int itest_group_teardown(void **state);
 
 /* ---- values ---- */
 
+/* snprintf into `out` (`cap` bytes) that fails the test when the text does
+ * not fit, rather than sending a key or value cut short (gcc cannot bound a
+ * string read from an element of an array of structs, and warns of the
+ * unchecked snprintf). ITEST_FORMAT takes `out`'s size itself: an array. */
+void itest_format(char *out, size_t cap, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+#define ITEST_FORMAT(out, ...) itest_format((out), sizeof(out), __VA_ARGS__)
+
 /* Makes f->item a fresh item of `entity` holding the "name=value" pairs
  * given (ITEST_VALUES adds the NULL that ends the list); fails the test when
  * the entity or a value is refused. Returns f->item. */

@@ -44,9 +44,9 @@ static void random_time(char *out, size_t cap) {
 
 static void write_order(itest_fixture *f, const order *o) {
   char u[32], i[32], p[48], t[32];
-  snprintf(u, sizeof u, "userId=%s", o->user);
-  snprintf(i, sizeof i, "orderId=%s", o->id);
-  snprintf(p, sizeof p, "placedAt=%s", o->placed);
+  ITEST_FORMAT(u, "userId=%s", o->user);
+  ITEST_FORMAT(i, "orderId=%s", o->id);
+  ITEST_FORMAT(p, "placedAt=%s", o->placed);
   snprintf(t, sizeof t, "total=%ld", o->total);
   if (o->total >= 0)
     ITEST_CREATE(f, "Order", u, i, p, t, "status=open");

@@ -65,10 +65,10 @@ static int write_items(void **state) {
       m->sender = (int)rnd(NSENDERS);
       m->unread = rnd(2);
       char id[48], at[48], from[64], body[64];
-      snprintf(id, sizeof id, "messageId=%s", m->id);
-      snprintf(at, sizeof at, "receivedAt=%s", m->received);
+      ITEST_FORMAT(id, "messageId=%s", m->id);
+      ITEST_FORMAT(at, "receivedAt=%s", m->received);
       snprintf(from, sizeof from, "sender=%s", senders[m->sender]);
-      snprintf(body, sizeof body, "bodyKey=s3://mail/%s/%s", m->user, m->id);
+      ITEST_FORMAT(body, "bodyKey=s3://mail/%s/%s", m->user, m->id);
       ITEST_CREATE(fixture, "Message", uid, id, at, from, "subject=hello",
                    body, m->unread ? "unread=true" : "unread=false");
     }

@@ -56,9 +56,9 @@ static void write_old_items(itest_fixture *f) {
     snprintf(c->name, sizeof c->name, "Name %d", i);
     c->pro = i % 3 == 0;
     char kv[4][64];
-    snprintf(kv[0], sizeof kv[0], "customerId=%s", c->id);
-    snprintf(kv[1], sizeof kv[1], "email=%s", c->email);
-    snprintf(kv[2], sizeof kv[2], "name=%s", c->name);
+    ITEST_FORMAT(kv[0], "customerId=%s", c->id);
+    ITEST_FORMAT(kv[1], "email=%s", c->email);
+    ITEST_FORMAT(kv[2], "name=%s", c->name);
     snprintf(kv[3], sizeof kv[3], "tier=%s", c->pro ? "pro" : "free");
     ITEST_CREATE(f, "Customer", kv[0], kv[1], kv[2], kv[3]);
   }
@@ -326,8 +326,8 @@ static void check_patterns(itest_fixture *f) {
   for (int i = 0; i < ncustomers; i++) {
     customer *c = &customers[i];
     char kv[64], sk[64];
-    snprintf(kv, sizeof kv, "customerId=%s", c->id);
-    snprintf(sk, sizeof sk, "PROFILE#%s", c->id);
+    ITEST_FORMAT(kv, "customerId=%s", c->id);
+    ITEST_FORMAT(sk, "PROFILE#%s", c->id);
     ITEST_VALUES(f, "Customer", kv);
     yajl_val item = itest_get(f);
     if (c->deleted) {
@@ -353,7 +353,7 @@ static void check_patterns(itest_fixture *f) {
       strcat(expect, mine[k]->id);
     }
     char kv[64];
-    snprintf(kv, sizeof kv, "customerId=%s", customers[i].id);
+    ITEST_FORMAT(kv, "customerId=%s", customers[i].id);
     ITEST_VALUES(f, "Order", kv);
     itest_expect(f, itest_query(f, "listOrders", NULL), "orderId", expect,
                  "listOrders after the migration");

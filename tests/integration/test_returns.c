@@ -23,9 +23,9 @@ static ddbst_buf *text;
 static int product;
 
 static int setup(void **state) {
-  (void)state;
   fixture = itest_open(DDBST_SOURCE_DIR "/examples/catalog/model.json", "ret");
   if (!fixture) return -1;
+  *state = fixture; /* teardown's itest_teardown drops its table */
   itest_fixture *f = fixture;
   product = ddbst_model_entity(f->model, "Product");
   page = ddbst_page_new(f->model);
@@ -49,12 +49,12 @@ static int setup(void **state) {
   return 0;
 }
 
+/* What setup made for reading answers, then the fixture's teardown. */
 static int teardown(void **state) {
-  (void)state;
   ddbst_page_free(page);
   ddbst_item_free(got);
   ddbst_buf_free(text);
-  return itest_close(fixture);
+  return itest_teardown(state);
 }
 
 /* The text of attribute `name` of `it`, or NULL when it is not set. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entry_member.h"
 #include "support.h"
 
 #define NOW 1773478800000000LL /* 2026-03-14T09:00:00Z */
@@ -51,23 +52,8 @@ static const char product_update[] =
 /* The "body" member of the JSON entry's answer to `request`, malloc'd: the
  * entry copies the builder's text into its answer as it is. */
 static char *entry_body(ddbst_json *s, const char *request) {
-  size_t n;
-  char *answer = ddbst_json_call(s, request, strlen(request), &n);
-  const char *b = strstr(answer, "\"body\":");
-  if (!b) fail_msg("no body in %s", answer);
-  b += 7;
-  /* the body is an object: to its matching brace (no braces in strings
-   * of these requests) */
-  int depth = 0;
-  const char *e = b;
-  do {
-    if (*e == '{') depth++;
-    if (*e == '}') depth--;
-    e++;
-  } while (depth);
-  char *out = malloc((size_t)(e - b) + 1);
-  memcpy(out, b, (size_t)(e - b));
-  out[e - b] = '\0';
+  char *answer = ddbst_json_call(s, request, strlen(request), NULL);
+  char *out = entry_member(answer, "body");
   ddbst_json_free(answer);
   return out;
 }
@@ -144,13 +130,7 @@ static char *first_cursor(ddbst_json *s) {
       "\\\"PK\\\":{\\\"S\\\":\\\"ORG#acme\\\"},\\\"SK\\\":{\\\"S\\\":"
       "\\\"PROJECT#2026-03-14T09:00:00Z#p-1\\\"}}}\"}";
   char *answer = ddbst_json_call(s, req, sizeof req - 1, NULL);
-  const char *c = strstr(answer, "\"cursor\":\"");
-  if (!c) fail_msg("no cursor in %s", answer);
-  c += 10;
-  size_t n = (size_t)(strchr(c, '"') - c);
-  char *out = malloc(n + 1);
-  memcpy(out, c, n);
-  out[n] = '\0';
+  char *out = entry_member(answer, "cursor");
   ddbst_json_free(answer);
   return out;
 }
