@@ -42,6 +42,12 @@ if [[ -n "$sanitize" ]]; then
   echo "note: library built with -fsanitize=$sanitize; consumer gets it too"
 fi
 
+# The consumer is built by the compiler that built the library (the clang
+# preset's run tests clang's consumer, not gcc's a second time).
+cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+cc=${cc:-${CC:-cc}}
+echo "note: consumers built with $cc"
+
 cmake --install "$build_dir" --prefix "$prefix" >"$work/install.log" ||
   { cat "$work/install.log" >&2; fail "cmake --install"; }
 
@@ -53,6 +59,7 @@ libdir=$(dirname "$pcdir")
 
 # 1. find_package(ddbst) and ddbst::ddbst, in a project of its own.
 cmake -S "$here" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
+      -DCMAKE_C_COMPILER="$cc" \
       -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="${san_flags[*]}" \
       >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log" >&2; fail "consumer configure"; }
@@ -63,7 +70,6 @@ check_output "find_package(ddbst)" "$work/cmake-build/consumer"
 
 # 2. pkg-config --cflags --libs ddbst, against the shared library.
 export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-cc=${CC:-cc}
 # shellcheck disable=SC2046 # pkg-config's output is meant to be split
 "$cc" -std=c11 -Wall -Wextra "${san_flags[@]}" "$here/consumer.c" \
       -o "$work/consumer-pc" $(pkg-config --cflags --libs ddbst) ||
@@ -121,6 +127,7 @@ add_executable(consumer "$here/consumer.c")
 target_link_libraries(consumer PRIVATE ddbst::ddbst)
 CMAKE
 cmake -S "$work/parent" -B "$work/parent-build" -DCMAKE_BUILD_TYPE=Debug \
+      -DCMAKE_C_COMPILER="$cc" \
       -DCMAKE_C_FLAGS="${san_flags[*]}" >"$work/parent.log" 2>&1 ||
   { cat "$work/parent.log" >&2; fail "subproject configure"; }
 if grep -qi cmocka "$work/parent-build/CMakeCache.txt"; then
