@@ -119,9 +119,10 @@ static int read_item(const uint8_t *p, size_t n, size_t *pat, int *pmajor,
     } else if (len == 4) {
       arg = (uint64_t)q[0] << 24 | (uint64_t)q[1] << 16 | (uint64_t)q[2] << 8 |
             q[3];
-    } else {
-      arg = 0;
-      for (int i = 0; i < 8; i++) arg = arg << 8 | q[i];
+    } else { /* written out: the compiler makes it one load and a swap */
+      arg = (uint64_t)q[0] << 56 | (uint64_t)q[1] << 48 | (uint64_t)q[2] << 40 |
+            (uint64_t)q[3] << 32 | (uint64_t)q[4] << 24 | (uint64_t)q[5] << 16 |
+            (uint64_t)q[6] << 8 | q[7];
     }
     at += len;
   }
