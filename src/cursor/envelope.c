@@ -27,7 +27,9 @@ size_t ddbst__cursor_context(const ddbst_model *m, const ddbst__pattern *p,
   if (p->cursor) {
     n = p->cursor->ctx_head_len;
     ddbst__copy((char *)ctx, (const char *)p->cursor->ctx_head, n);
-    return n + put_context_text(ctx + n, part, part_len);
+    n += ddbst__cbor_text_head(ctx + n, part_len);
+    ddbst__copy((char *)ctx + n, part, part_len);
+    return n + part_len;
   }
   ctx[n++] = 0x84; /* array of 4 */
   n += put_context_text(ctx + n, p->name, strlen(p->name));
