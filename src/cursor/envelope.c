@@ -5,22 +5,12 @@
 
 #include <stdio.h>
 
+#include "model/cursor_layout.h"
+
 /* Text of at most 65535 bytes, with the head libcbor's encoder writes
  * (the shortest), written here: a third of the cost of the context. */
 static size_t put_context_text(uint8_t *at, const char *s, size_t n) {
-  size_t head = 1;
-  if (n < 24) {
-    at[0] = (uint8_t)(0x60 | n);
-  } else if (n < 256) {
-    at[0] = 0x78;
-    at[1] = (uint8_t)n;
-    head = 2;
-  } else {
-    at[0] = 0x79;
-    at[1] = (uint8_t)(n >> 8);
-    at[2] = (uint8_t)n;
-    head = 3;
-  }
+  size_t head = ddbst__cbor_text_head(at, n);
   ddbst__copy((char *)at + head, s, n);
   return head + n;
 }
@@ -29,10 +19,18 @@ static size_t put_context_text(uint8_t *at, const char *s, size_t n) {
  * value] into ctx (CONTEXT_MAX bytes); returns its length. It goes into the
  * associated data as it is: CBOR's length prefixes already keep its parts
  * apart, and hashing it first (BLAKE2b) bought nothing for a tenth of the
- * time of a seal and an open. */
+ * time of a seal and an open. Its first three members were written at
+ * load (the plan's ctx_head): only the partition is written per call. */
 size_t ddbst__cursor_context(const ddbst_model *m, const ddbst__pattern *p,
                              const char *part, size_t part_len, uint8_t *ctx) {
   size_t n = 0;
+  if (p->cursor) {
+    n = p->cursor->ctx_head_len;
+    ddbst__copy((char *)ctx, (const char *)p->cursor->ctx_head, n);
+    n += ddbst__cbor_text_head(ctx + n, part_len);
+    ddbst__copy((char *)ctx + n, part, part_len);
+    return n + part_len;
+  }
   ctx[n++] = 0x84; /* array of 4 */
   n += put_context_text(ctx + n, p->name, strlen(p->name));
   if (p->index >= 0) {
@@ -123,9 +121,10 @@ static int read_item(const uint8_t *p, size_t n, size_t *pat, int *pmajor,
     } else if (len == 4) {
       arg = (uint64_t)q[0] << 24 | (uint64_t)q[1] << 16 | (uint64_t)q[2] << 8 |
             q[3];
-    } else {
-      arg = 0;
-      for (int i = 0; i < 8; i++) arg = arg << 8 | q[i];
+    } else { /* written out: the compiler makes it one load and a swap */
+      arg = (uint64_t)q[0] << 56 | (uint64_t)q[1] << 48 | (uint64_t)q[2] << 40 |
+            (uint64_t)q[3] << 32 | (uint64_t)q[4] << 24 | (uint64_t)q[5] << 16 |
+            (uint64_t)q[6] << 8 | q[7];
     }
     at += len;
   }

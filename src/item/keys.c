@@ -207,8 +207,8 @@ int ddbst__render(const ddbst_item *it, const ddbst__template *t,
                   int *plain, ddbst_error *err) {
   if (t->simple) {
     size_t room = t->literal_len;
-    for (int i = 0; i < t->nsegs; i++)
-      if (t->segs[i].attr >= 0) room += it->vals[t->segs[i].attr].len;
+    for (int f = 0; f < t->nfacets; f++)
+      room += it->vals[t->pieces[f].attr].len;
     if (ddbst__buf_reserve(out, room))
       return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
     char *end = render_simple(it, t, limit, out->data + out->len);

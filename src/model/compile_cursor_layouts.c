@@ -88,6 +88,33 @@ int ddbst__cursor_layout(const ddbst__cshape *s, int entity, ddbst__clayout *L,
   return 0;
 }
 
+/* [pattern name, index name or null, descending, ...: the context's
+ * head, as ddbst__cursor_context writes it, into the arena. Names are
+ * identifiers of at most 255 bytes (the loader's check). */
+static int context_head(ddbst_model *m, const ddbst__pattern *p,
+                        ddbst__cursor_plan *c) {
+  const char *ix = p->index >= 0 ? m->indexes[p->index].name : NULL;
+  size_t pn = strlen(p->name), xn = ix ? strlen(ix) : 0;
+  uint8_t *h = ddbst__arena_alloc(&m->arena, 1 + 3 + pn + 3 + xn + 1);
+  if (!h) return DDBST_ENOMEM;
+  size_t n = 0;
+  h[n++] = 0x84; /* array of 4 */
+  n += ddbst__cbor_text_head(h + n, pn);
+  memcpy(h + n, p->name, pn);
+  n += pn;
+  if (ix) {
+    n += ddbst__cbor_text_head(h + n, xn);
+    memcpy(h + n, ix, xn);
+    n += xn;
+  } else {
+    h[n++] = 0xf6; /* null */
+  }
+  h[n++] = p->descending ? 0xf5 : 0xf4; /* true, false */
+  c->ctx_head = h;
+  c->ctx_head_len = n;
+  return 0;
+}
+
 int ddbst__compile_cursor_layouts(ddbst_model *m) {
   for (int i = 0; i < m->npatterns; i++) {
     ddbst__pattern *p = &m->patterns[i];
@@ -95,6 +122,8 @@ int ddbst__compile_cursor_layouts(ddbst_model *m) {
     ddbst__cursor_plan *c = ddbst__arena_alloc(&m->arena, sizeof *c);
     if (!c) return DDBST_ENOMEM;
     ddbst__cursor_shape(m, p, &c->shape);
+    int rc = context_head(m, p, c);
+    if (rc) return rc;
     if (p->nentities) {
       c->layouts =
           ddbst__arena_alloc(&m->arena, (size_t)p->nentities * sizeof *c->layouts);

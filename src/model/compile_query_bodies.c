@@ -6,6 +6,7 @@
  * is what the general path writes, byte for byte:
  * tests/unit/test_query_fixed.c compares the two for every pattern of the
  * example models. */
+#include <stdio.h>
 #include <string.h>
 
 #include "model/compile.h"
@@ -86,13 +87,31 @@ static int one_pattern(ddbst_model *m, ddbst__pattern *p, ddbst_buf *open,
   return rc ? rc : keep(m, open, &p->fixed_close);
 }
 
+/* ,"Limit":N of the limit a query reads when it gives none, so that
+ * query_body copies it rather than writing its digits. */
+static int default_limit(ddbst_model *m, ddbst__pattern *p, ddbst_buf *b) {
+  uint32_t limit = p->limit_default ? p->limit_default : p->limit_max;
+  if (p->limit_max && limit > p->limit_max) limit = p->limit_max;
+  if (p->op != DDBST__OP_QUERY || !limit) return 0;
+  char digits[16];
+  int n = snprintf(digits, sizeof digits, "%u", (unsigned)limit);
+  ddbst_buf_reset(b);
+  int rc = ddbst__buf_puts(b, ",\"Limit\":");
+  rc = rc ? rc : ddbst__buf_append(b, digits, (size_t)n);
+  rc = rc ? rc : keep(m, b, &p->limit_text);
+  if (!rc) p->limit_text_of = limit;
+  return rc;
+}
+
 int ddbst__compile_query_bodies(ddbst_model *m) {
   ddbst_buf open, value;
   ddbst__buf_init(&open, &m->alloc);
   ddbst__buf_init(&value, &m->alloc);
   int rc = 0;
-  for (int i = 0; !rc && i < m->npatterns; i++)
+  for (int i = 0; !rc && i < m->npatterns; i++) {
     rc = one_pattern(m, &m->patterns[i], &open, &value);
+    rc = rc ? rc : default_limit(m, &m->patterns[i], &open);
+  }
   ddbst__buf_release(&open);
   ddbst__buf_release(&value);
   return rc;

@@ -59,7 +59,30 @@ _Static_assert(DDBST__CURSOR_MAX_VALUES <= 127 && DDBST__MAX_FACETS <= 128,
 struct ddbst__cursor_plan {
   ddbst__cshape shape;
   ddbst__clayout *layouts;
+  /* The cursor context's head (cursor/envelope.c): the CBOR array's first
+   * byte, the pattern's name, the index's name or null, and the order, so
+   * that sealing and opening write only the partition after it. */
+  const uint8_t *ctx_head;
+  size_t ctx_head_len;
 };
+
+/* The head of a CBOR text string of n < 65536 bytes at `at` (the shortest,
+ * as libcbor's encoder writes it): its length, 1 to 3. */
+static inline size_t ddbst__cbor_text_head(uint8_t *at, size_t n) {
+  if (n < 24) {
+    at[0] = (uint8_t)(0x60 | n);
+    return 1;
+  }
+  if (n < 256) {
+    at[0] = 0x78;
+    at[1] = (uint8_t)n;
+    return 2;
+  }
+  at[0] = 0x79;
+  at[1] = (uint8_t)(n >> 8);
+  at[2] = (uint8_t)n;
+  return 3;
+}
 
 /* The key attributes of pattern `p`'s LastEvaluatedKey, the query's
  * partition first. */

@@ -334,6 +334,11 @@ typedef struct ddbst__pattern {
    * key's {"S":...} (through "ExpressionAttributeValues":{":v0":) and after
    * it (the sort key's value, the order). n == 0: the pattern has none. */
   ddbst__jtext fixed_open, fixed_close;
+  /* ,"Limit":N for the limit a query that gives none reads (the default,
+   * else the maximum; n == 0: none), made at load (compile_query_bodies.c)
+   * with limit_text_of its N. */
+  ddbst__jtext limit_text;
+  uint32_t limit_text_of;
   /* A query's cursor shape and layouts (model/cursor_layout.h), made at
    * load; NULL for other patterns. */
   const struct ddbst__cursor_plan *cursor;

@@ -204,8 +204,8 @@ static int uses_fixed_body(const ddbst_item *it, const ddbst__pattern *p,
   if (!p->fixed_open.n || q->condition != DDBST_SK_NONE || q->filter ||
       it->nprojected || ddbst__query_fixed_off)
     return 0;
-  for (int i = 0; i < k->sk.nsegs; i++)
-    if (k->sk.segs[i].attr >= 0 && it->vals[k->sk.segs[i].attr].set) return 0;
+  for (int f = 0; f < k->sk.nfacets; f++)
+    if (it->vals[k->sk.pieces[f].attr].set) return 0;
   return 1;
 }
 
@@ -336,7 +336,9 @@ static int query_body(ddbst_item *it, int pattern, const ddbst__pattern *p,
                    : p->limit_default ? p->limit_default
                                       : p->limit_max;
   if (p->limit_max && limit > p->limit_max) limit = p->limit_max;
-  if (!rc && limit) {
+  if (!rc && limit && limit == p->limit_text_of) {
+    rc = ddbst__buf_append(out, p->limit_text.p, p->limit_text.n);
+  } else if (!rc && limit) {
     /* digits by hand: snprintf would be a tenth of the whole body's cost */
     char tmp[24];
     int n = (int)sizeof tmp;
