@@ -2178,8 +2178,9 @@ DDBST_API int ddbst_prepared_version_attribute(const ddbst_prepared *p);
  * JSON array appends to a list (ddbst_item_append), and '?' and an integer
  * on the version attribute expects that version (ddbst_item_expect_version);
  * the other operations refuse them. An update that changes a unique
- * attribute needs its previous value, which segments do not carry (the
- * JSON entry's "previous" does). `len` is the bytes of all segments,
+ * attribute needs its previous value, which segments do not carry: it is
+ * refused (DDBST_EMISSING at the attribute; the JSON entry's "previous"
+ * carries it). `len` is the bytes of all segments,
  * their NULs included, or DDBST_NUL_TERMINATED:
  * exactly one segment per attribute is read, each to its NUL (what an FFI
  * that passes a string writes; nothing else marks the text's end, so it
@@ -2189,8 +2190,7 @@ DDBST_API int ddbst_prepared_version_attribute(const ddbst_prepared *p);
  * cursorKeys; the others take neither (DDBST_EINVAL). `now_unix_us`: a
  * put's defaults, an update's updatedAt and a cursor's age (DDBST_NOW: the
  * clock). Returns the body's DDBST_OP_* (a put of an entity with unique
- * attributes, or an update that changes one, is
- * DDBST_OP_TRANSACT_WRITE_ITEMS), or a negative code with `err` as the
+ * attributes is DDBST_OP_TRANSACT_WRITE_ITEMS), or a negative code with `err` as the
  * typed API fills it (path "Project.status", "cursor", ...; "values" for
  * text that is not segments as above, a mark the op does not take, a
  * version that is no integer from 1: the message names the segment and

@@ -364,6 +364,28 @@ static void update_refusals(void **state) {
   ddbst_json_close(s);
 }
 
+/* An update that changes a unique attribute needs the previous value,
+ * which segments do not carry: refused at the attribute, nothing built. */
+static void update_of_a_unique_is_refused(void **state) {
+  (void)state;
+  ddbst_json *s = open_session(NULL);
+  ddbst_error err;
+  ddbst_prepared *p =
+      ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "User", DDBST_UPSERT, &err);
+  assert_non_null(p);
+  /* User: orgId, userId, email, role, name */
+  assert_int_equal(ddbst_prepared_run(p,
+                                      SEG("=acme\0=u-1\0=new@example.com\0\0"),
+                                      0, NULL, 0, NOW, &err),
+                   DDBST_EMISSING);
+  assert_string_equal(err.path, "User.email");
+  size_t len = 1;
+  assert_string_equal(ddbst_prepared_body(p, &len), "");
+  assert_int_equal(len, 0);
+  ddbst_prepared_free(p);
+  ddbst_json_close(s);
+}
+
 static void refusals(void **state) {
   (void)state;
   ddbst_json *s = open_session(NULL);
@@ -560,6 +582,7 @@ int main(void) {
       cmocka_unit_test(query_is_the_entrys),
       cmocka_unit_test(update_is_the_entrys),
       cmocka_unit_test(update_refusals),
+      cmocka_unit_test(update_of_a_unique_is_refused),
       cmocka_unit_test(refusals),
       cmocka_unit_test(no_allocation_once_warm),
       cmocka_unit_test(allocation_failures),
