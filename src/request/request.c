@@ -491,15 +491,8 @@ static int update_expression(ddbst_item *it, int upsert, int64_t now_us,
    * it: the key just rendered and every value this update writes */
   size_t bytes = key_bytes;
 
-  if (e->updated_attr >= 0 && !it->vals[e->updated_attr].set) {
-    char ts[DDBST__TS_MAX];
-    size_t tl;
-    const char *bad = ddbst__ts_from_unix_us(
-        now_us, e->attrs[e->updated_attr].precision, ts, &tl);
-    if (bad)
-      return ddbst__fail(err, DDBST_ERANGE, NULL, "updatedAt: %s", bad);
-    if (ddbst__item_store(it, e->updated_attr, ts, tl)) return DDBST_ENOMEM;
-  }
+  rc = ddbst__update_stamp(it, now_us, err);
+  if (rc) return rc;
 
   rc = ddbst__buf_puts(out, ",\"UpdateExpression\":\"");
   /* SET: plain values and list appends */
@@ -688,6 +681,13 @@ static int action_gives(const ddbst_item *it, int a) {
 
 int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                        ddbst_buf *out, ddbst_error *err) {
+  int rc = ddbst__update_body_simple(it, flags, now_us, out);
+  if (rc) return rc < 0 ? rc : 0;
+  return ddbst__update_body_general(it, flags, now_us, out, err);
+}
+
+int ddbst__update_body_general(ddbst_item *it, uint32_t flags, int64_t now_us,
+                               ddbst_buf *out, ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
   char path[DDBST_ERROR_PATH_MAX];
   /* before the key is built: a removed primary facet is a change, not a

@@ -44,6 +44,17 @@ int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
                        ddbst_error *err);
 int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                        ddbst_buf *out, ddbst_error *err);
+/* ddbst__update_body's two ways: the one-pass writer of the commonest
+ * update (update_simple.c: 1 written, 0 not its case and `out` as it was,
+ * DDBST_ENOMEM), and the general writer, which takes every update and says
+ * what is wrong with one. The same bytes where both write. */
+int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
+                              ddbst_buf *out);
+int ddbst__update_body_general(ddbst_item *it, uint32_t flags, int64_t now_us,
+                               ddbst_buf *out, ddbst_error *err);
+/* An update's updatedAt (when the entity keeps one and it is not given):
+ * stored as the time of the update, before anything reads the values. */
+int ddbst__update_stamp(ddbst_item *it, int64_t now_us, ddbst_error *err);
 
 /* ---- unique constraints (transact.c) ---- */
 
