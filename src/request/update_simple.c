@@ -99,22 +99,25 @@ static int plan_index(const ddbst_item *it, plan *p, const ddbst__ekey *k) {
   const ddbst__index *ix = &m->indexes[k->index];
   if (ix->native) return 1;
   const ddbst__template *ts[2] = {&k->pk, &k->sk};
-  int touched = 0;
+  /* one walk: whether a value of its own is given, and whether one is not */
+  int touched = 0, missing = 0;
   for (int t = 0; t < 2; t++)
-    for (int i = 0; i < ts[t]->nsegs; i++) {
-      int a = ts[t]->segs[i].attr;
-      if (a >= 0 && !e->attrs[a].primary_facet && given(it, a)) touched = 1;
+    for (const ddbst__seg *g = ts[t]->segs, *end = g + ts[t]->nsegs; g < end;
+         g++) {
+      if (g->attr < 0) continue;
+      int gv = given(it, g->attr);
+      touched |= gv & !e->attrs[g->attr].primary_facet;
+      missing |= !gv;
     }
-  for (int i = 0; i < k->nwhen; i++)
-    if (given(it, k->when[i].attr)) touched = 1;
+  for (int i = 0; i < k->nwhen; i++) {
+    int gv = given(it, k->when[i].attr);
+    touched |= gv;
+    missing |= !gv;
+  }
   if (!touched) return 1;
+  if (missing) return 0;
   for (int i = 0; i < k->nwhen; i++)
-    if (!given(it, k->when[i].attr) || !ddbst__cond_holds(it, &k->when[i]))
-      return 0;
-  for (int t = 0; t < 2; t++)
-    for (int i = 0; i < ts[t]->nsegs; i++)
-      if (ts[t]->segs[i].attr >= 0 && !given(it, ts[t]->segs[i].attr))
-        return 0;
+    if (!ddbst__cond_holds(it, &k->when[i])) return 0;
   if (ddbst__index_own_pk(ix) &&
       !plan_key(it, p, ix->pk_attr, &ix->pk_jname, &k->pk, DDBST__PK_MAX))
     return 0;
@@ -131,7 +134,7 @@ static int plan_update(const ddbst_item *it, plan *p) {
   for (int a = 0; a < e->nattrs; a++) {
     const ddbst__attr *at = &e->attrs[a];
     const ddbst__val *v = &it->vals[a];
-    if (at->primary_facet || a == e->version_attr || !v->set) continue;
+    if (!v->set || at->primary_facet || a == e->version_attr) continue;
     if (v->upd != DDBST__UPD_SET) return 0;
     p->bytes += at->jname.raw_len +
                 ddbst__value_size(at, it->text.data + v->off, v->len);
