@@ -264,6 +264,17 @@ static int write_values(ddbst_item *it, const plan *p, ddbst_buf *out) {
   return 0;
 }
 
+/* Not the short way: the item as it was given (the stamp taken back). */
+static int decline(ddbst_item *it, int stamped, const ddbst__val *before,
+                   size_t text_len) {
+  if (stamped) {
+    it->vals[ddbst__entity_of(it)->updated_attr] = *before;
+    it->text.len = text_len;
+    it->text.data[text_len] = '\0';
+  }
+  return 0;
+}
+
 int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
                               ddbst_buf *out) {
   const ddbst__entity *e = ddbst__entity_of(it);
@@ -272,18 +283,24 @@ int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
       it->has_expected_version ||
       !e->key.avrun.head || ddbst__unique_conditions_needed(it))
     return 0;
-  /* as the general writer does first: an update says when it was made */
-  if (ddbst__update_stamp(it, now_us, NULL)) return 0;
+  /* as the general writer does first: an update says when it was made
+   * (taken back if the general writer is to do it, so that an error leaves
+   * the item as it would have) */
+  int u = e->updated_attr;
+  int stamped = u >= 0 && !it->vals[u].set;
+  ddbst__val before = stamped ? it->vals[u] : (ddbst__val){0};
+  size_t text_len = it->text.len;
+  if (stamped && ddbst__update_stamp(it, now_us, NULL)) return 0;
   plan p;
   p.n = 0;
   p.version = NULL;
   p.names_len = p.values_len = 0;
   p.bytes = 0;
-  if (!plan_update(it, &p)) return 0;
   const ddbst__name *pk = ddbst__name_of(it->m, it->m->pk_attr);
-  for (int i = 0; pk && i < p.n; i++)
+  int ok = plan_update(it, &p);
+  for (int i = 0; ok && pk && i < p.n; i++)
     if (p.as[i].nm == pk) pk = NULL;
-  if (!pk) return 0;
+  if (!ok || !pk) return decline(it, stamped, &before, text_len);
   size_t start = out->len, key_bytes = 0;
   int rc = ddbst__begin(out, it->m);
   rc = rc ? rc : ddbst__buf_append(out, ",\"Key\":", 7);
@@ -291,7 +308,7 @@ int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
     rc = ddbst__primary_av_simple(it, out, &key_bytes);
     if (rc == 0 || (rc > 0 && p.bytes + key_bytes > DDBST__ITEM_MAX)) {
       ddbst__buf_truncate(out, start);
-      return 0;
+      return decline(it, stamped, &before, text_len);
     }
     rc = rc < 0 ? rc : 0;
   }

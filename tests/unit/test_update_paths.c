@@ -3,7 +3,7 @@
  * its primary key given and each other attribute alone, each pair, and
  * all of them, in clean text and in text that needs a JSON escape or holds
  * the delimiter, under each flag an update takes, the short way either
- * declines (leaving the buffer as it was) or writes exactly the general
+ * declines (leaving the buffer and the item as they were) or writes exactly the general
  * writer's body, which then succeeds. The bench's update is one it takes. */
 #include <stdio.h>
 #include <string.h>
@@ -91,10 +91,16 @@ static void one(ddbst_item *it, int entity, const values *v, uint64_t mask,
   int general = ddbst__update_body_general(it, flags, 1773478800000000, a, &err);
   fill(it, entity, v, mask);
   ddbst_buf_reset(b);
+  const ddbst__entity *e = ddbst__entity_of(it);
+  int stamp_set = e->updated_attr >= 0 && it->vals[e->updated_attr].set;
+  size_t text_len = it->text.len;
   int simple = ddbst__update_body_simple(it, flags, 1773478800000000, b);
   assert_true(simple == 0 || simple == 1);
-  if (!simple) {
+  if (!simple) { /* nothing written, the item as it was: no stamp */
     assert_int_equal(ddbst_buf_len(b), 0);
+    assert_int_equal(it->text.len, text_len);
+    if (e->updated_attr >= 0)
+      assert_int_equal(it->vals[e->updated_attr].set, stamp_set);
     declined++;
     return;
   }
