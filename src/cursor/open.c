@@ -26,9 +26,9 @@ static int64_t ipow10(int k) {
  * divisions by a variable took longer than the rest of the check): 10^k,
  * k > 0, does not divide 2^63, so INT64_MIN / 10^k is -(INT64_MAX / 10^k). */
 static void unit_bounds(int k, int64_t unit, int64_t *most, int64_t *least) {
-  static const int64_t top[7] = {INT64_MAX,           INT64_MAX / 10,
-                                 INT64_MAX / 100,     INT64_MAX / 1000,
-                                 INT64_MAX / 10000,   INT64_MAX / 100000,
+  static const int64_t top[7] = {INT64_MAX,          INT64_MAX / 10,
+                                 INT64_MAX / 100,    INT64_MAX / 1000,
+                                 INT64_MAX / 10000,  INT64_MAX / 100000,
                                  INT64_MAX / 1000000};
   if (k >= 0 && k < 7) {
     *most = top[k];
@@ -112,8 +112,9 @@ static int facet_text(const ddbst_model *m, const ddbst__attr *a, int lower,
     unsigned scan = a->type == DDBST__T_TIMESTAMP ? m->ts_scan
                     : a->type == DDBST__T_ULID    ? m->ulid_scan
                                                   : 0;
-    *clean = out->n > 0 && m->delim_len == 1 &&
-             (scan == DDBST__SCAN_KNOWN || !memchr(out->p, m->delim[0], out->n));
+    *clean =
+        out->n > 0 && m->delim_len == 1 &&
+        (scan == DDBST__SCAN_KNOWN || !memchr(out->p, m->delim[0], out->n));
     *plain = 1;
     return 0;
   }
@@ -281,10 +282,12 @@ static int made_for(const ddbst_cursor_keys *keys, const unwrapped *u,
                     const ddbst_model *m, int pattern, view part) {
   uint8_t ad[AD_MAX];
   for (int q = 0; q < m->npatterns; q++) {
-    if (q == pattern || m->patterns[q].op != DDBST__OP_QUERY) continue;
+    if (q == pattern || m->patterns[q].op != DDBST__OP_QUERY)
+      continue;
     size_t ctx_len = ddbst__cursor_context(m, &m->patterns[q], part.p, part.n,
                                            ad + 1 + KEY_ID_BYTES);
-    if (ddbst__cursor_fits(keys, u, ad, ctx_len)) return q;
+    if (ddbst__cursor_fits(keys, u, ad, ctx_len))
+      return q;
   }
   return -1;
 }
@@ -322,17 +325,18 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
   rc = ddbst__cursor_unwrap(keys, cursor, len, ad, ctx_len, now_us, &u, err);
   if (rc == 1) {
     int other = made_for(keys, &u, m, pattern, part);
-    if (other >= 0) return refuse_other_pattern(err, m, other, pattern);
+    if (other >= 0)
+      return refuse_other_pattern(err, m, other, pattern);
     return ddbst__cursor_refuse(
-        err, u.unsealed
-                 ? "the unsealed cursor does not fit this query: it was "
-                   "made for another pattern, index, sort order or "
-                   "partition, or it was altered"
-                 : "the cursor does not open: it was made for another "
-                   "pattern, index, sort order or partition, or it was "
-                   "altered");
+        err, u.unsealed ? "the unsealed cursor does not fit this query: it was "
+                          "made for another pattern, index, sort order or "
+                          "partition, or it was altered"
+                        : "the cursor does not open: it was made for another "
+                          "pattern, index, sort order or partition, or it was "
+                          "altered");
   }
-  if (rc) return rc;
+  if (rc)
+    return rc;
   int at = u.at;
   uint8_t h = u.h;
   if (p->index >= 0 && m->indexes[p->index].native)
@@ -378,7 +382,8 @@ int ddbst__cursor_open(const ddbst_cursor_keys *keys, const ddbst_model *m,
     view fixed[DDBST__MAX_FACETS], carried[MAX_VALUES];
     if (L && qpart->t == L->t[0]) /* the query split it as it rendered it */
       for (int f = 0; f < L->nfixed; f++)
-        fixed[f] = (view){part.p + qpart->spans[2 * f], qpart->spans[2 * f + 1]};
+        fixed[f] =
+            (view){part.p + qpart->spans[2 * f], qpart->spans[2 * f + 1]};
     else if (!L || !ddbst__cursor_partition_facets(s, L, part, fixed))
       return ddbst__cursor_refuse(
           err, "the cursor's entity does not fit this query's "

@@ -49,6 +49,9 @@ int ddbst__ffi_fail(call *c, int code, const char *path, const char *fmt, ...)
     DDBST__PRINTF(4, 5);
 /* Puts `prefix` before the path of the error in c->err ("items[2]."). */
 int ddbst__ffi_prefix_path(call *c, const char *prefix);
+/* The refusal of a moved unique guard naming "previous", not the typed
+ * API (a prepared operation's: that it cannot carry it). */
+void ddbst__ffi_name_previous(ddbst_error *e, int prepared);
 /* The typed API's cursor_keys is the session's cursorKeys. */
 void ddbst__ffi_keys_path(call *c);
 

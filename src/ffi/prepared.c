@@ -270,8 +270,10 @@ int ddbst_prepared_run(ddbst_prepared *p, const char *values, size_t len,
   case DDBST_OP_PUT_ITEM:
     return ddbst_put_request(p->item, p->flags, now_unix_us, &p->body, err);
   case DDBST_OP_UPDATE_ITEM:
-    return ddbst_update_request(p->item, p->flags, now_unix_us, &p->body,
-                                err);
+    rc = ddbst_update_request(p->item, p->flags, now_unix_us, &p->body, err);
+    /* segments carry no previous value: the message says so */
+    if (rc < 0 && err) ddbst__ffi_name_previous(err, 1);
+    return rc;
   case DDBST_OP_DELETE_ITEM:
     return ddbst_delete_request(p->item, p->flags, &p->body, err);
   default: {

@@ -32,6 +32,31 @@ int ddbst__ffi_prefix_path(call *c, const char *prefix) {
   return c->err.code;
 }
 
+/* The builders refuse an update that moves a unique guard without the
+ * attribute's previous value, naming the typed API's way to give it
+ * (ddbst_item_set_previous). The JSON entry's caller gives it in
+ * "previous", and a prepared operation's cannot give it at all: the
+ * message names what they write, the JSON path of the value
+ * (previous.email: the attribute is the last part of `e->path`). */
+void ddbst__ffi_name_previous(ddbst_error *e, int prepared) {
+  static const char typed[] =
+      "give the previous value too (ddbst_item_set_previous)";
+  size_t n = strlen(e->message), t = sizeof typed - 1;
+  if (e->code != DDBST_EMISSING || n < t || strcmp(e->message + n - t, typed))
+    return;
+  const char *dot = strrchr(e->path, '.');
+  const char *attr = dot ? dot + 1 : e->path;
+  size_t cap = sizeof e->message - (n - t);
+  int w = snprintf(e->message + n - t, cap,
+                   prepared ? "its previous value is needed, which a "
+                              "prepared update cannot carry (the JSON "
+                              "entry's previous.%s can)"
+                            : "give the previous value too (previous.%s)",
+                   attr);
+  if (w < 0 || (size_t)w >= cap) /* cut, perhaps mid-character */
+    ddbst__trim_partial_utf8(e->message);
+}
+
 /* Refuses members not in `allowed` (NULL-terminated). */
 int ddbst__ffi_only(call *c, const ddbst__jnode *obj, const char *what,
                     const char *const *allowed) {

@@ -144,6 +144,7 @@ void ddbst_json_free(char *answer) {
 
 /* {"error":{...}} alone in c->out, or nothing when even that fails. */
 static void put_error_answer(call *c) {
+  ddbst__ffi_name_previous(&c->err, 0);
   ddbst_buf_reset(&c->out);
   ddbst__jw_init(&c->w, &c->out);
   ddbst__jw_open(&c->w, '{');

@@ -58,20 +58,18 @@ delete-table describe-table diff doc generate get hydrate keys lint migrate page
 patterns put query scan schema stream transact update update-continuous-backups
 update-contributor-insights update-table update-time-to-live view workbench"
 if [[ $(echo $verbs) == $(echo $all) ]]; then pass; else fail "overview lists: $(echo $verbs)"; fi
-for verb in $all; do
-  run "$verb" --help
-  [[ $rc -eq 0 ]] || fail "$verb has no help"
-done
 expect overview-version 0 'ddbst --version' '' -- --help
 expect overview-help-verb 0 'ddbst help VERB' '' -- help
-for verb in $verbs; do
+# every verb the command runs, whether the overview lists it or not (each
+# run once: under AddressSanitizer a run costs a tenth of a second)
+for verb in $all; do
   run help "$verb"
   [[ $rc -eq 0 && $out == "usage: ddbst $verb"* && $out == *$'\noptions:\n'* &&
      $out == *$'\nexample:\n  $ ddbst '"$verb"* ]] || fail "help $verb: exit $rc: $out"
   help=$out
   # VERB --help and -h are the same text, wherever they stand
   run "$verb" --help
-  [[ $rc -eq 0 && $out == "$help" ]] || fail "$verb --help: exit $rc"
+  [[ $rc -eq 0 && $out == "$help" ]] || fail "$verb --help: exit $rc (no help?)"
   run "$verb" "$saas" -h
   [[ $rc -eq 0 && $out == "$help" ]] || fail "$verb MODEL -h: exit $rc"
   # the example runs, from the source tree, and succeeds

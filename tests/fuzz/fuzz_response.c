@@ -19,6 +19,7 @@
 #include "ddbst.h"
 #include "fuzz_models.h"
 #include "fuzz_text.h"
+#include "../spaced.h"
 
 static void check(int rc, const ddbst_error *err) {
   if (rc < 0 && rc != DDBST_ENOTFOUND && err->message[0] == '\0')
@@ -33,27 +34,6 @@ static void valid(ddbst_buf *out) {
     yajl_tree_free(v);
   }
   ddbst_buf_reset(out);
-}
-
-/* `json` with a space after every '{' outside a string, into `o` (room for
- * 2 * n): where the text is well-formed, the same answer, whose items'
- * {"S":"..."} the page parser cannot read in one step (parse.c). */
-static size_t spaced(const char *json, size_t n, char *o) {
-  size_t k = 0;
-  int in_string = 0;
-  for (size_t i = 0; i < n; i++) {
-    char c = json[i];
-    o[k++] = c;
-    if (in_string) {
-      if (c == '\\' && i + 1 < n) o[k++] = json[++i];
-      else if (c == '"') in_string = 0;
-    } else if (c == '"') {
-      in_string = 1;
-    } else if (c == '{') {
-      o[k++] = ' ';
-    }
-  }
-  return k;
 }
 
 /* The page parser's one-step reading of a value agrees with the loop's:

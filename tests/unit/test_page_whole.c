@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../spaced.h"
 #include "support.h"
 
 static ddbst_model *saas;
@@ -40,26 +41,12 @@ static int teardown(void **state) {
   return 0;
 }
 
-/* `json` with a space after every '{' outside a string (json is JSON). */
-static char *spaced(const char *json, size_t n, size_t *out_len) {
+/* spaced (../spaced.h) into memory of its own, NUL-terminated. */
+static char *spaced_copy(const char *json, size_t n, size_t *out_len) {
   char *o = malloc(2 * n + 1);
   assert_non_null(o);
-  size_t k = 0;
-  int in_string = 0;
-  for (size_t i = 0; i < n; i++) {
-    char c = json[i];
-    o[k++] = c;
-    if (in_string) {
-      if (c == '\\' && i + 1 < n) o[k++] = json[++i];
-      else if (c == '"') in_string = 0;
-    } else if (c == '"') {
-      in_string = 1;
-    } else if (c == '{') {
-      o[k++] = ' ';
-    }
-  }
-  o[k] = '\0';
-  *out_len = k;
+  *out_len = spaced(json, n, o);
+  o[*out_len] = '\0';
   return o;
 }
 
@@ -108,7 +95,7 @@ static void same_item(int i) {
  * the count. */
 static int both_ways(int op, const char *json, size_t n) {
   size_t sn;
-  char *s = spaced(json, n, &sn);
+  char *s = spaced_copy(json, n, &sn);
   ddbst_error ea, eb;
   int ra = ddbst_page_parse(a, op, json, n, &ea);
   int rb = ddbst_page_parse(b, op, s, sn, &eb);

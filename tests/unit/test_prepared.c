@@ -379,6 +379,11 @@ static void update_of_a_unique_is_refused(void **state) {
                                       0, NULL, 0, NOW, &err),
                    DDBST_EMISSING);
   assert_string_equal(err.path, "User.email");
+  /* the typed API's ddbst_item_set_previous is none of this caller's */
+  assert_string_equal(err.message,
+                      "changing User.email moves its unique guard email: its "
+                      "previous value is needed, which a prepared update "
+                      "cannot carry (the JSON entry's previous.email can)");
   size_t len = 1;
   assert_string_equal(ddbst_prepared_body(p, &len), "");
   assert_int_equal(len, 0);

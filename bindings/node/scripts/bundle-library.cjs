@@ -4,7 +4,9 @@
 //   $DDBST_LIBRARY_FILE (a libddbst.so file);
 //   an installed ddbst that pkg-config finds (its libdir);
 //   the ddbst source tree this directory sits in (../..), built with CMake
-//   into build/libddbst/ here (Release, the library alone).
+//   into its build/libddbst/ (Release, the library alone): the Python
+//   package's build backend builds into the same directory, so packing both
+//   from one tree builds the library once.
 // An installed one's version must be the package's (a source tree's is). YAJL, libsodium and libcbor stay the
 // system's shared libraries.
 
@@ -37,7 +39,8 @@ function fromSource() {
   if (!fs.existsSync(path.join(root, 'CMakeLists.txt')) || !fs.existsSync(path.join(root, 'include', 'ddbst.h'))) {
     return null;
   }
-  const build = path.join(here, 'build', 'libddbst');
+  // shared with bindings/python/_build/ddbst_build.py
+  const build = path.join(root, 'build', 'libddbst');
   const run = (args) => execFileSync('cmake', args, { stdio: ['ignore', 'ignore', 'inherit'] });
   run(['-S', root, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DDDBST_TESTS=OFF', '-DDDBST_TOOLS=OFF']);
   run(['--build', build, '--target', 'ddbst', '-j2']);

@@ -10,7 +10,9 @@ library comes from, in this order:
      $DDBST_WHEEL_LIBRARY: a libddbst.so file;
   2. an installed ddbst that pkg-config finds (its libdir);
   3. the ddbst source tree this directory sits in (../..), built with CMake
-     into build/libddbst/ here (Release, the library alone), once.
+     into its build/libddbst/ (Release, the library alone), once: the Node
+     package's `npm pack` builds into the same directory, so packing both
+     from one tree builds the library once.
 
 Its version must be the package's. libddbst's own dependencies (YAJL,
 libsodium, libcbor) stay the system's shared libraries.
@@ -87,7 +89,8 @@ def _build_from_source():
     if not (SOURCE_ROOT / "CMakeLists.txt").exists() or \
             not (SOURCE_ROOT / "include" / "ddbst.h").exists():
         return None
-    build = HERE / "build" / "libddbst"
+    # shared with bindings/node/scripts/bundle-library.cjs
+    build = SOURCE_ROOT / "build" / "libddbst"
     log = build.parent / "libddbst-build.log"
     build.mkdir(parents=True, exist_ok=True)
     with open(log, "w") as out:
