@@ -12,6 +12,34 @@
 #include "request/request.h"
 #include "base/bytes.h"
 
+#include <string.h>
+
+/* ddbst__copy_padded with texts to 64 bytes in two fixed copies (the
+ * body's head, `{"TableName":"t","Item":{"PK":{"S":"ORG#`, is one): the
+ * bytes read and written past n stay within the 32 of the pad. */
+static inline void copy_text(char *d, const char *s, size_t n) {
+  if (n <= 32) {
+    memcpy(d, s, 32);
+  } else if (n <= 64) {
+    memcpy(d, s, 32);
+    memcpy(d + 32, s + 32, 32);
+  } else {
+    memcpy(d, s, n);
+  }
+}
+
+/* Whether ddbst__prepare_write would find nothing to do: every default's
+ * attribute and every required one set, no version to write. Then it need
+ * not be called (its loops, through two exported functions). */
+static int prepared(const ddbst_item *it, const ddbst__entity *e) {
+  if (e->version_attr >= 0) return 0;
+  int all = 1;
+  for (int k = 0; k < e->ndefaults; k++) all &= it->vals[e->default_attrs[k]].set;
+  for (int k = 0; k < e->nrequired; k++)
+    all &= it->vals[e->required_attrs[k]].set;
+  return all;
+}
+
 /* Nothing kept: what was written is past the buffer's length. */
 static int left(ddbst_buf *out) {
   out->data[out->len] = '\0';
@@ -33,8 +61,10 @@ int ddbst__put_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
   for (int i = 0; i < p->nconds; i++)
     for (int c = 0; c < p->conds[i]->nwhen; c++)
       if (!ddbst__cond_holds(it, &p->conds[i]->when[c])) return 0;
-  int rc = ddbst__prepare_write(it, flags != 0, now_us, err);
-  if (rc) return rc;
+  if (!prepared(it, e)) {
+    int rc = ddbst__prepare_write(it, flags != 0, now_us, err);
+    if (rc) return rc;
+  }
   /* the defaults may have added text */
   text_bound = e->key_uses * it->text.len;
   if (text_bound + p->key_literal_max > DDBST__SK_MAX) return 0;
@@ -48,26 +78,30 @@ int ddbst__put_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
     const ddbst__val *v = &vals[s->attr];
     if (v->scan != DDBST__SCAN_KNOWN) return left(out);
     /* the texts (the arena) and the values (the item's text) are padded */
-    ddbst__copy_padded(o, s->text, s->len);
+    copy_text(o, s->text, s->len);
     o += s->len;
     ddbst__copy_padded(o, text + v->off, v->len);
     o += v->len;
   }
-  ddbst__copy_padded(o, p->keys_end.p, p->keys_end.n);
+  copy_text(o, p->keys_end.p, p->keys_end.n);
   o += p->keys_end.n;
   for (int a = 0; a < e->nattrs; a++) {
     const ddbst__val *v = &vals[a];
     if (!v->set) continue;
     const ddbst__jtext *mt = &p->members[a];
-    if (!mt->p || !v->scan || (v->scan & DDBST__SCAN_ESCAPE))
+    /* not a string, or not scanned clean when set (a scan found always has
+     * SCAN_KNOWN) */
+    if (!mt->p ||
+        (v->scan & (DDBST__SCAN_KNOWN | DDBST__SCAN_ESCAPE)) !=
+            DDBST__SCAN_KNOWN)
       return left(out);
-    ddbst__copy_padded(o, mt->p, mt->n);
+    copy_text(o, mt->p, mt->n);
     o += mt->n;
     ddbst__copy_padded(o, text + v->off, v->len);
     o += v->len;
   }
   const ddbst__jtext *end = flags ? &p->create_end : &p->put_end;
-  ddbst__copy_padded(o, end->p, end->n);
+  copy_text(o, end->p, end->n);
   o += end->n;
   *o = '\0';
   out->len = (size_t)(o - out->data);
