@@ -131,9 +131,11 @@ int ddbst__compile_put_plans(ddbst_model *m) {
   for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
     if (!en->keys_simple || en->nuniques) continue;
-    k.p = &en->put_plan;
-    rc = make_plan(&k, en);
-    if (!rc && !en->put_plan.keys_end.p) en->put_plan.steps = NULL;
+    k.p = ddbst__arena_alloc(&m->arena, sizeof *k.p);
+    if (!k.p) rc = DDBST_ENOMEM;
+    rc = rc ? rc : make_plan(&k, en);
+    /* no keys_end: not the shape a plan writes */
+    if (!rc && k.p->keys_end.p) en->put_plan = k.p;
   }
   ddbst__buf_release(&k.pending);
   return rc;

@@ -172,8 +172,8 @@ typedef struct ddbst__unique {
  * (compile_put_plans.c) and written by request/put_plan.c: the body up to
  * the last key's value is steps of a text (padded in the arena) then a key
  * facet's value; each set attribute adds its `"},"name":{"S":"` and value;
- * the end closes the body. steps is NULL for an entity it does not serve
- * (keys not simple, unique constraints). */
+ * the end closes the body. An entity it does not serve (keys not simple,
+ * unique constraints) has none. */
 typedef struct ddbst__pstep {
   const char *text;
   uint32_t len;
@@ -230,7 +230,8 @@ typedef struct ddbst__entity {
    * text, type_av and every attribute's s_member and its `"},`; what the
    * values add is their length (item_body.c reserves once). */
   size_t item_fixed;
-  ddbst__put_plan put_plan; /* compile_put_plans.c */
+  /* compile_put_plans.c, in the arena: NULL when it serves no put */
+  const ddbst__put_plan *put_plan;
   /* Loading only: its "attributes" could not be read, so names are not
    * checked against them (one missing block is one error, not one per
    * facet). */

@@ -49,8 +49,8 @@ static int left(ddbst_buf *out) {
 int ddbst__put_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
                        ddbst_buf *out, ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
-  const ddbst__put_plan *p = &e->put_plan;
-  if (!p->steps || (flags & ~DDBST_CREATE) || it->cond || it->update ||
+  const ddbst__put_plan *p = e->put_plan;
+  if (!p || (flags & ~DDBST_CREATE) || it->cond || it->update ||
       it->has_expected_version || it->has_update_ops)
     return 0;
   /* The keys' text is at most key_uses times the values' (as
