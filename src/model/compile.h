@@ -17,6 +17,9 @@ int ddbst__compile_scans(ddbst_model *m);
 int ddbst__compile_ranges(ddbst_model *m);
 /* Key runs of simple key pairs (compile_key_runs.c): needs the names. */
 int ddbst__compile_key_runs(ddbst_model *m);
+/* Each entity's PutItem as fixed texts and values (compile_put_plans.c):
+ * needs the key runs. */
+int ddbst__compile_put_plans(ddbst_model *m);
 /* Unique guards that are one of their entity's index keys
  * (compile_guards.c). */
 int ddbst__compile_guards(ddbst_model *m);

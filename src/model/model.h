@@ -168,6 +168,32 @@ typedef struct ddbst__unique {
   const ddbst__jtext *same_key;
 } ddbst__unique;
 
+/* A PutItem of one entity as fixed texts and values, made at load
+ * (compile_put_plans.c) and written by request/put_plan.c: the body up to
+ * the last key's value is steps of a text (padded in the arena) then a key
+ * facet's value; each set attribute adds its `"},"name":{"S":"` and value;
+ * the end closes the body. An entity it does not serve (keys not simple,
+ * unique constraints) has none. */
+typedef struct ddbst__pstep {
+  const char *text;
+  uint32_t len;
+  int attr;
+} ddbst__pstep;
+
+typedef struct ddbst__put_plan {
+  ddbst__pstep *steps;
+  int nsteps;
+  ddbst__jtext keys_end; /* after the last facet: `"},"_type":{"S":"Project` */
+  ddbst__jtext *members; /* per attribute: `"},"name":{"S":"`; p NULL: no S */
+  ddbst__jtext put_end;  /* `"}}}` */
+  ddbst__jtext create_end; /* `"}},"ConditionExpression":...}}` */
+  /* the indexes whose "when" conditions decide whether the item is in */
+  const ddbst__ekey **conds;
+  int nconds;
+  size_t fixed; /* every text's bytes, the longer end's: the reservation */
+  uint32_t key_literal_max; /* the longest key template's literal bytes */
+} ddbst__put_plan;
+
 typedef struct ddbst__entity {
   const char *name;
   size_t name_len; /* the entity attribute's value, written per key build */
@@ -204,6 +230,8 @@ typedef struct ddbst__entity {
    * text, type_av and every attribute's s_member and its `"},`; what the
    * values add is their length (item_body.c reserves once). */
   size_t item_fixed;
+  /* compile_put_plans.c, in the arena: NULL when it serves no put */
+  const ddbst__put_plan *put_plan;
   /* Loading only: its "attributes" could not be read, so names are not
    * checked against them (one missing block is one error, not one per
    * facet). */

@@ -71,7 +71,9 @@ int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (ddbst__entity_of(it)->nuniques)
     return ddbst__unique_write(it, DDBST__W_PUT, flags, now_us, out, err);
   size_t start = out->len;
-  rc = ddbst__put_body(it, flags, now_us, out, err);
+  rc = ddbst__put_planned(it, flags, now_us, out, err);
+  if (rc == 1) return DDBST_OP_PUT_ITEM;
+  if (!rc) rc = ddbst__put_body(it, flags, now_us, out, err);
   return rc ? ddbst__abandon(out, start, rc, err) : DDBST_OP_PUT_ITEM;
 }
 

@@ -26,6 +26,12 @@ int ddbst__write_item(ddbst_item *it, ddbst_buf *out, ddbst_error *err);
 int ddbst__write_item_simple(ddbst_item *it, ddbst_buf *out,
                              ddbst_error *err);
 
+/* A PutItem body from the entity's plan (put_plan.c), defaults and all:
+ * 1 written, 0 nothing written (ddbst__put_body must: an uncommon shape),
+ * or an error of ddbst__prepare_write's or DDBST_ENOMEM. */
+int ddbst__put_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
+                       ddbst_buf *out, ddbst_error *err);
+
 /* DDBST_ERANGE: the item would pass DynamoDB's 400 KB (`size` bytes). */
 int ddbst__item_too_big(const ddbst__entity *e, size_t size,
                         ddbst_error *err);

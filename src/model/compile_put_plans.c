@@ -1,0 +1,142 @@
+/* Put plans (ddbst__put_plan): each entity's PutItem body as the fixed
+ * texts between its values, made once from the key runs
+ * (compile_key_runs.c) so that a put of the common shape is copies and
+ * nothing else (request/put_plan.c): the table's name, `"Item":`, the key
+ * members, the entity type and every member's name run together into as
+ * few texts as the values between them allow. */
+#include <string.h>
+
+#include "model/compile.h"
+
+typedef struct plan_maker {
+  ddbst_model *m;
+  ddbst_buf pending; /* the text since the last value */
+  ddbst__put_plan *p;
+} plan_maker;
+
+static int add(plan_maker *k, const char *s, size_t n) {
+  return ddbst__buf_append(&k->pending, s, n);
+}
+
+/* The pending text into the arena, as a jtext (padded, NUL after). */
+static int take(plan_maker *k, ddbst__jtext *t) {
+  const char *p =
+      ddbst__arena_strndup(&k->m->arena, k->pending.data, k->pending.len);
+  if (!p) return DDBST_ENOMEM;
+  *t = (ddbst__jtext){p, (uint32_t)k->pending.len, 0};
+  k->p->fixed += k->pending.len; /* the ends' are counted apart */
+  ddbst_buf_reset(&k->pending);
+  return 0;
+}
+
+/* A run's texts and facets, its facets each ending a step. */
+static int add_run(plan_maker *k, const ddbst__jrun *run) {
+  int rc = add(k, run->head, run->head_len);
+  for (int i = 0; !rc && i < run->npieces; i++) {
+    ddbst__jtext t;
+    rc = take(k, &t);
+    if (rc) break;
+    k->p->steps[k->p->nsteps++] = (ddbst__pstep){t.p, t.n,
+                                                 run->pieces[i].attr};
+    rc = add(k, run->pieces[i].lit, run->pieces[i].lit_len);
+  }
+  return rc;
+}
+
+static uint32_t literal_max(uint32_t max, const ddbst__ekey *k) {
+  if (k->pk.literal_len > max) max = k->pk.literal_len;
+  return k->sk.literal_len > max ? k->sk.literal_len : max;
+}
+
+/* A member's or an end's text: `"}` closing the value before it, then
+ * `a` and `b`. */
+static int closing(plan_maker *k, const char *a, size_t an, const char *b,
+                   size_t bn, ddbst__jtext *t) {
+  ddbst_buf_reset(&k->pending);
+  int rc = add(k, "\"}", 2);
+  rc = rc ? rc : add(k, a, an);
+  rc = rc ? rc : add(k, b, bn);
+  return rc ? rc : take(k, t);
+}
+
+static int make_plan(plan_maker *k, const ddbst__entity *e) {
+  const ddbst_model *m = k->m;
+  ddbst__put_plan *p = k->p;
+  int facets = e->key.avrun.npieces, nconds = 0;
+  for (int i = 0; i < e->nindexes; i++) {
+    facets += e->indexes[i].avrun.npieces;
+    nconds += e->indexes[i].nwhen > 0;
+  }
+  p->steps = ddbst__arena_alloc(&k->m->arena, (size_t)(facets + 1) *
+                                                  sizeof *p->steps);
+  p->members = ddbst__arena_alloc(&k->m->arena, (size_t)(e->nattrs + 1) *
+                                                    sizeof *p->members);
+  p->conds = ddbst__arena_alloc(&k->m->arena,
+                                (size_t)(nconds + 1) * sizeof *p->conds);
+  if (!p->steps || !p->members || !p->conds) return DDBST_ENOMEM;
+  ddbst_buf_reset(&k->pending);
+  int rc = add(k, m->begin.p, m->begin.n);
+  rc = rc ? rc : add(k, ",\"Item\":{", 9);
+  rc = rc ? rc : add_run(k, &e->key.avrun);
+  p->key_literal_max = literal_max(0, &e->key);
+  for (int i = 0; !rc && i < e->nindexes; i++) {
+    const ddbst__ekey *ek = &e->indexes[i];
+    const ddbst__index *ix = &m->indexes[ek->index];
+    if (!ddbst__index_own_pk(ix) && !ddbst__index_own_sk(ix)) continue;
+    if (ek->nwhen) p->conds[p->nconds++] = ek;
+    p->key_literal_max = literal_max(p->key_literal_max, ek);
+    rc = add_run(k, &ek->avrun);
+  }
+  if (!rc && m->entity_attr) rc = add(k, e->type_av.p, e->type_av.n);
+  if (rc) return rc;
+  /* every run and the type end in `"},`: the members and the end close the
+   * last value themselves */
+  if (k->pending.len < 3 ||
+      memcmp(k->pending.data + k->pending.len - 3, "\"},", 3) != 0)
+    return 0; /* not the shape this plan writes: no plan */
+  k->pending.len -= 3;
+  rc = take(k, &p->keys_end);
+  for (int a = 0; !rc && a < e->nattrs; a++) {
+    const ddbst__attr *at = &e->attrs[a];
+    if (at->s_member.p)
+      rc = closing(k, ",", 1, at->s_member.p, at->s_member.n, &p->members[a]);
+  }
+  /* the ends: a put's, and a create's (no item with its key yet:
+   * request.c's write_put_condition and the names map it leaves) */
+  static const char create[] =
+      "},\"ConditionExpression\":\"attribute_not_exists(#n0)\","
+      "\"ExpressionAttributeNames\":{\"#n0\":";
+  size_t before = p->fixed;
+  rc = rc ? rc : closing(k, "}}", 2, "", 0, &p->put_end);
+  if (!rc) {
+    ddbst_buf_reset(&k->pending);
+    rc = add(k, "\"}", 2);
+    rc = rc ? rc : add(k, create, sizeof create - 1);
+    rc = rc ? rc : add(k, m->pk_jname.p, m->pk_jname.n - 1); /* less ':' */
+    rc = rc ? rc : add(k, "}}", 2);
+    rc = rc ? rc : take(k, &p->create_end);
+  }
+  /* one of the two ends is written */
+  p->fixed = before + (p->put_end.n > p->create_end.n ? p->put_end.n
+                                                      : p->create_end.n);
+  return rc;
+}
+
+int ddbst__compile_put_plans(ddbst_model *m) {
+  plan_maker k;
+  memset(&k, 0, sizeof k);
+  k.m = m;
+  ddbst__buf_init(&k.pending, &m->alloc);
+  int rc = 0;
+  for (int e = 0; !rc && e < m->nentities; e++) {
+    ddbst__entity *en = &m->entities[e];
+    if (!en->keys_simple || en->nuniques) continue;
+    k.p = ddbst__arena_alloc(&m->arena, sizeof *k.p);
+    if (!k.p) rc = DDBST_ENOMEM;
+    rc = rc ? rc : make_plan(&k, en);
+    /* no keys_end: not the shape a plan writes */
+    if (!rc && k.p->keys_end.p) en->put_plan = k.p;
+  }
+  ddbst__buf_release(&k.pending);
+  return rc;
+}
