@@ -21,7 +21,8 @@ typedef struct call {
   const ddbst_allocator *alloc;
   const ddbst_model *m;
   const ddbst_cursor_keys *keys;
-  ddbst__arena ar;
+  ddbst__arena ar;       /* the request's tree, rewound after the call */
+  ddbst__jtree_kept tree; /* the request parse's arrays (session.c) */
   ddbst_buf out;
   ddbst__jw w;
   ddbst_buf tmp;
