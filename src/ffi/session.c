@@ -12,6 +12,7 @@
 
 #include "base/suggest.h"
 #include "ffi/ffi.h"
+#include "item/item.h"
 
 /* What one call leaves for the next: its answer's and its builders'
  * buffers (emptied), an item, the request's arena (rewound) and its
@@ -74,6 +75,17 @@ static scratch *scratch_take(ddbst_json *s, call *c) {
   return sc;
 }
 
+/* An item that holds a huge value's text is freed, not kept, for the same
+ * reason as a huge buffer. */
+static ddbst_item *item_kept(ddbst_item *it) {
+  if (it && (it->text.cap > SCRATCH_KEEP || it->keytext.cap > SCRATCH_KEEP ||
+             it->ptext.cap > SCRATCH_KEEP || it->pvals.cap > SCRATCH_KEEP)) {
+    ddbst_item_free(it);
+    return NULL;
+  }
+  return it;
+}
+
 static void keep_or_release(ddbst_buf *b, const ddbst_allocator *a) {
   if (b->cap > SCRATCH_KEEP) {
     ddbst__buf_release(b);
@@ -97,7 +109,7 @@ static void scratch_give(ddbst_json *s, call *c, scratch *sc) {
   ddbst__jtree_kept_trim(&c->tree, c->alloc, SCRATCH_KEEP);
   sc->out = c->out;
   sc->tmp = c->tmp;
-  sc->item = c->spare;
+  sc->item = item_kept(c->spare);
   sc->ar = c->ar;
   sc->tree = c->tree;
   scratch *none = NULL;
