@@ -13,6 +13,7 @@
 #include "base/suggest.h"
 #include "ffi/ffi.h"
 #include "item/item.h"
+#include "response/page.h"
 
 /* What one call leaves for the next: its answer's and its builders'
  * buffers (emptied), an item, the request's arena (rewound) and its
@@ -20,6 +21,7 @@
 typedef struct scratch {
   ddbst_buf out, tmp;
   ddbst_item *item;
+  ddbst_page *page;
   ddbst__arena ar;
   ddbst__jtree_kept tree;
 } scratch;
@@ -43,6 +45,7 @@ static void call_release(call *c) {
   ddbst__buf_release(&c->out);
   ddbst__buf_release(&c->tmp);
   ddbst_item_free(c->spare);
+  ddbst_page_free(c->spare_page);
   ddbst__arena_free(&c->ar);
   ddbst__jtree_kept_release(&c->tree, c->alloc);
 }
@@ -52,6 +55,7 @@ static void scratch_free(scratch *sc, const ddbst_allocator *a) {
   ddbst__buf_release(&sc->out);
   ddbst__buf_release(&sc->tmp);
   ddbst_item_free(sc->item);
+  ddbst_page_free(sc->page);
   ddbst__arena_free(&sc->ar);
   ddbst__jtree_kept_release(&sc->tree, a);
   ddbst__free(a, sc);
@@ -64,6 +68,7 @@ static scratch *scratch_take(ddbst_json *s, call *c) {
     c->out = sc->out;
     c->tmp = sc->tmp;
     c->spare = sc->item;
+    c->spare_page = sc->page;
     c->ar = sc->ar;
     c->tree = sc->tree;
   } else {
@@ -84,6 +89,18 @@ static ddbst_item *item_kept(ddbst_item *it) {
     return NULL;
   }
   return it;
+}
+
+/* Likewise a page that parsed a huge answer. */
+static ddbst_page *page_kept(ddbst_page *pg, const ddbst_allocator *a) {
+  if (pg && (pg->text.cap > SCRATCH_KEEP || pg->plain.cap > SCRATCH_KEEP ||
+             pg->cap_attrs * sizeof *pg->attrs > SCRATCH_KEEP ||
+             pg->cap_items * sizeof *pg->items > SCRATCH_KEEP)) {
+    ddbst_page_free(pg);
+    return NULL;
+  }
+  if (pg) ddbst__json_cache_trim(&pg->parser_blocks, a, SCRATCH_KEEP);
+  return pg;
 }
 
 static void keep_or_release(ddbst_buf *b, const ddbst_allocator *a) {
@@ -110,6 +127,7 @@ static void scratch_give(ddbst_json *s, call *c, scratch *sc) {
   sc->out = c->out;
   sc->tmp = c->tmp;
   sc->item = item_kept(c->spare);
+  sc->page = page_kept(c->spare_page, c->alloc);
   sc->ar = c->ar;
   sc->tree = c->tree;
   scratch *none = NULL;
