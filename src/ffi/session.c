@@ -91,11 +91,16 @@ static ddbst_item *item_kept(ddbst_item *it) {
   return it;
 }
 
-/* Likewise a page that parsed a huge answer. */
+/* Likewise a page that parsed a huge answer (into any of its arrays). */
 static ddbst_page *page_kept(ddbst_page *pg, const ddbst_allocator *a) {
   if (pg && (pg->text.cap > SCRATCH_KEEP || pg->plain.cap > SCRATCH_KEEP ||
+             pg->q_part.cap > SCRATCH_KEEP ||
              pg->cap_attrs * sizeof *pg->attrs > SCRATCH_KEEP ||
-             pg->cap_items * sizeof *pg->items > SCRATCH_KEEP)) {
+             pg->cap_items * sizeof *pg->items > SCRATCH_KEEP ||
+             pg->cap_groups * sizeof *pg->groups > SCRATCH_KEEP ||
+             pg->cap_spans * sizeof *pg->spans > SCRATCH_KEEP ||
+             pg->cap_reasons * sizeof *pg->reasons > SCRATCH_KEEP ||
+             pg->cap_records * sizeof *pg->records > SCRATCH_KEEP)) {
     ddbst_page_free(pg);
     return NULL;
   }
