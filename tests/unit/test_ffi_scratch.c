@@ -131,39 +131,22 @@ static char *wrap(const char *head, const char *text, size_t len, int quote,
   return r;
 }
 
-static char *read_data(const char *path, size_t *len) {
-  char full[512];
-  snprintf(full, sizeof full, "%s/%s", DDBST_SOURCE_DIR, path);
-  FILE *f = fopen(full, "rb");
-  if (!f) fail_msg("cannot open %s", full);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *t = malloc((size_t)n + 1);
-  if (fread(t, 1, (size_t)n, f) != (size_t)n) fail_msg("cannot read %s", full);
-  fclose(f);
-  t[n] = '\0';
-  *len = (size_t)n;
-  return t;
-}
-
 /* Requests that carry a response (a page, a stream event, an error to
  * explain) and huge ones (a 2 MB string with escapes, 200,000 elements),
  * each malloc'd; returns how many. */
 enum { BIG_REQUESTS = 7 };
 static int big_requests(char *req[BIG_REQUESTS], size_t len[BIG_REQUESTS]) {
   size_t n;
-  char *page = read_data("tests/data/responses/local-query-users-page1.json", &n);
+  char *page = read_response("local-query-users-page1.json", &n);
   req[0] = wrap("{\"op\":\"page\",\"pattern\":\"listUsers\",\"values\":"
                 "{\"orgId\":\"1\"},\"now\":1773478800000000,\"response\":",
                 page, n, 1, "}", &len[0]);
   free(page);
-  char *event = read_data("tests/data/responses/local-stream-event.json", &n);
+  char *event = read_response("local-stream-event.json", &n);
   req[1] = wrap("{\"op\":\"stream\",\"failed\":[1],\"event\":", event, n,
                 0, "}", &len[1]);
   free(event);
-  char *error =
-      read_data("tests/data/responses/local-error-cancel-unique.json", &n);
+  char *error = read_response("local-error-cancel-unique.json", &n);
   req[2] = wrap("{\"op\":\"explain\",\"request\":{\"op\":\"create\","
                 "\"entity\":\"User\",\"values\":{\"orgId\":\"1\",\"userId\":"
                 "\"3\",\"email\":\"ann@x.com\",\"role\":\"admin\",\"name\":"
