@@ -2119,7 +2119,9 @@ DDBST_API ddbst_json *ddbst_json_open(const char *config, size_t len,
  * returns its answer: NUL-terminated JSON, its length in *answer_len (which
  * may be NULL), owned by the caller until ddbst_json_free. Never NULL: when
  * even the answer cannot be allocated it is a static ENOMEM error answer
- * (which ddbst_json_free accepts too). Thread-safe on a shared session. */
+ * (which ddbst_json_free accepts too). Thread-safe on a shared session.
+ * A warm call allocates only its answer (and the typed objects of ops that
+ * build them: a compiled condition, a transaction, a batch, a stream). */
 DDBST_API char *ddbst_json_call(const ddbst_json *session, const char *request,
                                 size_t len, size_t *answer_len);
 
@@ -2194,8 +2196,9 @@ DDBST_API int ddbst_prepared_version_attribute(const ddbst_prepared *p);
  * typed API fills it (path "Project.status", "cursor", ...; "values" for
  * text that is not segments as above, a mark the op does not take, a
  * version that is no integer from 1: the message names the segment and
- * its attribute). A warm run does not allocate, but for JSON text (lists,
- * maps, sets, their ADD and append), whose parse does. */
+ * its attribute). A warm run does not allocate, JSON text (lists, maps,
+ * sets, their ADD and append) included, but for a set of more than 32
+ * elements or a map of more than 32 names, whose duplicate check does. */
 DDBST_API int ddbst_prepared_run(ddbst_prepared *p, const char *values,
                                  size_t len, uint32_t limit,
                                  const char *cursor, size_t cursor_len,

@@ -95,3 +95,22 @@ char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n) {
   p[n] = '\0';
   return p;
 }
+
+void ddbst__arena_rewind(ddbst__arena *ar, size_t keep) {
+  ddbst__arena_block *newest = ar->head;
+  if (!newest) return;
+  ddbst__arena_block *older = newest->next;
+  if (ar->cap > keep) {
+    older = newest;
+    newest = NULL;
+  }
+  while (older) {
+    ddbst__arena_block *next = older->next;
+    ddbst__free(ar->alloc, older);
+    older = next;
+  }
+  ar->head = newest;
+  if (newest) newest->next = NULL;
+  ar->used = 0;
+  if (!newest) ar->cap = 0;
+}

@@ -41,6 +41,10 @@ typedef struct ddbst__arena {
 
 void ddbst__arena_init(ddbst__arena *ar, const ddbst_allocator *alloc);
 void ddbst__arena_free(ddbst__arena *ar);
+/* Empties the arena for reuse by an owner that allocates per call (the
+ * JSON entry): every block is freed but the newest, which is kept when it
+ * holds at most `keep` bytes. */
+void ddbst__arena_rewind(ddbst__arena *ar, size_t keep);
 /* Zeroed, max-aligned memory, or NULL. */
 void *ddbst__arena_alloc(ddbst__arena *ar, size_t n);
 /* A NUL-terminated copy of s[0..n), or NULL. */

@@ -21,13 +21,15 @@ typedef struct call {
   const ddbst_allocator *alloc;
   const ddbst_model *m;
   const ddbst_cursor_keys *keys;
-  ddbst__arena ar;
+  ddbst__arena ar;       /* the request's tree, rewound after the call */
+  ddbst__jtree_kept tree; /* the request parse's arrays (session.c) */
   ddbst_buf out;
   ddbst__jw w;
   ddbst_buf tmp;
   ddbst_error err;
   uint32_t txn_flags; /* a transact request's flags for every write in it */
   ddbst_item *spare;  /* an item kept from call to call (session.c) */
+  ddbst_page *spare_page; /* and a page */
 } call;
 
 /* An item of `entity` for this call: the session's spare one, reset, when
@@ -35,6 +37,12 @@ typedef struct call {
  * ddbst__ffi_item_free gives it back as the spare, or frees it. */
 ddbst_item *ddbst__ffi_item_new(call *c, int entity);
 void ddbst__ffi_item_free(call *c, ddbst_item *it);
+
+/* A page for this call: the session's spare one when there is one (a
+ * parse forgets what it held), else a new one; NULL when out of memory.
+ * ddbst__ffi_page_free gives it back as the spare, or frees it. */
+ddbst_page *ddbst__ffi_page_new(call *c);
+void ddbst__ffi_page_free(call *c, ddbst_page *pg);
 
 /* A session's allocator, model and cursor keys (NULL: none), for the
  * prepared operations (prepared.c) built on it. */

@@ -132,7 +132,7 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
         "values make the next page's cursor, for a pattern: give "
         "\"pattern\" too");
   ddbst_item *values = NULL;
-  ddbst_page *pg = ddbst_page_new(c->m);
+  ddbst_page *pg = ddbst__ffi_page_new(c);
   int rc = pg ? 0 : ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   if (!rc && pattern >= 0)
     rc = ddbst__ffi_pattern_values(c, req, pattern, &values);
@@ -177,7 +177,7 @@ int ddbst__ffi_op_page(call *c, const ddbst__jnode *req) {
     if (rc) ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   }
   ddbst__ffi_item_free(c, values);
-  ddbst_page_free(pg);
+  ddbst__ffi_page_free(c, pg);
   return rc;
 }
 

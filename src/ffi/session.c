@@ -12,16 +12,22 @@
 
 #include "base/suggest.h"
 #include "ffi/ffi.h"
+#include "item/item.h"
+#include "response/page.h"
 
 /* What one call leaves for the next: its answer's and its builders'
- * buffers (emptied) and an item, so that a warm call allocates little
- * more than its answer. */
+ * buffers (emptied), an item, the request's arena (rewound) and its
+ * parse's arrays, so that a warm call allocates nothing but its answer. */
 typedef struct scratch {
   ddbst_buf out, tmp;
   ddbst_item *item;
+  ddbst_page *page;
+  ddbst__arena ar;
+  ddbst__jtree_kept tree;
 } scratch;
 
-/* Buffers past this are freed, not kept: one big answer (a page of 1 MB)
+/* Memory past this is freed, not kept (per buffer, for the arena's block
+ * and for the parse's arrays): one big request or answer (a page of 1 MB)
  * would otherwise hold its memory for the session's life. */
 #define SCRATCH_KEEP (64u * 1024u)
 
@@ -34,26 +40,72 @@ struct ddbst_json {
   _Atomic(scratch *) spare;
 };
 
+/* Frees the memory a call holds (its scratch's, moved into it). */
+static void call_release(call *c) {
+  ddbst__buf_release(&c->out);
+  ddbst__buf_release(&c->tmp);
+  ddbst_item_free(c->spare);
+  ddbst_page_free(c->spare_page);
+  ddbst__arena_free(&c->ar);
+  ddbst__jtree_kept_release(&c->tree, c->alloc);
+}
+
 static void scratch_free(scratch *sc, const ddbst_allocator *a) {
   if (!sc) return;
   ddbst__buf_release(&sc->out);
   ddbst__buf_release(&sc->tmp);
   ddbst_item_free(sc->item);
+  ddbst_page_free(sc->page);
+  ddbst__arena_free(&sc->ar);
+  ddbst__jtree_kept_release(&sc->tree, a);
   ddbst__free(a, sc);
 }
 
-/* A call's buffers and item: the spare scratch's when there is one. */
+/* A call's memory: the spare scratch's when there is one. */
 static scratch *scratch_take(ddbst_json *s, call *c) {
   scratch *sc = atomic_exchange(&s->spare, NULL);
   if (sc) {
     c->out = sc->out;
     c->tmp = sc->tmp;
     c->spare = sc->item;
+    c->spare_page = sc->page;
+    c->ar = sc->ar;
+    c->tree = sc->tree;
   } else {
     ddbst__buf_init(&c->out, c->alloc);
     ddbst__buf_init(&c->tmp, c->alloc);
+    ddbst__arena_init(&c->ar, c->alloc);
+    memset(&c->tree, 0, sizeof c->tree);
   }
   return sc;
+}
+
+/* An item that holds a huge value's text is freed, not kept, for the same
+ * reason as a huge buffer. */
+static ddbst_item *item_kept(ddbst_item *it) {
+  if (it && (it->text.cap > SCRATCH_KEEP || it->keytext.cap > SCRATCH_KEEP ||
+             it->ptext.cap > SCRATCH_KEEP || it->pvals.cap > SCRATCH_KEEP)) {
+    ddbst_item_free(it);
+    return NULL;
+  }
+  return it;
+}
+
+/* Likewise a page that parsed a huge answer (into any of its arrays). */
+static ddbst_page *page_kept(ddbst_page *pg, const ddbst_allocator *a) {
+  if (pg && (pg->text.cap > SCRATCH_KEEP || pg->plain.cap > SCRATCH_KEEP ||
+             pg->q_part.cap > SCRATCH_KEEP ||
+             pg->cap_attrs * sizeof *pg->attrs > SCRATCH_KEEP ||
+             pg->cap_items * sizeof *pg->items > SCRATCH_KEEP ||
+             pg->cap_groups * sizeof *pg->groups > SCRATCH_KEEP ||
+             pg->cap_spans * sizeof *pg->spans > SCRATCH_KEEP ||
+             pg->cap_reasons * sizeof *pg->reasons > SCRATCH_KEEP ||
+             pg->cap_records * sizeof *pg->records > SCRATCH_KEEP)) {
+    ddbst_page_free(pg);
+    return NULL;
+  }
+  if (pg) ddbst__json_cache_trim(&pg->parser_blocks, a, SCRATCH_KEEP);
+  return pg;
 }
 
 static void keep_or_release(ddbst_buf *b, const ddbst_allocator *a) {
@@ -64,22 +116,25 @@ static void keep_or_release(ddbst_buf *b, const ddbst_allocator *a) {
   ddbst_buf_reset(b);
 }
 
-/* Gives the call's buffers and item back as the session's spare (or frees
- * them when another call gave its own back first, or when there is no
- * memory for the scratch itself). */
+/* Gives the call's memory back as the session's spare (or frees it when
+ * another call gave its own back first, or when there is no memory for
+ * the scratch itself). */
 static void scratch_give(ddbst_json *s, call *c, scratch *sc) {
   if (!sc) sc = ddbst__malloc(c->alloc, sizeof *sc);
   if (!sc) {
-    ddbst__buf_release(&c->out);
-    ddbst__buf_release(&c->tmp);
-    ddbst_item_free(c->spare);
+    call_release(c);
     return;
   }
   keep_or_release(&c->out, c->alloc);
   keep_or_release(&c->tmp, c->alloc);
+  ddbst__arena_rewind(&c->ar, SCRATCH_KEEP);
+  ddbst__jtree_kept_trim(&c->tree, c->alloc, SCRATCH_KEEP);
   sc->out = c->out;
   sc->tmp = c->tmp;
-  sc->item = c->spare;
+  sc->item = item_kept(c->spare);
+  sc->page = page_kept(c->spare_page, c->alloc);
+  sc->ar = c->ar;
+  sc->tree = c->tree;
   scratch *none = NULL;
   if (!atomic_compare_exchange_strong(&s->spare, &none, sc))
     scratch_free(sc, c->alloc);
@@ -229,14 +284,15 @@ char *ddbst_json_call(const ddbst_json *session, const char *request,
   c.alloc = &session->alloc;
   c.m = session->model;
   c.keys = session->keys;
-  ddbst__arena_init(&c.ar, c.alloc);
   /* the session is read-only but for its spare scratch */
   ddbst_json *mutable_session = (ddbst_json *)session;
   scratch *sc = scratch_take(mutable_session, &c);
   ddbst__jw_init(&c.w, &c.out);
   ddbst__jnode *req;
-  int rc = request ? ddbst__jtree_parse(&c.ar, request, len, &req, &c.err)
-                   : ddbst__ffi_fail(&c, DDBST_EINVAL, "", "no request");
+  int rc = request
+               ? ddbst__jtree_parse_kept(&c.ar, &c.tree, request, len, &req,
+                                         &c.err)
+               : ddbst__ffi_fail(&c, DDBST_EINVAL, "", "no request");
   rc = rc ? rc : dispatch(&c, req);
   if (rc == 0 && c.out.len == 0)
     rc = ddbst__ffi_fail(&c, DDBST_EINVAL, "",
@@ -253,7 +309,6 @@ char *ddbst_json_call(const ddbst_json *session, const char *request,
     answer = nomem_answer;
   }
   scratch_give(mutable_session, &c, sc);
-  ddbst__arena_free(&c.ar);
   return answer;
 }
 

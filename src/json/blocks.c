@@ -68,3 +68,20 @@ void ddbst__json_cache_release(ddbst__json_cache *cache,
     cache->blocks = next;
   }
 }
+
+void ddbst__json_cache_trim(ddbst__json_cache *cache, const ddbst_allocator *a,
+                            size_t budget) {
+  for (;;) {
+    size_t total = 0;
+    ddbst__json_block **largest = NULL;
+    for (ddbst__json_block **link = &cache->blocks; *link;
+         link = &(*link)->h.next) {
+      total += (*link)->h.cap;
+      if (!largest || (*link)->h.cap > (*largest)->h.cap) largest = link;
+    }
+    if (total <= budget) return;
+    ddbst__json_block *b = *largest;
+    *largest = b->h.next;
+    ddbst__free(a, b);
+  }
+}

@@ -39,6 +39,9 @@ typedef struct ddbst__json_cache {
 /* Frees every block kept; the cache is then empty. */
 void ddbst__json_cache_release(ddbst__json_cache *cache,
                                const ddbst_allocator *a);
+/* Frees the blocks kept past `budget` bytes, the largest first. */
+void ddbst__json_cache_trim(ddbst__json_cache *cache, const ddbst_allocator *a,
+                            size_t budget);
 
 typedef enum {
   DDBST__JSON_OK,

@@ -256,6 +256,22 @@ static int misplaced(const char *s, size_t len, size_t i, int partial) {
   }
 }
 
+/* Room for n bytes in `p`, which is NULL, the read's own `local` (local_cap
+ * bytes on the C stack) or a block: a read whose nesting and escaped
+ * strings fit the local arrays takes no block at all, so even a caller
+ * that keeps no cache (a list value set on an item) parses without
+ * allocating. The first `keep` bytes move with a block taken for `local`. */
+static void *local_grow(ddbst__json_run *r, void *p, void *local,
+                        size_t local_cap, size_t keep, size_t n) {
+  if (!p || p == local) {
+    if (n <= local_cap) return local;
+    void *q = ddbst__json_block_get(r, n);
+    if (q && p) memcpy(q, local, keep);
+    return q;
+  }
+  return ddbst__json_block_grow(r, p, n);
+}
+
 /* How the read ends: a token the text cut (the end of a partial text, else
  * a syntax error), a syntax error, or a callback's stop. */
 static int stop(ddbst__json_run *r, ddbst__json_status st, size_t at) {
@@ -270,8 +286,10 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
                                          size_t len, int partial) {
   (void)cb; /* a copy with callbacks of its own does not use it */
   const char *s = json;
-  unsigned char *stack = NULL;
-  size_t cap = 0, depth = 0, i = 0;
+  unsigned char local_stack[64];
+  char local_scratch[256];
+  unsigned char *stack = local_stack;
+  size_t cap = sizeof local_stack, depth = 0, i = 0;
   char *scratch = NULL;
   int expect = E_VALUE, rc = 0;
   r->status = DDBST__JSON_OK;
@@ -341,7 +359,8 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
         REPORT(DDBST__READ_CALL(on_key)(ctx, (const unsigned char *)s + i + 1,
                           end - i - 2));
       } else {
-        char *d = ddbst__json_block_grow(r, scratch, end - i);
+        char *d = local_grow(r, scratch, local_scratch,
+                             sizeof local_scratch, 0, end - i);
         if (!d) goto nomem;
         scratch = d;
         REPORT(DDBST__READ_CALL(on_key)(ctx, (const unsigned char *)d,
@@ -384,7 +403,8 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
           REPORT(DDBST__READ_CALL(on_string)(ctx, (const unsigned char *)s + i + 1,
                                end - i - 2));
         } else {
-          char *d = ddbst__json_block_grow(r, scratch, end - i);
+          char *d = local_grow(r, scratch, local_scratch,
+                               sizeof local_scratch, 0, end - i);
           if (!d) goto nomem;
           scratch = d;
           REPORT(DDBST__READ_CALL(on_string)(ctx, (const unsigned char *)d,
@@ -394,8 +414,9 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
       case '{':
       case '[':
         if (depth == cap) {
-          size_t ncap = cap ? cap * 2 : 64;
-          unsigned char *g = ddbst__json_block_grow(r, stack, ncap);
+          size_t ncap = cap * 2;
+          unsigned char *g = local_grow(r, stack, local_stack,
+                                        sizeof local_stack, depth, ncap);
           if (!g) goto nomem;
           stack = g;
           cap = ncap;
@@ -441,8 +462,8 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
 nomem:
   rc = DDBST_ENOMEM;
 out:
-  ddbst__json_block_put(stack);
-  ddbst__json_block_put(scratch);
+  if (stack != local_stack) ddbst__json_block_put(stack);
+  if (scratch != local_scratch) ddbst__json_block_put(scratch);
   return rc;
 #undef REPORT
 #undef FAIL

@@ -1,4 +1,5 @@
 /* The streaming JSON parser (parse.h) → a ddbst__jnode tree in an arena. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,31 +13,36 @@
 enum { MAX_DEPTH = 64, MAX_MEMBERS = 4096, HASHED_FROM = 16 };
 
 /* Containers collect children in growable arrays on the heap while open, and
- * move them into the arena when they close. */
-typedef struct frame {
+ * move them into the arena when they close. A frame is a nesting level:
+ * its arrays serve each container opened at that level in turn, and with
+ * a ddbst__jtree_kept they outlive the parse. */
+typedef struct ddbst__jtree_frame frame;
+struct ddbst__jtree_frame {
   ddbst__jnode *node;
   const char **keys;
   size_t *key_lens;
   ddbst__jnode **items;
-  size_t count, cap;
+  size_t count, cap, key_cap; /* cap: of items; key_cap: of keys, key_lens */
   const char *pending_key; /* object: the key awaiting its value */
   size_t pending_len;
   int awaiting; /* object: a key was read, its value not yet */
   ddbst__strset names; /* keys[0..hashed), once count reaches HASHED_FROM */
   size_t hashed;
-} frame;
+};
 
 typedef struct builder {
   ddbst__arena *ar;
   const ddbst_allocator *alloc;
   const ddbst__json_run *run; /* for the offset of each value */
-  frame stack[MAX_DEPTH];
+  frame *stack; /* own, or the kept frames */
+  int kept;     /* the frames' arrays outlive the parse */
   int depth;
   ddbst__jnode *root;
   int error; /* our own refusal, reported with `why` */
   const char *why;
   int at_name; /* the refusal is of a member name, not of a value */
   int twice;   /* the refusal is of a name the object has already */
+  frame own[MAX_DEPTH]; /* last: zeroed only when used */
 } builder;
 
 static int refuse(builder *b, int code, const char *why) {
@@ -58,24 +64,27 @@ static int push_child(builder *b, ddbst__jnode *n) {
     return 1;
   }
   frame *f = &b->stack[b->depth - 1];
+  int object = f->node->type == DDBST__J_OBJECT;
   if (f->count == f->cap) {
     size_t cap = f->cap ? f->cap * 2 : 8;
-    const char **k = NULL;
-    size_t *kl = NULL;
     ddbst__jnode **it = ddbst__realloc(b->alloc, f->items, cap * sizeof *it);
     if (!it) return refuse(b, DDBST_ENOMEM, "out of memory");
     f->items = it;
-    if (f->node->type == DDBST__J_OBJECT) {
-      k = ddbst__realloc(b->alloc, f->keys, cap * sizeof *k);
-      if (!k) return refuse(b, DDBST_ENOMEM, "out of memory");
-      f->keys = k;
-      kl = ddbst__realloc(b->alloc, f->key_lens, cap * sizeof *kl);
-      if (!kl) return refuse(b, DDBST_ENOMEM, "out of memory");
-      f->key_lens = kl;
-    }
     f->cap = cap;
   }
-  if (f->node->type == DDBST__J_OBJECT) {
+  /* the names' arrays grow apart: an array at this level may have grown
+   * the items alone */
+  if (object && f->count == f->key_cap) {
+    size_t cap = f->cap;
+    const char **k = ddbst__realloc(b->alloc, f->keys, cap * sizeof *k);
+    if (!k) return refuse(b, DDBST_ENOMEM, "out of memory");
+    f->keys = k;
+    size_t *kl = ddbst__realloc(b->alloc, f->key_lens, cap * sizeof *kl);
+    if (!kl) return refuse(b, DDBST_ENOMEM, "out of memory");
+    f->key_lens = kl;
+    f->key_cap = cap;
+  }
+  if (object) {
     f->keys[f->count] = f->pending_key;
     f->key_lens[f->count] = f->pending_len;
     f->awaiting = 0;
@@ -127,21 +136,36 @@ static int open_container(builder *b, ddbst__jtype t) {
   ddbst__jnode *n = new_node(b, t);
   if (!n || !push_child(b, n)) return 0;
   frame *f = &b->stack[b->depth++];
+  /* the level's arrays, from the container before it at this level */
+  frame mem = *f;
   memset(f, 0, sizeof *f);
-  ddbst__strset_init(&f->names);
+  f->items = mem.items;
+  f->keys = mem.keys;
+  f->key_lens = mem.key_lens;
+  f->cap = mem.cap;
+  f->key_cap = mem.key_cap;
+  f->names = mem.names;
+  if (f->names.stamp)
+    ddbst__strset_clear(&f->names);
+  else
+    ddbst__strset_init(&f->names);
   f->node = n;
   return 1;
 }
 
-static void release_frame(builder *b, frame *f) {
-  ddbst__free(b->alloc, f->items);
-  ddbst__free(b->alloc, f->keys);
-  ddbst__free(b->alloc, f->key_lens);
-  ddbst__strset_release(&f->names, b->alloc);
+static void free_frame(frame *f, const ddbst_allocator *a) {
+  ddbst__free(a, f->items);
+  ddbst__free(a, f->keys);
+  ddbst__free(a, f->key_lens);
+  ddbst__strset_release(&f->names, a);
+  memset(f, 0, sizeof *f);
   ddbst__strset_init(&f->names);
-  f->items = NULL;
-  f->keys = NULL;
-  f->key_lens = NULL;
+}
+
+/* A container is done with its level: the arrays are freed, or kept for
+ * the next container there. */
+static void release_frame(builder *b, frame *f) {
+  if (!b->kept) free_frame(f, b->alloc);
 }
 
 static int close_container(builder *b) {
@@ -269,16 +293,35 @@ static void stop_path(const builder *b, int of_name, char *out, size_t cap) {
 
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err) {
+  return ddbst__jtree_parse_kept(ar, NULL, json, len, root, err);
+}
+
+int ddbst__jtree_parse_kept(ddbst__arena *ar, ddbst__jtree_kept *kept,
+                            const char *json, size_t len, ddbst__jnode **root,
+                            ddbst_error *err) {
   builder b;
-  memset(&b, 0, sizeof b);
+  /* the own frames (7 KiB) are zeroed only when used */
+  memset(&b, 0, offsetof(builder, own));
   b.ar = ar;
   b.alloc = ar->alloc;
+  b.stack = b.own;
+  if (kept && !kept->frames) {
+    kept->frames = ddbst__malloc(ar->alloc, MAX_DEPTH * sizeof *kept->frames);
+    if (kept->frames) memset(kept->frames, 0, MAX_DEPTH * sizeof *kept->frames);
+  }
+  if (kept && kept->frames) {
+    b.stack = kept->frames;
+    b.kept = 1;
+  } else {
+    memset(b.own, 0, sizeof b.own);
+  }
   char msg[DDBST_ERROR_MESSAGE_MAX] = "";
   char path[DDBST_ERROR_PATH_MAX] = "";
   int named = 0; /* the error has a path: no position in its message */
   ddbst__json_run r;
   b.run = &r;
-  int rc = ddbst__json_parse(&r, &callbacks, &b, json, len, ar->alloc, NULL);
+  int rc = ddbst__json_parse(&r, &callbacks, &b, json, len, ar->alloc,
+                             kept ? &kept->reader : NULL);
   if (rc == 0 && r.status != DDBST__JSON_OK) {
     rc = DDBST_ESYNTAX;
     if (b.error) {
@@ -318,6 +361,37 @@ int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
   while (b.depth > 0) release_frame(&b, &b.stack[--b.depth]);
   if (rc == 0) *root = b.root;
   return rc;
+}
+
+/* The bytes a level's arrays hold. */
+static size_t frame_bytes(const frame *f) {
+  return f->cap * sizeof *f->items +
+         f->key_cap * (sizeof *f->keys + sizeof *f->key_lens) +
+         (size_t)f->names.cap * sizeof *f->names.slots;
+}
+
+void ddbst__jtree_kept_trim(ddbst__jtree_kept *kept, const ddbst_allocator *a,
+                            size_t budget) {
+  ddbst__json_cache_trim(&kept->reader, a, budget);
+  if (!kept->frames) return;
+  /* the shallow levels, which every request uses, while they fit */
+  size_t total = 0;
+  for (int d = 0; d < MAX_DEPTH; d++) {
+    size_t n = frame_bytes(&kept->frames[d]);
+    if (total + n > budget)
+      free_frame(&kept->frames[d], a);
+    else
+      total += n;
+  }
+}
+
+void ddbst__jtree_kept_release(ddbst__jtree_kept *kept,
+                               const ddbst_allocator *a) {
+  ddbst__json_cache_release(&kept->reader, a);
+  if (kept->frames)
+    for (int d = 0; d < MAX_DEPTH; d++) free_frame(&kept->frames[d], a);
+  ddbst__free(a, kept->frames);
+  kept->frames = NULL;
 }
 
 const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key) {

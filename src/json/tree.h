@@ -43,6 +43,31 @@ struct ddbst__jnode {
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err);
 
+/* What the tree parses of one owner keep from one to the next (the JSON
+ * entry's session keeps one per spare scratch): the reader's blocks and
+ * each nesting level's member arrays, emptied rather than freed, so that a
+ * warm owner's parse allocates nothing but its arena's blocks. All zero is
+ * empty; one parse at a time. */
+typedef struct ddbst__jtree_frame ddbst__jtree_frame;
+typedef struct ddbst__jtree_kept {
+  ddbst__json_cache reader;
+  ddbst__jtree_frame *frames; /* one per level, from the first parse */
+} ddbst__jtree_kept;
+
+/* ddbst__jtree_parse, its temporaries kept in `kept` (NULL: none kept).
+ * When even the frames cannot be allocated, the parse runs without. */
+int ddbst__jtree_parse_kept(ddbst__arena *ar, ddbst__jtree_kept *kept,
+                            const char *json, size_t len, ddbst__jnode **root,
+                            ddbst_error *err);
+/* Frees what `kept` holds past `budget` bytes (the shallow levels stay,
+ * which every request uses), so that one huge request does not hold its
+ * memory for the owner's life. */
+void ddbst__jtree_kept_trim(ddbst__jtree_kept *kept, const ddbst_allocator *a,
+                            size_t budget);
+/* Frees everything `kept` holds; it is then empty. */
+void ddbst__jtree_kept_release(ddbst__jtree_kept *kept,
+                               const ddbst_allocator *a);
+
 /* The member `key` of an object node, or NULL. */
 const ddbst__jnode *ddbst__jobj_get(const ddbst__jnode *obj, const char *key);
 

@@ -1,6 +1,7 @@
 /* A list, map or set attribute's value given as plain JSON ([1, "a"])
  * converted to DynamoDB's AttributeValue JSON ({"L":[{"N":"1"},{"S":"a"}]}),
  * with DynamoDB's own refusals, by one pass of the streaming parser. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,19 +23,67 @@ typedef struct converter {
   char *why;
   size_t why_cap;
   /* a set's elements so far, to refuse one given twice as DynamoDB does:
-   * records of [u32 n][the value's key][u32 n][the text as given] */
+   * records of [u32 n][the value's key][u32 n][the text as given]. The
+   * first few are kept in `local` and compared one by one, so that a small
+   * value (the common one) is converted without allocating; past
+   * LINEAR_MAX, or when `local` is full, they move to `seen` and are found
+   * by hash. */
+  uint32_t nseen;
+  int hashed;
   ddbst_buf seen;
   ddbst__strset set;
   /* and each object's member names, keyed by the object's number */
   uint32_t objects, object_of[34];
-  ddbst_buf scratch;
+  ddbst_buf scratch; /* a member's key when it does not fit on the stack */
+  size_t local_len;
+  char local[2048]; /* last: zeroed never, written before it is read */
 } converter;
+
+enum { LINEAR_MAX = 32 };
+
+static const char *records(const converter *c) {
+  return c->hashed ? c->seen.data : c->local;
+}
 
 static ddbst__strkey seen_key(const void *owner, uint32_t entry) {
   const converter *c = owner;
   uint32_t n;
-  memcpy(&n, c->seen.data + entry, 4);
-  return (ddbst__strkey){c->seen.data + entry + 4, n};
+  memcpy(&n, records(c) + entry, 4);
+  return (ddbst__strkey){records(c) + entry + 4, n};
+}
+
+/* The record whose key is key[0..kn) among the local ones, or -1. */
+static long local_find(const converter *c, const char *key, size_t kn) {
+  size_t at = 0;
+  for (uint32_t i = 0; i < c->nseen; i++) {
+    uint32_t n, tn;
+    memcpy(&n, c->local + at, 4);
+    if (n == kn && memcmp(c->local + at + 4, key, kn) == 0) return (long)at;
+    memcpy(&tn, c->local + at + 4 + n, 4);
+    at += 8 + (size_t)n + tn;
+  }
+  return -1;
+}
+
+/* The local records into `seen`, each put in the hash set; 1 when out of
+ * memory. */
+static int spill(converter *c) {
+  if (ddbst__buf_append(&c->seen, c->local, c->local_len) ||
+      ddbst__strset_reserve(&c->set, &c->out->alloc, c->nseen + 1, 16,
+                            seen_key, c))
+    return 1;
+  c->hashed = 1;
+  size_t at = 0;
+  for (uint32_t i = 0; i < c->nseen; i++) {
+    ddbst__strkey k = seen_key(c, (uint32_t)at);
+    ddbst__strset_put(&c->set,
+                      ddbst__strset_find(&c->set, k.s, k.n, seen_key, c),
+                      (uint32_t)at);
+    uint32_t tn;
+    memcpy(&tn, c->local + at + 4 + k.n, 4);
+    at += 8 + k.n + tn;
+  }
+  return 0;
 }
 
 enum { SEEN_STRING, SEEN_NUMBER, SEEN_MEMBER };
@@ -45,15 +94,29 @@ enum { SEEN_STRING, SEEN_NUMBER, SEEN_MEMBER };
 static int seen_before(converter *c, const char *key, size_t kn,
                        const char *text, size_t tn, int kind) {
   int number = kind == SEEN_NUMBER;
-  if (ddbst__strset_reserve(&c->set, &c->out->alloc, c->set.count + 1, 16,
-                            seen_key, c)) {
+  size_t size = 8 + kn + tn;
+  if (!c->hashed && (c->nseen == LINEAR_MAX ||
+                     size > sizeof c->local - c->local_len) &&
+      spill(c)) {
     c->nomem = 1;
     return 1;
   }
-  ddbst__strslot *slot = ddbst__strset_find(&c->set, key, kn, seen_key, c);
-  if (ddbst__strset_taken(&c->set, slot)) {
+  ddbst__strslot *slot = NULL;
+  long found = -1;
+  if (c->hashed) {
+    if (ddbst__strset_reserve(&c->set, &c->out->alloc, c->set.count + 1, 16,
+                              seen_key, c)) {
+      c->nomem = 1;
+      return 1;
+    }
+    slot = ddbst__strset_find(&c->set, key, kn, seen_key, c);
+    if (ddbst__strset_taken(&c->set, slot)) found = slot->entry;
+  } else {
+    found = local_find(c, key, kn);
+  }
+  if (found >= 0) {
     uint32_t first_n;
-    const char *first = c->seen.data + slot->entry + 4 + kn;
+    const char *first = records(c) + found + 4 + kn;
     memcpy(&first_n, first, 4);
     first += 4;
     int shown = tn > 60 ? 60 : (int)tn, fshown = first_n > 60 ? 60 : (int)first_n;
@@ -75,8 +138,18 @@ static int seen_before(converter *c, const char *key, size_t kn,
                number ? "" : "\"");
     return 1;
   }
-  uint32_t entry = (uint32_t)c->seen.len, k32 = (uint32_t)kn,
-           t32 = (uint32_t)tn;
+  uint32_t k32 = (uint32_t)kn, t32 = (uint32_t)tn;
+  c->nseen++;
+  if (!c->hashed) {
+    char *d = c->local + c->local_len;
+    memcpy(d, &k32, 4);
+    memcpy(d + 4, key, kn);
+    memcpy(d + 4 + kn, &t32, 4);
+    memcpy(d + 8 + kn, text, tn);
+    c->local_len += size;
+    return 0;
+  }
+  uint32_t entry = (uint32_t)c->seen.len;
   if (ddbst__buf_append(&c->seen, &k32, 4) ||
       ddbst__buf_append(&c->seen, key, kn) ||
       ddbst__buf_append(&c->seen, &t32, 4) ||
@@ -204,15 +277,19 @@ static int cv_key(void *ctx, const unsigned char *k, size_t n) {
   converter *c = ctx;
   if (memchr(k, '\0', n)) return cv_fail(c, "names may not hold NUL");
   uint32_t object = c->object_of[c->depth];
-  ddbst_buf_reset(&c->scratch);
-  if (ddbst__buf_append(&c->scratch, &object, 4) ||
-      ddbst__buf_append(&c->scratch, k, n)) {
-    c->nomem = 1;
-    return 0;
+  char small[4 + 124];
+  char *key = small;
+  if (4 + n > sizeof small) {
+    ddbst_buf_reset(&c->scratch);
+    if (ddbst__buf_reserve(&c->scratch, 4 + n)) {
+      c->nomem = 1;
+      return 0;
+    }
+    key = c->scratch.data;
   }
-  if (seen_before(c, c->scratch.data, c->scratch.len, (const char *)k, n,
-                  SEEN_MEMBER))
-    return 0;
+  memcpy(key, &object, 4);
+  memcpy(key + 4, k, n);
+  if (seen_before(c, key, 4 + n, (const char *)k, n, SEEN_MEMBER)) return 0;
   if (!c->first[c->depth] && !cv_put(c, ",")) return 0;
   c->first[c->depth] = 0;
   if (ddbst__json_string(c->out, (const char *)k, n) ||
@@ -245,7 +322,8 @@ int ddbst__json_to_attribute_value(const char *json, size_t len,
                                    ddbst__jvkind kind, ddbst_buf *out,
                                    char *why, size_t why_cap) {
   converter c;
-  memset(&c, 0, sizeof c);
+  memset(&c, 0, offsetof(converter, local_len));
+  c.local_len = 0;
   c.kind = kind;
   c.out = out;
   c.why = why;

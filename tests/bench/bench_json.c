@@ -20,6 +20,8 @@ static struct {
   const char *cursor; /* the cursor alone, inside query_cursor */
   size_t cursor_len;
   ddbst_prepared *put, *query, *update; /* the same ops prepared (no JSON) */
+  ddbst_json *catalog;         /* a session of the catalog model */
+  ddbst_prepared *put_documents; /* its Product, with document values */
 } J;
 
 /* Project's attributes in index order (orgId, projectId, createdAt, name,
@@ -30,6 +32,14 @@ static const char put_values[] =
 /* update_project_status's: the key's facets, status SET, name unset */
 static const char update_values[] =
     "=" BENCH_ORG "\0=" BENCH_PROJECT_ID "\0=" BENCH_CREATED "\0\0=archived";
+/* The catalog's Product in index order, with a value of each document
+ * type (a string set, a number set, a list holding a map, a map holding a
+ * list): JSON text each, converted when set. */
+static const char product_values[] =
+    "=s1\0=k1\0=Hat\0=hats\0=hat\0=published\0=19.5\0=3\0=true\0"
+    "=[\"sale\",\"new\"]\0=[1,2.5]\0=[\"front.png\",{\"w\":2,\"at\":[\"a\"]}]\0"
+    "={\"colour\":\"red\",\"dims\":{\"w\":1,\"h\":[2,3]}}\0\0"
+    "=2026-03-14T09:00:00Z\0\0\0";
 /* the pattern's entity is Project: its partition facet, four unset */
 static const char query_values[] = "=" BENCH_ORG "\0\0\0\0";
 
@@ -72,6 +82,14 @@ static int op_prepared_put(bench_ctx *c) {
   (void)c;
   int rc = ddbst_prepared_run(J.put, put_values, sizeof put_values, 0, NULL, 0,
                               BENCH_NOW, NULL);
+  return rc < 0 ? rc : 0;
+}
+
+static int op_prepared_put_documents(bench_ctx *c) {
+  (void)c;
+  int rc = ddbst_prepared_run(J.put_documents, product_values,
+                              sizeof product_values, 0, NULL, 0, BENCH_NOW,
+                              NULL);
   return rc < 0 ? rc : 0;
 }
 
@@ -160,6 +178,18 @@ void bench_json(bench_ctx *c) {
       ddbst_prepared_new(J.session, DDBST_OP_UPDATE_ITEM, "Project", 0, &err);
   if (!J.put || !J.query || !J.update)
     bench_fail("bench_json: prepare", err.code, &err);
+  static const char catalog[] =
+      "{\"modelFile\":\"" DDBST_SOURCE_DIR "/examples/catalog/model.json\"}";
+  J.catalog = ddbst_json_open(catalog, sizeof catalog - 1, &bench_allocator,
+                              &error);
+  if (!J.catalog) {
+    fprintf(stderr, "ddbst_bench: ddbst_json_open: %s\n", error);
+    ddbst_json_free(error);
+    exit(1);
+  }
+  J.put_documents =
+      ddbst_prepared_new(J.catalog, DDBST_OP_PUT_ITEM, "Product", 0, &err);
+  if (!J.put_documents) bench_fail("bench_json: prepare", err.code, &err);
 
   bench_run(c, "json_put", "put_project through ddbst_json_call (text in, out)",
             op_json_put, 5000, 0);
@@ -173,6 +203,10 @@ void bench_json(bench_ctx *c) {
   bench_run(c, "prepared_put",
             "put_project through ddbst_prepared_run (packed values in, body)",
             op_prepared_put, 5000, 0);
+  bench_run(c, "prepared_put_documents",
+            "a Product with a set of each kind, a list and a map, "
+            "through ddbst_prepared_run",
+            op_prepared_put_documents, 5000, 0);
   bench_run(c, "prepared_update",
             "update_project_status through ddbst_prepared_run",
             op_prepared_update, 5000, 0);
@@ -183,6 +217,8 @@ void bench_json(bench_ctx *c) {
   ddbst_prepared_free(J.put);
   ddbst_prepared_free(J.query);
   ddbst_prepared_free(J.update);
+  ddbst_prepared_free(J.put_documents);
+  ddbst_json_close(J.catalog);
   ddbst_json_close(J.session);
   free(J.page_request);
 }

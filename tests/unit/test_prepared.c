@@ -528,6 +528,126 @@ static void no_allocation_once_warm(void **state) {
   assert_int_equal(ca.live, 0);
 }
 
+/* Product with a value of each document type: sets of strings and of
+ * numbers, a list holding a map, a map holding a list. */
+static const char product_put[] =
+    "=s1\0=k1\0=Hat\0=hats\0=hat\0=published\0=19.5\0=3\0=true\0"
+    "=[\"sale\",\"new\"]\0=[1,2.5]\0=[\"front.png\",{\"w\":2,\"at\":[\"a\"]}]\0"
+    "={\"colour\":\"red\",\"dims\":{\"w\":1,\"h\":[2,3]}}\0\0"
+    "=2026-03-14T09:00:00Z\0\0\0";
+#define PRODUCT_PUT_JSON                                                       \
+  "{\"op\":\"put\",\"entity\":\"Product\",\"values\":{\"shopId\":\"s1\","        \
+  "\"sku\":\"k1\",\"name\":\"Hat\",\"category\":\"hats\",\"slug\":\"hat\","      \
+  "\"status\":\"published\",\"price\":19.5,\"stock\":3,\"featured\":true,"      \
+  "\"tags\":[\"sale\",\"new\"],\"sizes\":[1,2.5],\"images\":[\"front.png\","    \
+  "{\"w\":2,\"at\":[\"a\"]}],\"details\":{\"colour\":\"red\",\"dims\":{\"w\":1," \
+  "\"h\":[2,3]}},\"releasedAt\":\"2026-03-14T09:00:00Z\"},\"now\":" NOW_TEXT "}"
+
+/* Lists, maps and sets are JSON text converted when set: once warm, that
+ * takes no allocation either (json/read_loop.h's local stack, the
+ * converter's local records: model/json_value.c), for a put and for an
+ * update's ADD to a set and append to a list. */
+static void documents_allocate_nothing_once_warm(void **state) {
+  (void)state;
+  counting_alloc ca;
+  counting_alloc_init(&ca);
+  ddbst_json *s = open_config(CATALOG, &ca.hooks);
+  ddbst_error err;
+  ddbst_prepared *p =
+      ddbst_prepared_new(s, DDBST_OP_PUT_ITEM, "Product", 0, &err);
+  ddbst_prepared *u =
+      ddbst_prepared_new(s, DDBST_OP_UPDATE_ITEM, "Product", 0, &err);
+  assert_non_null(p);
+  assert_non_null(u);
+  for (int round = 0; round < 3; round++) {
+    long before = ca.calls;
+    for (int i = 0; i < 50; i++) {
+      assert_int_equal(ddbst_prepared_run(p, product_put, sizeof product_put,
+                                          0, NULL, 0, NOW, &err),
+                       DDBST_OP_PUT_ITEM);
+      assert_int_equal(ddbst_prepared_run(u, product_update,
+                                          sizeof product_update, 0, NULL, 0,
+                                          NOW, &err),
+                       DDBST_OP_UPDATE_ITEM);
+    }
+    if (round && ca.calls != before)
+      fail_msg("round %d: %ld allocations in 100 runs", round,
+               ca.calls - before);
+  }
+  /* the same body as the entry's, which reads the values as JSON */
+  assert_int_equal(ddbst_prepared_run(p, product_put, sizeof product_put, 0,
+                                      NULL, 0, NOW, &err),
+                   DDBST_OP_PUT_ITEM);
+  char *want = entry_body(s, PRODUCT_PUT_JSON);
+  assert_string_equal(ddbst_prepared_body(p, NULL), want);
+  free(want);
+  ddbst_prepared_free(u);
+  ddbst_prepared_free(p);
+  ddbst_json_close(s);
+  assert_int_equal(ca.live, 0);
+}
+
+/* The packed values of Product with `tags` and `details` given. */
+static size_t product_with(char *out, size_t cap, const char *tags,
+                           const char *details) {
+  int n = snprintf(out, cap, "=s1\1=k1\1=Hat\1\1\1\1\1\1\1=%s\1\1\1=%s\1\1\1\1\1\1",
+                   tags, details);
+  assert_true(n > 0 && (size_t)n < cap);
+  for (int i = 0; i < n; i++)
+    if (out[i] == '\1') out[i] = '\0';
+  return (size_t)n;
+}
+
+/* A duplicate is refused however many elements come before it: past the
+ * first 32 the converter's records move from the stack to a hash set. */
+static void duplicates_past_the_local_records(void **state) {
+  (void)state;
+  ddbst_json *s = open_config(CATALOG, NULL);
+  ddbst_error err;
+  ddbst_prepared *p =
+      ddbst_prepared_new(s, DDBST_OP_PUT_ITEM, "Product", 0, &err);
+  char tags[1024], details[1024], values[4096];
+  for (int count = 2; count <= 80; count += 13) {
+    size_t t = 0, d = 0;
+    tags[t++] = '[';
+    details[d++] = '{';
+    for (int i = 0; i < count; i++) {
+      t += (size_t)snprintf(tags + t, sizeof tags - t, "%s\"t%d\"",
+                            i ? "," : "", i);
+      d += (size_t)snprintf(details + d, sizeof details - d, "%s\"m%d\":%d",
+                            i ? "," : "", i, i);
+    }
+    snprintf(tags + t, sizeof tags - t, "]");
+    snprintf(details + d, sizeof details - d, "}");
+    size_t n = product_with(values, sizeof values, tags, details);
+    assert_int_equal(
+        ddbst_prepared_run(p, values, n, 0, NULL, 0, NOW, &err),
+        DDBST_OP_PUT_ITEM);
+    /* the first element again, last */
+    snprintf(tags + t, sizeof tags - t, ",\"t0\"]");
+    n = product_with(values, sizeof values, tags, details);
+    assert_int_equal(
+        ddbst_prepared_run(p, values, n, 0, NULL, 0, NOW, &err),
+        DDBST_EVALUE);
+    assert_string_equal(err.path, "Product.tags");
+    assert_string_equal(err.message,
+                        "tags: \"t0\" is given twice in the set: DynamoDB "
+                        "refuses a set with duplicate elements");
+    snprintf(tags + t, sizeof tags - t, "]");
+    snprintf(details + d, sizeof details - d, ",\"m0\":0}");
+    n = product_with(values, sizeof values, tags, details);
+    assert_int_equal(
+        ddbst_prepared_run(p, values, n, 0, NULL, 0, NOW, &err),
+        DDBST_EVALUE);
+    assert_string_equal(err.path, "Product.details");
+    assert_string_equal(err.message,
+                        "details: \"m0\" is given twice in one object: a map "
+                        "holds one value per name");
+  }
+  ddbst_prepared_free(p);
+  ddbst_json_close(s);
+}
+
 static void allocation_failures(void **state) {
   (void)state;
   counting_alloc ca;
@@ -590,6 +710,8 @@ int main(void) {
       cmocka_unit_test(update_of_a_unique_is_refused),
       cmocka_unit_test(refusals),
       cmocka_unit_test(no_allocation_once_warm),
+      cmocka_unit_test(documents_allocate_nothing_once_warm),
+      cmocka_unit_test(duplicates_past_the_local_records),
       cmocka_unit_test(allocation_failures),
       cmocka_unit_test(update_allocation_failures),
   };
