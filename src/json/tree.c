@@ -103,7 +103,7 @@ static ddbst__jnode *new_node(builder *b, ddbst__jtype t) {
     return NULL;
   }
   n->type = t;
-  n->offset = ddbst__json_offset(b->run);
+  n->offset = (uint32_t)ddbst__json_offset(b->run);
   return n;
 }
 
@@ -134,7 +134,7 @@ static int scalar(builder *b, ddbst__jtype t, const char *s, size_t len,
       return refuse(b, DDBST_ESYNTAX, "contains a NUL byte (\\u0000)");
     n->text = text_copy(b, s, len);
     if (!n->text) return refuse(b, DDBST_ENOMEM, "out of memory");
-    n->len = len;
+    n->len = (uint32_t)len;
   }
   return push_child(b, n);
 }
@@ -177,7 +177,7 @@ static int close_container(builder *b) {
   frame *f = &b->stack[b->depth - 1];
   ddbst__jnode *n = f->node;
   size_t c = f->count;
-  n->count = c;
+  n->count = (uint32_t)c;
   if (c) {
     n->items = ddbst__arena_alloc(b->ar, c * sizeof *n->items);
     if (!n->items) return refuse(b, DDBST_ENOMEM, "out of memory");
@@ -305,6 +305,9 @@ int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
   char msg[DDBST_ERROR_MESSAGE_MAX] = "";
   char path[DDBST_ERROR_PATH_MAX] = "";
   int named = 0; /* the error has a path: no position in its message */
+  if (len >= UINT32_MAX) /* a node's lengths and offsets are 32 bits */
+    return ddbst__fail(err, DDBST_ESYNTAX, NULL,
+                       "a JSON document of 4 GiB or more");
   ddbst__json_run r;
   b.run = &r;
   int rc = ddbst__json_parse(&r, &callbacks, &b, json, len, ar->alloc, NULL);
