@@ -37,18 +37,23 @@ typedef struct reused {
   size_t len;
 } reused;
 
+/* Only the members before `stack` start zeroed (a frame is cleared when
+ * it opens, a slot of `seen` is read once its bit in `filled` is set): the
+ * JSON entry parses a small request per call, and clearing 8 KB each time
+ * would cost more than the parse. */
 typedef struct builder {
   ddbst__arena *ar;
-  reused seen[REUSED_SLOTS];
   const ddbst_allocator *alloc;
   const ddbst__json_run *run; /* for the offset of each value */
-  frame stack[MAX_DEPTH];
   int depth;
   ddbst__jnode *root;
   int error; /* our own refusal, reported with `why` */
   const char *why;
   int at_name; /* the refusal is of a member name, not of a value */
   int twice;   /* the refusal is of a name the object has already */
+  uint64_t filled[REUSED_SLOTS / 64];
+  frame stack[MAX_DEPTH];
+  reused seen[REUSED_SLOTS];
 } builder;
 
 static int refuse(builder *b, int code, const char *why) {
@@ -114,12 +119,17 @@ static const char *text_copy(builder *b, const char *s, size_t len) {
     return ddbst__arena_strndup(b->ar, s, len);
   unsigned h = (unsigned)len * 31u + (unsigned char)s[0] * 7u +
                (unsigned char)s[len - 1] * 3u + (unsigned char)s[len / 2];
-  reused *r = &b->seen[h % REUSED_SLOTS];
-  if (r->len == len && memcmp(r->text, s, len) == 0) return r->text;
+  unsigned slot = h % REUSED_SLOTS;
+  uint64_t bit = (uint64_t)1 << (slot % 64);
+  reused *r = &b->seen[slot];
+  if ((b->filled[slot / 64] & bit) && r->len == len &&
+      memcmp(r->text, s, len) == 0)
+    return r->text;
   const char *p = ddbst__arena_strndup(b->ar, s, len);
   if (p) {
     r->text = p;
     r->len = len;
+    b->filled[slot / 64] |= bit;
   }
   return p;
 }
@@ -299,7 +309,7 @@ static void stop_path(const builder *b, int of_name, char *out, size_t cap) {
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err) {
   builder b;
-  memset(&b, 0, sizeof b);
+  memset(&b, 0, offsetof(builder, stack));
   b.ar = ar;
   b.alloc = ar->alloc;
   char msg[DDBST_ERROR_MESSAGE_MAX] = "";
