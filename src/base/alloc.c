@@ -75,9 +75,10 @@ static ddbst__arena_block *new_block(ddbst__arena *ar, size_t cap) {
 }
 
 /* `n` bytes at an offset of the current block that is a multiple of
- * `align`. What does not fit in a fresh block of ARENA_BLOCK gets a block of
- * its own, linked behind the current one, which goes on serving the small
- * allocations after it: a large array leaves no block half used. */
+ * `align`. What does not fit there and takes more than half a block gets a
+ * block of its own, linked behind the current one, which goes on serving
+ * the small allocations after it: a large array leaves no block half
+ * used. */
 static char *bump(ddbst__arena *ar, size_t n, size_t align) {
   size_t at = (ar->used + align - 1) & ~(align - 1);
   if (ar->head && at <= ar->cap && ar->cap - at >= n) {
