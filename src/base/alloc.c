@@ -65,31 +65,58 @@ void ddbst__arena_free(ddbst__arena *ar) {
   ar->used = ar->cap = 0;
 }
 
-void *ddbst__arena_alloc(ddbst__arena *ar, size_t n) {
-  const size_t align = sizeof(max_align_t);
-  n = (n + align - 1) / align * align;
-  if (n == 0) n = align;
-  if (!ar->head || ar->cap - ar->used < n) {
-    size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-    /* the pad past cap lets ddbst__copy_padded read whole words; zeroed, so
-     * what it reads there is defined */
-    ddbst__arena_block *b =
-        ddbst__malloc(ar->alloc, sizeof(ddbst__arena_block) + cap + DDBST__PAD);
-    if (!b) return NULL;
-    memset((char *)b->data + cap, 0, DDBST__PAD);
-    b->next = ar->head;
-    ar->head = b;
-    ar->used = 0;
-    ar->cap = cap;
+/* A block of `cap` bytes; the pad past cap lets ddbst__copy_padded read
+ * whole words, zeroed so that what it reads there is defined. */
+static ddbst__arena_block *new_block(ddbst__arena *ar, size_t cap) {
+  ddbst__arena_block *b =
+      ddbst__malloc(ar->alloc, sizeof(ddbst__arena_block) + cap + DDBST__PAD);
+  if (b) memset((char *)b->data + cap, 0, DDBST__PAD);
+  return b;
+}
+
+/* `n` bytes at an offset of the current block that is a multiple of
+ * `align`. What does not fit there and takes more than half a block gets a
+ * block of its own, linked behind the current one, which goes on serving
+ * the small allocations after it: a large array leaves no block half
+ * used. */
+static char *bump(ddbst__arena *ar, size_t n, size_t align) {
+  size_t at = (ar->used + align - 1) & ~(align - 1);
+  if (ar->head && at <= ar->cap && ar->cap - at >= n) {
+    ar->used = at + n;
+    return (char *)ar->head->data + at;
   }
-  char *p = (char *)ar->head->data + ar->used;
-  ar->used += n;
-  memset(p, 0, n);
+  if (n > ARENA_BLOCK / 2) {
+    ddbst__arena_block *b = new_block(ar, n);
+    if (!b) return NULL;
+    if (ar->head) {
+      b->next = ar->head->next;
+      ar->head->next = b;
+    } else {
+      b->next = NULL;
+      ar->head = b;
+      ar->used = ar->cap = n;
+    }
+    return (char *)b->data;
+  }
+  ddbst__arena_block *b = new_block(ar, ARENA_BLOCK);
+  if (!b) return NULL;
+  b->next = ar->head;
+  ar->head = b;
+  ar->used = n;
+  ar->cap = ARENA_BLOCK;
+  return (char *)b->data;
+}
+
+void *ddbst__arena_alloc(ddbst__arena *ar, size_t n) {
+  char *p = bump(ar, n ? n : 1, sizeof(max_align_t));
+  if (p) memset(p, 0, n);
   return p;
 }
 
+/* Text needs no alignment: names and key parts, most of them under 16
+ * bytes, are packed one after the other. */
 char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n) {
-  char *p = ddbst__arena_alloc(ar, n + 1);
+  char *p = bump(ar, n + 1, 1);
   if (!p) return NULL;
   if (n) memcpy(p, s, n);
   p[n] = '\0';

@@ -47,7 +47,7 @@ void ddbst__arena_free(ddbst__arena *ar);
 void ddbst__arena_rewind(ddbst__arena *ar, size_t keep);
 /* Zeroed, max-aligned memory, or NULL. */
 void *ddbst__arena_alloc(ddbst__arena *ar, size_t n);
-/* A NUL-terminated copy of s[0..n), or NULL. */
+/* A NUL-terminated copy of s[0..n), or NULL: packed, not aligned. */
 char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n);
 
 /* A length of the API: DDBST_NUL_TERMINATED is the text's own. */

@@ -30,19 +30,37 @@ struct ddbst__jtree_frame {
   size_t hashed;
 };
 
+/* Short texts a document repeats (member names, a model's "string" and
+ * "pk") are kept once: the last text of each slot is reused when the next
+ * one equal to it comes. A model of 200 entities repeats most of its 28,000
+ * names; each copy would be arena bytes the loader touches once. */
+enum { REUSED_SLOTS = 128, REUSED_MAX = 32 };
+
+typedef struct reused {
+  const char *text;
+  size_t len;
+} reused;
+
+/* Only the members before `stack` start zeroed (a frame is cleared when
+ * it opens, a slot of `seen` is read once its bit in `filled` is set): the
+ * JSON entry parses a small request per call, and clearing 8 KB each time
+ * would cost more than the parse. */
 typedef struct builder {
   ddbst__arena *ar;
   const ddbst_allocator *alloc;
   const ddbst__json_run *run; /* for the offset of each value */
   frame *stack; /* own, or the kept frames */
   int kept;     /* the frames' arrays outlive the parse */
+  int fresh;    /* stack[fresh..] has never been opened: not yet zeroed */
   int depth;
   ddbst__jnode *root;
   int error; /* our own refusal, reported with `why` */
   const char *why;
   int at_name; /* the refusal is of a member name, not of a value */
   int twice;   /* the refusal is of a name the object has already */
-  frame own[MAX_DEPTH]; /* last: zeroed only when used */
+  uint64_t filled[REUSED_SLOTS / 64];
+  frame own[MAX_DEPTH]; /* zeroed one level at a time, when first opened */
+  reused seen[REUSED_SLOTS];
 } builder;
 
 static int refuse(builder *b, int code, const char *why) {
@@ -100,8 +118,30 @@ static ddbst__jnode *new_node(builder *b, ddbst__jtype t) {
     return NULL;
   }
   n->type = t;
-  n->offset = ddbst__json_offset(b->run);
+  n->offset = (uint32_t)ddbst__json_offset(b->run);
   return n;
+}
+
+/* A NUL-terminated copy of s[0..len) in the arena, or the same text
+ * copied before (tree nodes are read only), or NULL. */
+static const char *text_copy(builder *b, const char *s, size_t len) {
+  if (len == 0 || len > REUSED_MAX)
+    return ddbst__arena_strndup(b->ar, s, len);
+  unsigned h = (unsigned)len * 31u + (unsigned char)s[0] * 7u +
+               (unsigned char)s[len - 1] * 3u + (unsigned char)s[len / 2];
+  unsigned slot = h % REUSED_SLOTS;
+  uint64_t bit = (uint64_t)1 << (slot % 64);
+  reused *r = &b->seen[slot];
+  if ((b->filled[slot / 64] & bit) && r->len == len &&
+      memcmp(r->text, s, len) == 0)
+    return r->text;
+  const char *p = ddbst__arena_strndup(b->ar, s, len);
+  if (p) {
+    r->text = p;
+    r->len = len;
+    b->filled[slot / 64] |= bit;
+  }
+  return p;
 }
 
 static int scalar(builder *b, ddbst__jtype t, const char *s, size_t len,
@@ -112,9 +152,9 @@ static int scalar(builder *b, ddbst__jtype t, const char *s, size_t len,
   if (s) {
     if (memchr(s, '\0', len))
       return refuse(b, DDBST_ESYNTAX, "contains a NUL byte (\\u0000)");
-    n->text = ddbst__arena_strndup(b->ar, s, len);
+    n->text = text_copy(b, s, len);
     if (!n->text) return refuse(b, DDBST_ENOMEM, "out of memory");
-    n->len = len;
+    n->len = (uint32_t)len;
   }
   return push_child(b, n);
 }
@@ -136,6 +176,11 @@ static int open_container(builder *b, ddbst__jtype t) {
   ddbst__jnode *n = new_node(b, t);
   if (!n || !push_child(b, n)) return 0;
   frame *f = &b->stack[b->depth++];
+  if (b->depth > b->fresh) { /* a level no container has used yet */
+    memset(f, 0, sizeof *f);
+    ddbst__strset_init(&f->names);
+    b->fresh = b->depth;
+  }
   /* the level's arrays, from the container before it at this level */
   frame mem = *f;
   memset(f, 0, sizeof *f);
@@ -172,7 +217,7 @@ static int close_container(builder *b) {
   frame *f = &b->stack[b->depth - 1];
   ddbst__jnode *n = f->node;
   size_t c = f->count;
-  n->count = c;
+  n->count = (uint32_t)c;
   if (c) {
     n->items = ddbst__arena_alloc(b->ar, c * sizeof *n->items);
     if (!n->items) return refuse(b, DDBST_ENOMEM, "out of memory");
@@ -244,7 +289,7 @@ static int on_key(void *ctx, const unsigned char *k, size_t len) {
     b->twice = 1;
     return 0;
   }
-  f->pending_key = ddbst__arena_strndup(b->ar, (const char *)k, len);
+  f->pending_key = text_copy(b, (const char *)k, len);
   if (!f->pending_key) return refuse(b, DDBST_ENOMEM, "out of memory");
   f->pending_len = len;
   f->awaiting = 1;
@@ -312,12 +357,14 @@ int ddbst__jtree_parse_kept(ddbst__arena *ar, ddbst__jtree_kept *kept,
   if (kept && kept->frames) {
     b.stack = kept->frames;
     b.kept = 1;
-  } else {
-    memset(b.own, 0, sizeof b.own);
+    b.fresh = MAX_DEPTH; /* zeroed when made, released level by level */
   }
   char msg[DDBST_ERROR_MESSAGE_MAX] = "";
   char path[DDBST_ERROR_PATH_MAX] = "";
   int named = 0; /* the error has a path: no position in its message */
+  if (len >= UINT32_MAX) /* a node's lengths and offsets are 32 bits */
+    return ddbst__fail(err, DDBST_ESYNTAX, NULL,
+                       "a JSON document of 4 GiB or more");
   ddbst__json_run r;
   b.run = &r;
   int rc = ddbst__json_parse(&r, &callbacks, &b, json, len, ar->alloc,

@@ -5,6 +5,7 @@
 #define DDBST_JSON_TREE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/internal.h"
 #include "json/jw.h"
@@ -19,14 +20,16 @@ typedef enum {
   DDBST__J_OBJECT
 } ddbst__jtype;
 
+/* 48 bytes: a model of 200 entities has 13,000 of them. Lengths, offsets
+ * and counts fit 32 bits because a document over 4 GiB is refused. */
 typedef struct ddbst__jnode ddbst__jnode;
 struct ddbst__jnode {
-  ddbst__jtype type;
-  int boolean;
+  unsigned type : 8;    /* ddbst__jtype */
+  unsigned boolean : 1;
+  uint32_t len;
+  uint32_t offset; /* byte offset just past the value's first token */
+  uint32_t count;  /* members or elements */
   const char *text; /* string or number text, NUL-terminated */
-  size_t len;
-  size_t offset; /* byte offset just past the value's first token */
-  size_t count;  /* members or elements */
   const char **keys;     /* object member names, in document order */
   size_t *key_lens;
   ddbst__jnode **items;  /* member values or elements */
@@ -39,7 +42,8 @@ struct ddbst__jnode {
  * ("values.orgId", "items[2]"; an object's own path for a bad member name,
  * the member's for one given twice: "orgId given twice") and the offset,
  * line and column in `err`'s fields; malformed JSON has no path, and its
- * message ends with " (line L, column C)". */
+ * message ends with " (line L, column C)". A document of 4 GiB or more is
+ * DDBST_ESYNTAX, unread. */
 int ddbst__jtree_parse(ddbst__arena *ar, const char *json, size_t len,
                        ddbst__jnode **root, ddbst_error *err);
 

@@ -521,8 +521,13 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
     declared = attrs->count;
     e->attrs_unread = 0;
   }
-  /* Room for the declared ones and up to three implicit ones. */
-  e->attrs = ddbst__load_array(L, declared + 3, sizeof *e->attrs);
+  /* Room for the declared ones and the implicit ones the entity may add:
+   * its version, and its timestamps' two (at least one slot, so that a
+   * model without attributes still goes on to its keys' checks). */
+  size_t implicit = (ddbst__jobj_get(n, "version") ? 1 : 0) +
+                    (ddbst__jobj_get(n, "timestamps") ? 2 : 0);
+  e->attrs = ddbst__load_array(L, declared + implicit ? declared + implicit : 1,
+                               sizeof *e->attrs);
   if (!e->attrs) {
     ddbst__load_pop(L, old);
     return;

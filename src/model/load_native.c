@@ -19,7 +19,7 @@ static int load_list(ddbst__loader *L, const ddbst__jnode *n,
                        "a multi-attribute %s key has 1 to 4 attributes; "
                        "DynamoDB refuses %zu",
                        strcmp(field, "partitionKey") ? "sort" : "partition",
-                       n->count);
+                       (size_t)n->count);
   }
   for (size_t i = 0; i < n->count && i < 4; i++) {
     const ddbst__jnode *a = n->items[i];

@@ -78,12 +78,18 @@ static int by_pk(const void *a, const void *b) {
   return (x->entity > y->entity) - (x->entity < y->entity);
 }
 
+/* Each space's arrays follow the last one's: they hold only the entities
+ * with a key there, at most every entity's table key and index keys. */
 static void make_spaces(const ddbst_model *m, struct ddbst__keysigs *s) {
-  size_t ne = (size_t)m->nentities;
+  size_t ne = (size_t)m->nentities, grouped = 0, loose = 0;
   for (int ix = -1; ix < m->nindexes; ix++) {
     kspace *sp = &s->spaces[ix + 1];
-    sp->grouped = s->grouped + (size_t)(ix + 1) * ne;
-    sp->loose = s->loose + (size_t)(ix + 1) * ne;
+    if (ix >= 0) {
+      grouped += (size_t)s->spaces[ix].ngrouped;
+      loose += (size_t)s->spaces[ix].nloose;
+    }
+    sp->grouped = s->grouped + grouped;
+    sp->loose = s->loose + loose;
     sp->ngrouped = sp->nloose = 0;
     for (int e = 0; e < m->nentities; e++) {
       const ksig *k = &s->keys[(size_t)(ix + 1) * ne + (size_t)e];
@@ -99,13 +105,17 @@ static void make_spaces(const ddbst_model *m, struct ddbst__keysigs *s) {
 static void make_sigs(ddbst__loader *L) {
   const ddbst_model *m = L->m;
   size_t nkeys = (size_t)(m->nindexes + 1) * (size_t)m->nentities, nguards = 0;
-  for (int e = 0; e < m->nentities; e++) nguards += (size_t)m->entities[e].nuniques;
+  size_t held = 0; /* the keys entities have: one in the table, their indexes' */
+  for (int e = 0; e < m->nentities; e++) {
+    nguards += (size_t)m->entities[e].nuniques;
+    held += 1 + (size_t)m->entities[e].nindexes;
+  }
   /* one block: the struct, then each array at an 8-byte boundary */
   size_t n = nkeys ? nkeys : 1, at = 0, off[6];
   const size_t sizes[6] = {sizeof(struct ddbst__keysigs), n * sizeof(ksig),
                            (nguards ? nguards : 1) * sizeof(ddbst__tsig),
                            (size_t)(m->nindexes + 1) * sizeof(kspace),
-                           n * sizeof(kentry), n * sizeof(int)};
+                           held * sizeof(kentry), held * sizeof(int)};
   for (int i = 0; i < 6; i++) {
     off[i] = at;
     at += (sizes[i] + 7) / 8 * 8;

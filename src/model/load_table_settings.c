@@ -174,7 +174,7 @@ static void tags(ddbst__loader *L, const ddbst__jnode *t) {
                          "an object of tag key: value")) {
     if (v->count > 50)
       ddbst__load_report(L, v, "%zu tags; DynamoDB allows at most 50",
-                         v->count);
+                         (size_t)v->count);
     s->tag_keys = ddbst__load_array(L, v->count, sizeof *s->tag_keys);
     s->tag_values = ddbst__load_array(L, v->count, sizeof *s->tag_values);
     for (size_t i = 0; i < v->count && s->tag_keys && s->tag_values; i++) {

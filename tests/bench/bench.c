@@ -7,12 +7,14 @@
  *
  *   ddbst_bench [--tsv] [--quick] [--only NAME] [--model PATH]
  *               [--write-page PATH] [--write-model ENTITIES PATH] [--show]
+ *               [--load-memory ENTITIES]
  *
  * --tsv prints, per operation: name, median ns/op, MB/s (or -), allocations
  * per call through the hooks, mallocs per call in the process, the fastest
  * and the slowest batch's ns/op, and what it does. --show prints the body
  * one call builds; --write-page writes the generated 1 MiB Query page;
- * --write-model the generated model of that many entities (bench_scale.c).
+ * --write-model the generated model of that many entities (bench_scale.c);
+ * --load-memory what loading it touches (bench_load_memory.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -495,11 +497,14 @@ int main(int argc, char **argv) {
       write_page = argv[++i];
     else if (!strcmp(argv[i], "--write-model") && i + 2 < argc)
       return bench_scale_write(atoi(argv[i + 1]), argv[i + 2]);
-    else {
+    else if (!strcmp(argv[i], "--load-memory") && i + 1 < argc) {
+      bench_gen_shape s = bench_scale_shape(atoi(argv[i + 1]));
+      return bench_load_memory(&s);
+    } else {
       fprintf(stderr,
               "usage: ddbst_bench [--tsv] [--quick] [--only NAME] [--show] "
               "[--model PATH] [--write-page PATH] "
-              "[--write-model ENTITIES PATH]\n");
+              "[--write-model ENTITIES PATH] [--load-memory ENTITIES]\n");
       return 2;
     }
   }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "ddbst.h"
+#include "gen_model.h"
 
 /* Allocations seen through the ddbst_allocator hooks (every allocation of
  * the model, its items, pages and buffers), and every malloc of the whole
@@ -114,6 +115,11 @@ char *bench_make_page(size_t max_bytes, int max_items, size_t *len,
 void bench_scale(bench_ctx *ctx, bench_fn put_project, bench_fn query_first_page);
 /* Writes the generated model of `entities` entities bench_scale loads. */
 int bench_scale_write(int entities, const char *path);
+/* The shape bench_scale generates for `entities` entities. */
+bench_gen_shape bench_scale_shape(int entities);
+/* Prints what loading that model touches (bench_load_memory.c): a first
+ * load's page faults, the bytes allocated at the peak and held. */
+int bench_load_memory(const bench_gen_shape *shape);
 
 /* The JSON entry's calls (bench_json.c): what a binding pays per call. */
 void bench_json(bench_ctx *ctx);

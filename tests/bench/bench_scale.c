@@ -18,7 +18,7 @@ enum { NSIZES = sizeof sizes / sizeof sizes[0], LARGEST = NSIZES - 1 };
 
 static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-static bench_gen_shape shape_of(int entities) {
+bench_gen_shape bench_scale_shape(int entities) {
   bench_gen_shape s = {entities, clamp(entities / 10, 2, 20),
                        clamp(entities / 40, 1, 5), 5 * entities};
   return s;
@@ -115,7 +115,7 @@ static void same_body(bench_ctx *c, const char *what, bench_fn saas,
 }
 
 int bench_scale_write(int entities, const char *path) {
-  bench_gen_shape s = shape_of(entities);
+  bench_gen_shape s = bench_scale_shape(entities);
   size_t len;
   int made;
   char *json = bench_gen_model(&s, &len, &made);
@@ -133,7 +133,7 @@ int bench_scale_write(int entities, const char *path) {
 
 void bench_scale(bench_ctx *c, bench_fn put_saas, bench_fn query_saas) {
   for (int i = 0; i < NSIZES; i++) {
-    bench_gen_shape s = shape_of(sizes[i]);
+    bench_gen_shape s = bench_scale_shape(sizes[i]);
     S.json[i] = bench_gen_model(&s, &S.len[i], NULL);
     if (!S.json[i]) bench_fail("bench_gen_model", DDBST_ENOMEM, NULL);
   }

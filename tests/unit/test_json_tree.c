@@ -1,8 +1,9 @@
 /* The JSON tree (json/tree.c on the parser adapter json/parse.c): every kind
  * of value with numbers kept exactly as written, every refusal (NUL in
  * strings and names, duplicate keys, nesting past 64 levels, more than 4096
- * members, malformed JSON) with its offset, line and column, allocation
- * failure at every site, and inputs that end at a guard page. */
+ * members, a document of 4 GiB or more, malformed JSON) with its offset,
+ * line and column, allocation failure at every site, and inputs that end
+ * at a guard page. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +316,16 @@ static void nesting_and_members_are_bounded(void **state) {
     }
     free(big);
   }
+
+  /* a node's lengths and offsets are 32 bits: a document of 4 GiB or more
+   * is refused before a byte of it is read (this one is 2 bytes long) */
+  root = NULL;
+  assert_int_equal(ddbst__jtree_parse(&ar, "{}", (size_t)UINT32_MAX, &root,
+                                      &err),
+                   DDBST_ESYNTAX);
+  assert_string_equal(err.message, "a JSON document of 4 GiB or more");
+  assert_null(root);
+  assert_int_equal(ddbst__jtree_parse(&ar, "{}", 2, &root, &err), 0);
 }
 
 static void text_positions(void **state) {
