@@ -230,7 +230,8 @@ typedef struct ddbst_load_options {
  * line and column for malformed JSON (and with the JSON path too for text
  * that is not text, NUL, a name given twice in one object, nesting past 64
  * levels: "table.name: name given twice"), DDBST_EMODEL with the JSON path
- * for everything else, DDBST_ENOMEM. `opts` may be NULL. */
+ * for everything else, DDBST_ERANGE for a document of 4 GiB or more (refused
+ * unread), DDBST_ENOMEM. `opts` may be NULL. */
 DDBST_API int ddbst_model_load(const char *json, size_t len,
                                const ddbst_load_options *opts,
                                ddbst_model **out, ddbst_error *err);

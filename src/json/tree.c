@@ -363,7 +363,7 @@ int ddbst__jtree_parse_kept(ddbst__arena *ar, ddbst__jtree_kept *kept,
   char path[DDBST_ERROR_PATH_MAX] = "";
   int named = 0; /* the error has a path: no position in its message */
   if (len >= UINT32_MAX) /* a node's lengths and offsets are 32 bits */
-    return ddbst__fail(err, DDBST_ESYNTAX, NULL,
+    return ddbst__fail(err, DDBST_ERANGE, NULL,
                        "a JSON document of 4 GiB or more");
   ddbst__json_run r;
   b.run = &r;

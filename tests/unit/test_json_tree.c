@@ -322,7 +322,7 @@ static void nesting_and_members_are_bounded(void **state) {
   root = NULL;
   assert_int_equal(ddbst__jtree_parse(&ar, "{}", (size_t)UINT32_MAX, &root,
                                       &err),
-                   DDBST_ESYNTAX);
+                   DDBST_ERANGE);
   assert_string_equal(err.message, "a JSON document of 4 GiB or more");
   assert_null(root);
   assert_int_equal(ddbst__jtree_parse(&ar, "{}", 2, &root, &err), 0);
