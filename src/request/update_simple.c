@@ -102,8 +102,8 @@ static int plan_index(const ddbst_item *it, plan *p, const ddbst__ekey *k) {
   /* one walk: whether a value of its own is given, and whether one is not */
   int touched = 0, missing = 0;
   for (int t = 0; t < 2; t++)
-    for (const ddbst__seg *g = ts[t]->segs, *end = g + ts[t]->nsegs; g < end;
-         g++) {
+    for (int j = 0; j < ts[t]->nsegs; j++) { /* segs is NULL with no key */
+      const ddbst__seg *g = &ts[t]->segs[j];
       if (g->attr < 0) continue;
       int gv = given(it, g->attr);
       touched |= gv & !e->attrs[g->attr].primary_facet;
