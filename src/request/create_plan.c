@@ -65,7 +65,8 @@ static char *write_key(const ddbst_item *it, const ddbst__template *t,
     }
     size_t len = 0;
     if (ddbst__facet_key_at(m, &e->attrs[s->attr], s->lower, 0, text, v->len,
-                            v->scan, o, &len, NULL) != DDBST__FK_OK)
+                            v->scan, o, &len, NULL) != DDBST__FK_OK ||
+        ddbst__json_plain_len(o, len) != len) /* NFKC: U+FF02 is '"' */
       return NULL;
     o += len;
   }

@@ -207,10 +207,38 @@ static void create_plans_as_general(void **state) {
   ddbst_buf_free(b);
 }
 
+/* A normal form can make a byte to escape: NFKC_Casefold maps a
+ * full-width quote (U+FF02) to '"'. The key, its guard's and the JSON stay
+ * whole (the plan leaves such a key to the general writer). */
+static void normal_form_quote_escaped(void **state) {
+  (void)state;
+  ddbst_model *m = load_example("examples/saas/model.json");
+  int user = ddbst_model_entity(m, "User");
+  ddbst_item *it = ddbst_item_new(m, user);
+  static const char *const names[] = {"orgId", "userId", "email"};
+  static const char *const values[] = {"acme", "u1", "q\xef\xbc\x82q@x.org"};
+  for (int i = 0; i < 3; i++)
+    assert_int_equal(ddbst_item_set(it, ddbst_model_attribute(m, user,
+                                                              names[i]),
+                                    values[i], strlen(values[i]), NULL),
+                     0);
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  assert_int_equal(ddbst_put_request(it, DDBST_CREATE, 0, b, NULL),
+                   DDBST_OP_TRANSACT_WRITE_ITEMS);
+  const char *body = ddbst_buf_data(b);
+  assert_non_null(strstr(body, "\"GSI1PK\":{\"S\":\"EMAIL#q\\\"q@x.org\"}"));
+  assert_non_null(strstr(body, "\"Item\":{\"PK\":{\"S\":\"EMAIL#q\\\"q@x.org\"},"
+                               "\"SK\":{\"S\":\"EMAIL#q\\\"q@x.org\"}"));
+  ddbst_buf_free(b);
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(plans_as_general),
       cmocka_unit_test(create_plans_as_general),
+      cmocka_unit_test(normal_form_quote_escaped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
