@@ -142,6 +142,11 @@ DDBST__NOINLINE static int render_general(const ddbst_item *it,
           ddbst__facet_key(m, a, s->lower, 0, v, n, seen | DDBST__SCAN_KNOWN,
                            out, NULL);
       if (why == DDBST__FK_NOMEM) goto nomem;
+      /* a normal form can make a byte to escape (NFKC: U+FF02 is '"') */
+      if (why == DDBST__FK_OK && a->normalize &&
+          ddbst__json_plain_len(out->data + at, out->len - at) !=
+              out->len - at)
+        found |= DDBST__SCAN_ESCAPE;
       if (why == DDBST__FK_DELIM || why == DDBST__FK_DELIM_END) {
         rc = delim_refused(it, s, why, err);
         goto refused;

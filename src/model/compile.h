@@ -20,6 +20,10 @@ int ddbst__compile_key_runs(ddbst_model *m);
 /* Each entity's PutItem as fixed texts and values (compile_put_plans.c):
  * needs the key runs. */
 int ddbst__compile_put_plans(ddbst_model *m);
+/* Each entity with unique constraints: its create as fixed texts, keys and
+ * guards (compile_create_plans.c): needs the guards' keys. 0 or
+ * DDBST_ENOMEM. */
+int ddbst__compile_create_plans(ddbst_model *m);
 /* Unique guards that are one of their entity's index keys
  * (compile_guards.c). */
 int ddbst__compile_guards(ddbst_model *m);

@@ -455,6 +455,7 @@ static int compile(ddbst_model *m) {
   rc = rc ? rc : ddbst__compile_key_runs(m);
   rc = rc ? rc : ddbst__compile_put_plans(m);
   rc = rc ? rc : ddbst__compile_guards(m);
+  rc = rc ? rc : ddbst__compile_create_plans(m);
   rc = rc ? rc : ddbst__compile_key_sizes(m);
   rc = rc ? rc : ddbst__compile_queries(m);
   rc = rc ? rc : ddbst__compile_query_bodies(m);

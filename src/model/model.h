@@ -194,6 +194,42 @@ typedef struct ddbst__put_plan {
   uint32_t key_literal_max; /* the longest key template's literal bytes */
 } ddbst__put_plan;
 
+/* A create of an entity with unique constraints (one TransactWriteItems
+ * of the item's Put and each guard item's Put) as fixed texts and its
+ * keys' templates, made at load (compile_create_plans.c) and written by
+ * request/create_plan.c. A key's facets are copied, or rendered through
+ * the facet renderer (ddbst__facet_key_at: lower-casing, the normal form,
+ * an integer's width) straight into the body; each guard's key is copied
+ * from the index key with its template, or rendered from its own, and its
+ * holder's copied from the item's key. */
+typedef struct ddbst__ckey {
+  ddbst__jtext head; /* `"PK":{"S":"`, with a comma before all but the first */
+  const ddbst__template *tmpl;
+  int ekey;          /* -1: the table's key; else e->indexes[ekey] */
+  uint32_t limit;    /* DynamoDB's length limit for this key */
+} ddbst__ckey;
+
+typedef struct ddbst__cguard {
+  int key;           /* the plan key whose text is the guard's key, or -1 */
+  const ddbst__template *tmpl; /* with key -1: the guard's own, rendered */
+  ddbst__jtext head; /* `,{"Put":{"TableName":..,"Item":{"PK":{"S":"` */
+  ddbst__jtext holder; /* `"},"_type":{..},"holderKey":{"M":{"PK":{"S":"` */
+  ddbst__jtext end;  /* `"}}}},"ConditionExpression":...}}` */
+} ddbst__cguard;
+
+typedef struct ddbst__create_plan {
+  ddbst__jtext head;  /* `{"TransactItems":[{"Put":{"TableName":..,"Item":{` */
+  ddbst__ckey *keys;
+  int nkeys;
+  ddbst__jtext type;  /* `,"_type":{"S":"User"}` (empty: no entity attribute) */
+  ddbst__jtext *members; /* per attribute: `,"name":{"S":"` */
+  ddbst__jtext item_end; /* `},"ConditionExpression":...}}}` */
+  ddbst__jtext sk_mid;   /* `"},"SK":{"S":"` (empty: no sort key) */
+  ddbst__cguard *guards;
+  int nguards;
+  size_t fixed; /* every text's bytes: with the keys' room, the reservation */
+} ddbst__create_plan;
+
 typedef struct ddbst__entity {
   const char *name;
   size_t name_len; /* the entity attribute's value, written per key build */
@@ -232,6 +268,8 @@ typedef struct ddbst__entity {
   size_t item_fixed;
   /* compile_put_plans.c, in the arena: NULL when it serves no put */
   const ddbst__put_plan *put_plan;
+  /* compile_create_plans.c, in the arena: NULL when it serves no create */
+  const ddbst__create_plan *create_plan;
   /* Loading only: its "attributes" could not be read, so names are not
    * checked against them (one missing block is one error, not one per
    * facet). */

@@ -68,9 +68,13 @@ int ddbst_put_request(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (rc)
     return rc;
   now_us = ddbst__now(now_us);
-  if (ddbst__entity_of(it)->nuniques)
-    return ddbst__unique_write(it, DDBST__W_PUT, flags, now_us, out, err);
   size_t start = out->len;
+  if (ddbst__entity_of(it)->nuniques) {
+    rc = ddbst__create_planned(it, flags, now_us, out, err);
+    if (rc == 1) return DDBST_OP_TRANSACT_WRITE_ITEMS;
+    if (rc) return ddbst__abandon(out, start, rc, err);
+    return ddbst__unique_write(it, DDBST__W_PUT, flags, now_us, out, err);
+  }
   rc = ddbst__put_planned(it, flags, now_us, out, err);
   if (rc == 1) return DDBST_OP_PUT_ITEM;
   if (!rc) rc = ddbst__put_body(it, flags, now_us, out, err);

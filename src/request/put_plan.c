@@ -28,10 +28,7 @@ static inline void copy_text(char *d, const char *s, size_t n) {
   }
 }
 
-/* Whether ddbst__prepare_write would find nothing to do: every default's
- * attribute and every required one set, no version to write. Then it need
- * not be called (its loops, through two exported functions). */
-static int prepared(const ddbst_item *it, const ddbst__entity *e) {
+int ddbst__write_prepared(const ddbst_item *it, const ddbst__entity *e) {
   if (e->version_attr >= 0) return 0;
   int all = 1;
   for (int k = 0; k < e->ndefaults; k++) all &= it->vals[e->default_attrs[k]].set;
@@ -61,7 +58,7 @@ int ddbst__put_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
   for (int i = 0; i < p->nconds; i++)
     for (int c = 0; c < p->conds[i]->nwhen; c++)
       if (!ddbst__cond_holds(it, &p->conds[i]->when[c])) return 0;
-  if (!prepared(it, e)) {
+  if (!ddbst__write_prepared(it, e)) {
     int rc = ddbst__prepare_write(it, flags != 0, now_us, err);
     if (rc) return rc;
   }

@@ -32,6 +32,18 @@ int ddbst__write_item_simple(ddbst_item *it, ddbst_buf *out,
 int ddbst__put_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
                        ddbst_buf *out, ddbst_error *err);
 
+/* Whether ddbst__prepare_write would find nothing to do: every default's
+ * attribute and every required one set, no version to write. Then a plan
+ * need not call it (its loops, through two exported functions). */
+int ddbst__write_prepared(const ddbst_item *it, const ddbst__entity *e);
+
+/* The TransactWriteItems of a create of an entity with unique
+ * constraints from its plan (create_plan.c): 1 written, 0 nothing written
+ * (ddbst__unique_write must: an uncommon shape), or an error of
+ * ddbst__prepare_write's or DDBST_ENOMEM. */
+int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
+                          ddbst_buf *out, ddbst_error *err);
+
 /* DDBST_ERANGE: the item would pass DynamoDB's 400 KB (`size` bytes). */
 int ddbst__item_too_big(const ddbst__entity *e, size_t size,
                         ddbst_error *err);

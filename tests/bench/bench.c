@@ -610,6 +610,7 @@ int main(int argc, char **argv) {
   /* the floor of each body: a memcpy of its bytes (bench_memcpy.c) */
   bench_memcpy(&c, "put_project", op_put_project, 10000);
   bench_memcpy(&c, "create_user", op_create_user, 10000);
+  bench_create_floor(&c, op_create_user);
   bench_put_floor(&c, op_put_project);
   bench_memcpy(&c, "update_project_status", op_update_project_status, 10000);
   bench_run(&c, "update_conditional",

@@ -85,6 +85,11 @@ void bench_memcpy(bench_ctx *ctx, const char *op, bench_fn build, int iters);
  * made for it, checked against `put_project`'s (bench_put_floor.c). */
 void bench_put_floor(bench_ctx *ctx, bench_fn put_project);
 
+/* create_floor: create_user's values set and its body copied from a
+ * template made for it, checked against `create_user`'s
+ * (bench_create_floor.c). */
+void bench_create_floor(bench_ctx *ctx, bench_fn create_user);
+
 /* Exits with the error ddbst_item_set gives for these arguments. */
 void bench_set_failed(ddbst_item *item, int attribute, const char *text,
                       size_t len, int rc);

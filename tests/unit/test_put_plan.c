@@ -3,7 +3,10 @@
  * example model, on sample items (review/sample.c) as they are, with each
  * attribute in turn left out, and with a value that needs a JSON escape;
  * as a put and as a create. The plan must also be taken: the common shapes
- * (saas's Project among them) are counted. */
+ * (saas's Project among them) are counted. And the same for a create of an
+ * entity with unique constraints (request/create_plan.c) against
+ * ddbst__unique_write, with each attribute also set to text its key
+ * transforms change (letter case, NFKC_Casefold's compatibility forms). */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,7 +17,14 @@
 
 enum { NOW = 1773478800 };
 
-static long planned, general_only;
+static long planned, general_only, cplanned, cgeneral;
+
+static const char *const models[] = {
+    "examples/saas/model.json",    "examples/blog/model.json",
+    "examples/catalog/model.json", "examples/games/model.json",
+    "examples/mailbox/model.json", "examples/orgchart/model.json",
+    "examples/shop/model.json",
+};
 
 /* The item `it` as a put with `flags`, both ways, compared. */
 static void one(ddbst_item *it, uint32_t flags, ddbst_buf *a, ddbst_buf *b) {
@@ -47,6 +57,8 @@ static void one(ddbst_item *it, uint32_t flags, ddbst_buf *a, ddbst_buf *b) {
 
 /* A fresh item of the row's entity with the row's values, less `skip`
  * (-1: none), `escaped` (-1: none) set to text with a quote. */
+static const char *odd_text = "a \"b\"";
+
 static ddbst_item *copy_of(const ddbst_model *m, const ddbst__sample_row *r,
                            int skip, int escaped) {
   ddbst_item *it = ddbst_item_new(m, r->entity);
@@ -56,7 +68,8 @@ static ddbst_item *copy_of(const ddbst_model *m, const ddbst__sample_row *r,
     size_t n;
     if (a == skip || ddbst_item_get(r->item, a, &t, &n) != 1) continue;
     if (a == escaped) {
-      if (ddbst_item_set(it, a, "a \"b\"", 5, NULL) == 0) continue;
+      if (ddbst_item_set(it, a, odd_text, strlen(odd_text), NULL) == 0)
+        continue;
     }
     /* a value the setter does not take back as text (a list, a map) is
      * left out: both writers then see the same item */
@@ -67,12 +80,6 @@ static ddbst_item *copy_of(const ddbst_model *m, const ddbst__sample_row *r,
 
 static void plans_as_general(void **state) {
   (void)state;
-  static const char *const models[] = {
-      "examples/saas/model.json",    "examples/blog/model.json",
-      "examples/catalog/model.json", "examples/games/model.json",
-      "examples/mailbox/model.json", "examples/orgchart/model.json",
-      "examples/shop/model.json",
-  };
   ddbst_buf *a = ddbst_buf_new(NULL), *b = ddbst_buf_new(NULL);
   int saw_project = 0;
   for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
@@ -117,9 +124,121 @@ static void plans_as_general(void **state) {
   ddbst_buf_free(b);
 }
 
+/* The item `it` as a create, from the create plan and from
+ * ddbst__unique_write, compared (as `one` does). */
+static void one_create(ddbst_item *it, ddbst_buf *a, ddbst_buf *b) {
+  ddbst_error ea, eb;
+  memset(&ea, 0, sizeof ea);
+  memset(&eb, 0, sizeof eb);
+  ddbst_buf_reset(a);
+  ddbst_buf_reset(b);
+  int64_t now = (int64_t)NOW * 1000000;
+  int rb = ddbst__unique_write(it, DDBST__W_PUT, DDBST_CREATE, now, b, &eb);
+  int ra = ddbst__create_planned(it, DDBST_CREATE, now, a, &ea);
+  if (ra == 0) {
+    cgeneral++;
+    assert_int_equal(ddbst_buf_len(a), 0);
+    return;
+  }
+  if (ra < 0) {
+    assert_int_equal(ra, rb);
+    assert_string_equal(ea.message, eb.message);
+    return;
+  }
+  assert_int_equal(rb, DDBST_OP_TRANSACT_WRITE_ITEMS);
+  cplanned++;
+  if (ddbst_buf_len(a) != ddbst_buf_len(b) ||
+      memcmp(ddbst_buf_data(a), ddbst_buf_data(b), ddbst_buf_len(a)) != 0)
+    fail_msg("%s:\n  plan:    %s\n  general: %s",
+             ddbst__entity_of(it)->name, ddbst_buf_data(a),
+             ddbst_buf_data(b));
+  assert_int_equal(ddbst_buf_data(a)[ddbst_buf_len(a)], '\0');
+}
+
+static void create_plans_as_general(void **state) {
+  (void)state;
+  /* text a key's transform changes: upper case, a ligature and a
+   * full-width letter NFKC_Casefold maps to ASCII, and one it maps to a
+   * quote; then text that needs an escape as it is */
+  static const char *const odd[] = {"Ann.LEE@Example.COM",
+                                    "\xef\xac\x81le\xef\xbc\xa1@x.org",
+                                    "q\xef\xbc\x82q@x.org", "a \"b\""};
+  ddbst_buf *a = ddbst_buf_new(NULL), *b = ddbst_buf_new(NULL);
+  int saw_user = 0;
+  for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
+    ddbst_model *m = load_example(models[mi]);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      ddbst__sample s;
+      ddbst_error err;
+      memset(&err, 0, sizeof err);
+      int rc = ddbst__sample_make(m, seed, &s, &err);
+      if (rc) fail_msg("%s: %s", models[mi], err.message);
+      for (int i = 0; i < s.nrows; i++) {
+        const ddbst__sample_row *r = &s.rows[i];
+        if (!r->item || !m->entities[r->entity].nuniques) continue;
+        int nattrs = m->entities[r->entity].nattrs;
+        for (int skip = -1; skip < nattrs; skip++) {
+          long before = cplanned;
+          ddbst_item *it = copy_of(m, r, skip, -1);
+          one_create(it, a, b);
+          ddbst_item_free(it);
+          if (cplanned > before &&
+              strcmp(m->entities[r->entity].name, "User") == 0)
+            saw_user = 1;
+          for (size_t k = 0; skip >= 0 && k < sizeof odd / sizeof *odd;
+               k++) {
+            odd_text = odd[k];
+            it = copy_of(m, r, -1, skip);
+            one_create(it, a, b);
+            ddbst_item_free(it);
+          }
+          odd_text = "a \"b\"";
+        }
+      }
+      ddbst__sample_free(&s);
+    }
+    ddbst_model_free(m);
+  }
+  printf("create: planned %ld, general %ld\n", cplanned, cgeneral);
+  assert_true(saw_user);
+  assert_true(cplanned > 10);
+  assert_true(cgeneral > 0);
+  ddbst_buf_free(a);
+  ddbst_buf_free(b);
+}
+
+/* A normal form can make a byte to escape: NFKC_Casefold maps a
+ * full-width quote (U+FF02) to '"'. The key, its guard's and the JSON stay
+ * whole (the plan leaves such a key to the general writer). */
+static void normal_form_quote_escaped(void **state) {
+  (void)state;
+  ddbst_model *m = load_example("examples/saas/model.json");
+  int user = ddbst_model_entity(m, "User");
+  ddbst_item *it = ddbst_item_new(m, user);
+  static const char *const names[] = {"orgId", "userId", "email"};
+  static const char *const values[] = {"acme", "u1", "q\xef\xbc\x82q@x.org"};
+  for (int i = 0; i < 3; i++)
+    assert_int_equal(ddbst_item_set(it, ddbst_model_attribute(m, user,
+                                                              names[i]),
+                                    values[i], strlen(values[i]), NULL),
+                     0);
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  assert_int_equal(ddbst_put_request(it, DDBST_CREATE, 0, b, NULL),
+                   DDBST_OP_TRANSACT_WRITE_ITEMS);
+  const char *body = ddbst_buf_data(b);
+  assert_non_null(strstr(body, "\"GSI1PK\":{\"S\":\"EMAIL#q\\\"q@x.org\"}"));
+  assert_non_null(strstr(body, "\"Item\":{\"PK\":{\"S\":\"EMAIL#q\\\"q@x.org\"},"
+                               "\"SK\":{\"S\":\"EMAIL#q\\\"q@x.org\"}"));
+  ddbst_buf_free(b);
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(plans_as_general),
+      cmocka_unit_test(create_plans_as_general),
+      cmocka_unit_test(normal_form_quote_escaped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
