@@ -126,7 +126,7 @@ int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
     memcpy(end, "\"}", 2);
     o = end + 2;
   }
-  o = put(o, &p->type);
+  if (p->type.p) o = put(o, &p->type); /* none without an entity attribute */
   for (int a = 0; a < e->nattrs; a++) {
     const ddbst__val *v = &vals[a];
     if (!v->set) continue;
