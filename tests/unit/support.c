@@ -14,11 +14,19 @@
 #endif
 
 ddbst_model *load_example(const char *rel) {
+  return load_example_with(rel, NULL);
+}
+
+ddbst_model *load_example_with(const char *rel, const ddbst_allocator *alloc) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", DDBST_SOURCE_DIR, rel);
+  ddbst_load_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.allocator = alloc;
   ddbst_model *m = NULL;
   ddbst_error err;
-  int rc = ddbst_model_load_file(path, NULL, &m, &err);
+  int rc = ddbst_model_load_file(path, &o, &m, &err);
   if (rc) fail_msg("%s: %s: %s", rel, err.path, err.message);
   return m;
 }

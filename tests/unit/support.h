@@ -15,6 +15,9 @@
 /* A model from a file under the source tree ("examples/saas/model.json");
  * fails the test when it does not load. */
 ddbst_model *load_example(const char *relative_path);
+/* The same through allocator `alloc` (NULL: malloc's). */
+ddbst_model *load_example_with(const char *relative_path,
+                               const ddbst_allocator *alloc);
 
 /* The contents of a file under the source tree, NUL-terminated, trailing
  * newlines dropped (captured bodies end with one that is no part of them);

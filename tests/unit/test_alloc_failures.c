@@ -24,18 +24,7 @@ static counting_alloc ca;
 /* The SaaS model through the counting allocator (which it resets). */
 static ddbst_model *counted_model(void) {
   counting_alloc_init(&ca);
-  size_t len;
-  char *text = read_source("examples/saas/model.json", &len);
-  ddbst_load_options o;
-  memset(&o, 0, sizeof o);
-  o.size = sizeof o;
-  o.allocator = &ca.hooks;
-  ddbst_model *m = NULL;
-  ddbst_error err;
-  int rc = ddbst_model_load(text, len, &o, &m, &err);
-  free(text);
-  if (rc) fail_msg("model: %s: %s", err.path, err.message);
-  return m;
+  return load_example_with("examples/saas/model.json", &ca.hooks);
 }
 
 /* Arms the allocator: the n-th allocation from now fails. */

@@ -1,0 +1,277 @@
+/* The bodies written from plans compiled at load (request/put_plan.c,
+ * request/create_plan.c, request/update_simple.c) at their edges: every
+ * allocation failing in turn (a create with unique constraints and an update
+ * whose values need an AttributeValue writer of their own, which neither
+ * test_alloc_failures nor test_put_plan reaches), a buffer that held
+ * something before (builders replace it), values unset after being set
+ * (their text is still in the item), and values at the sizes where a plan
+ * gives up. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define NOW_US (INT64_C(1773478800) * 1000000)
+#define MAX_STEPS 20000
+#define ULID "01HZZZZZZZZZZZZZZZZZZZZZZZ"
+
+static counting_alloc ca;
+
+static ddbst_model *counted(const char *path) {
+  counting_alloc_init(&ca);
+  return load_example_with(path, &ca.hooks);
+}
+
+static ddbst_item *user(ddbst_model *m) {
+  ddbst_item *it = ddbst_item_new(m, ddbst_model_entity(m, "User"));
+  assert_non_null(it);
+  set(it, "orgId", "1");
+  set(it, "userId", "2");
+  set(it, "email", "Ann@X.com");
+  set(it, "role", "admin");
+  set(it, "name", "Ann");
+  return it;
+}
+
+static ddbst_item *project(ddbst_model *m) {
+  ddbst_item *it = ddbst_item_new(m, ddbst_model_entity(m, "Project"));
+  assert_non_null(it);
+  set(it, "orgId", "1");
+  set(it, "projectId", "p1");
+  set(it, "createdAt", "2026-03-14T09:00:00Z");
+  set(it, "name", "Apollo");
+  set(it, "status", "active");
+  return it;
+}
+
+/* A Blog update: a version to move on, a string set (its own writer) and
+ * strings, none of them the unique slug. */
+static ddbst_item *blog_update(ddbst_model *m) {
+  ddbst_item *it = ddbst_item_new(m, ddbst_model_entity(m, "Blog"));
+  assert_non_null(it);
+  set(it, "blogId", ULID);
+  set(it, "title", "Title");
+  set(it, "tags", "[\"a\",\"b\"]");
+  set(it, "summary", "short");
+  return it;
+}
+
+enum { CREATE_USER, PUT_PROJECT, UPDATE_PROJECT, UPDATE_BLOG };
+
+static const char *const op_names[] = {"create User", "put Project",
+                                       "update Project", "update Blog"};
+
+static ddbst_item *item_for(int op, ddbst_model *m) {
+  switch (op) {
+  case CREATE_USER: return user(m);
+  case PUT_PROJECT:
+  case UPDATE_PROJECT: return project(m);
+  default: return blog_update(m);
+  }
+}
+
+static int run(int op, ddbst_item *it, ddbst_buf *b, ddbst_error *err) {
+  switch (op) {
+  case CREATE_USER: return ddbst_put_request(it, DDBST_CREATE, NOW_US, b, err);
+  case PUT_PROJECT: return ddbst_put_request(it, 0, NOW_US, b, err);
+  default: return ddbst_update_request(it, 0, NOW_US, b, err);
+  }
+}
+
+static const char *model_of(int op) {
+  return op == UPDATE_BLOG ? "examples/blog/model.json"
+                           : "examples/saas/model.json";
+}
+
+/* The body of `op` with no allocation failing, malloc'd. */
+static char *reference_body(int op) {
+  ddbst_model *m = load_example(model_of(op));
+  ddbst_item *it = item_for(op, m);
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  int rc = run(op, it, b, &err);
+  if (rc < 0) fail_msg("%s: %s: %s", op_names[op], err.path, err.message);
+  char *body = malloc(ddbst_buf_len(b) + 1);
+  assert_non_null(body);
+  memcpy(body, ddbst_buf_data(b), ddbst_buf_len(b) + 1);
+  ddbst_buf_free(b);
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+  return body;
+}
+
+/* Every allocation of `op`, from a cold item and buffer, failing in turn:
+ * DDBST_ENOMEM with err filled, the buffer empty, nothing leaked; then the
+ * body as written with no failure. */
+static void cold_failures(int op) {
+  char *want = reference_body(op);
+  ddbst_model *m = counted(model_of(op));
+  long base = ca.live, step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    ddbst_item *it = item_for(op, m);
+    ddbst_buf *b = ddbst_buf_new(&ca.hooks);
+    assert_non_null(b);
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    ca.fail_at = ca.calls + step;
+    int rc = run(op, it, b, &err);
+    ca.fail_at = 0;
+    if (rc >= 0) {
+      assert_string_equal(ddbst_buf_data(b), want);
+      ddbst_item_free(it);
+      ddbst_buf_free(b);
+      break;
+    }
+    if (rc != DDBST_ENOMEM || err.code != DDBST_ENOMEM)
+      fail_msg("%s, allocation %ld failing: %d (%s: %s)", op_names[op], step,
+               rc, err.path, err.message);
+    if (ddbst_buf_len(b) != 0 || ddbst_buf_data(b)[0] != '\0')
+      fail_msg("%s, allocation %ld failing: the buffer holds \"%s\"",
+               op_names[op], step, ddbst_buf_data(b));
+    ddbst_item_free(it);
+    ddbst_buf_free(b);
+    if (ca.live != base)
+      fail_msg("%s, allocation %ld failing: %ld blocks live, wanted %ld",
+               op_names[op], step, ca.live, base);
+  }
+  if (step >= MAX_STEPS) fail_msg("%s never succeeded", op_names[op]);
+  assert_true(step > 1); /* at least one allocation was made to fail */
+  ddbst_model_free(m);
+  assert_int_equal(ca.live, 0);
+  free(want);
+}
+
+static void create_user_failures(void **state) {
+  (void)state;
+  cold_failures(CREATE_USER);
+}
+static void update_blog_failures(void **state) {
+  (void)state;
+  cold_failures(UPDATE_BLOG);
+}
+
+/* A buffer that held a longer text before: the body replaces it, and is
+ * the body a new buffer gets. */
+static void builders_replace(void **state) {
+  (void)state;
+  for (int op = CREATE_USER; op <= UPDATE_BLOG; op++) {
+    char *want = reference_body(op);
+    ddbst_model *m = load_example(model_of(op));
+    ddbst_item *it = item_for(op, m);
+    ddbst_buf *b = ddbst_buf_new(NULL);
+    char junk[5000];
+    memset(junk, 'x', sizeof junk);
+    assert_int_equal(ddbst_buf_append(b, junk, sizeof junk), 0);
+    ddbst_error err;
+    int rc = run(op, it, b, &err);
+    if (rc < 0) fail_msg("%s: %s", op_names[op], err.message);
+    assert_string_equal(ddbst_buf_data(b), want);
+    assert_int_equal(ddbst_buf_len(b), strlen(want));
+    ddbst_buf_free(b);
+    ddbst_item_free(it);
+    ddbst_model_free(m);
+    free(want);
+  }
+}
+
+/* A facet set, then unset: its text stays in the item's buffer, and no
+ * body may carry it. The put of a Project without its status leaves GSI2
+ * (STATUS#{status}) out; a create of a User without its email is refused,
+ * naming it, with the buffer empty. */
+static void unset_after_set(void **state) {
+  (void)state;
+  ddbst_model *m = load_example("examples/saas/model.json");
+  ddbst_item *it = project(m);
+  set(it, "status", "archived");
+  int entity = ddbst_model_entity(m, "Project");
+  assert_int_equal(
+      ddbst_item_unset(it, ddbst_model_attribute(m, entity, "status")), 0);
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  assert_int_equal(ddbst_put_request(it, 0, NOW_US, b, &err),
+                   DDBST_OP_PUT_ITEM);
+  assert_null(strstr(ddbst_buf_data(b), "archived"));
+  assert_null(strstr(ddbst_buf_data(b), "GSI2"));
+  assert_non_null(strstr(ddbst_buf_data(b), "\"name\":{\"S\":\"Apollo\"}"));
+  ddbst_item_free(it);
+
+  it = user(m);
+  int u = ddbst_model_entity(m, "User");
+  assert_int_equal(ddbst_item_unset(it, ddbst_model_attribute(m, u, "email")),
+                   0);
+  memset(&err, 0, sizeof err);
+  int rc = ddbst_put_request(it, DDBST_CREATE, NOW_US, b, &err);
+  assert_true(rc < 0);
+  assert_int_equal(err.code, rc);
+  assert_non_null(strstr(err.path, "email"));
+  assert_int_equal(ddbst_buf_len(b), 0);
+  assert_string_equal(ddbst_buf_data(b), "");
+  ddbst_item_free(it);
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
+/* A key facet whose normal form is longer than the value as given (U+FDFA,
+ * 3 bytes, is 33 under NFKC_Casefold): the create's guard and GSI1 key
+ * hold the normal form, whole; one whose key passes DynamoDB's limit is
+ * refused, naming the email, and nothing is written. */
+static void normal_form_longer(void **state) {
+  (void)state;
+  ddbst_model *m = load_example("examples/saas/model.json");
+  ddbst_item *it = user(m);
+  char email[400];
+  size_t n = 0;
+  for (int i = 0; i < 20; i++) {
+    memcpy(email + n, "\xef\xb7\xba", 3); /* U+FDFA */
+    n += 3;
+  }
+  memcpy(email + n, "@x.com", 7);
+  set(it, "email", email);
+  ddbst_buf *b = ddbst_buf_new(NULL);
+  ddbst_error err;
+  int rc = ddbst_put_request(it, DDBST_CREATE, NOW_US, b, &err);
+  if (rc < 0) fail_msg("%s: %s", err.path, err.message);
+  assert_int_equal(rc, DDBST_OP_TRANSACT_WRITE_ITEMS);
+  /* 20 normal forms of 33 bytes each, in the GSI1 key, the guard's PK and
+   * SK: three times */
+  const char *body = ddbst_buf_data(b);
+  int keys = 0;
+  for (const char *p = body; (p = strstr(p, "EMAIL#")) != NULL; p++) {
+    const char *at = strstr(p, "@x.com");
+    assert_non_null(at);
+    assert_int_equal((size_t)(at - p), 6 + 20 * 33);
+    keys++;
+  }
+  assert_int_equal(keys, 3);
+  ddbst_item_free(it);
+
+  /* 40 of them: a guard's sort key of 1,332 bytes, past DynamoDB's 1,024 */
+  it = user(m);
+  n = 0;
+  for (int i = 0; i < 40; i++) {
+    memcpy(email + n, "\xef\xb7\xba", 3);
+    n += 3;
+  }
+  memcpy(email + n, "@x.com", 7);
+  set(it, "email", email);
+  memset(&err, 0, sizeof err);
+  rc = ddbst_put_request(it, DDBST_CREATE, NOW_US, b, &err);
+  assert_true(rc < 0);
+  assert_non_null(strstr(err.path, "email"));
+  assert_int_equal(ddbst_buf_len(b), 0);
+  ddbst_item_free(it);
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(create_user_failures),
+      cmocka_unit_test(update_blog_failures),
+      cmocka_unit_test(builders_replace),
+      cmocka_unit_test(unset_after_set),
+      cmocka_unit_test(normal_form_longer),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
