@@ -2,42 +2,12 @@
  * the previous value: it names "previous", the member the caller writes,
  * not the typed API's ddbst_item_set_previous; alone and in a
  * transaction. (The prepared operation's: test_prepared.c.) */
-#include <stdio.h>
-#include <string.h>
+#include "ffi_session.h"
 
-#include "support.h"
-
-#define NOW "1773478800000000" /* 2026-03-14T09:00:00Z in microseconds */
 /* an update of the email, with no previous value */
 #define UPDATE_EMAIL                                                           \
   "{\"op\":\"update\",\"entity\":\"User\",\"values\":{\"orgId\":\"o1\","       \
   "\"userId\":\"u1\"},\"set\":{\"email\":\"ann@new.example\"}"
-
-static ddbst_json *session;
-
-static int setup(void **state) {
-  (void)state;
-  static const char config[] =
-      "{\"modelFile\":\"" DDBST_SOURCE_DIR "/examples/saas/model.json\"}";
-  char *error = NULL;
-  session = ddbst_json_open(config, strlen(config), NULL, &error);
-  if (!session) fail_msg("open: %s", error);
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  ddbst_json_close(session);
-  return 0;
-}
-
-static void expect(const char *request, const char *want) {
-  char *got = ddbst_json_call(session, request, strlen(request), NULL);
-  assert_non_null(got);
-  if (strcmp(got, want) != 0)
-    fail_msg("request %s\n  got:  %s\n  want: %s", request, got, want);
-  ddbst_json_free(got);
-}
 
 static void update_names_previous(void **state) {
   (void)state;
