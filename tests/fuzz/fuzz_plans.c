@@ -1,0 +1,142 @@
+/* libFuzzer: the bodies written from plans compiled at load against the
+ * general writers they stand in for, on values from end users. Input: a
+ * byte choosing the model (the SaaS and blog examples, and two of this
+ * folder: plans_kinds.json, facets of every transform under unique
+ * constraints with no entity attribute; plans_pk_only.json, a table of a
+ * partition key alone), a byte choosing the entity, a byte choosing the
+ * write (put, create, update) and which attributes to unset again after
+ * setting them (their text stays in the item), then NUL-separated values
+ * given to the entity's attributes in order. Two items get the same values;
+ * one is written the short way (request/put_plan.c, create_plan.c,
+ * update_simple.c), the other the general way (ddbst__put_body,
+ * ddbst__unique_write, ddbst__update_body_general). Where the short way
+ * writes, the bytes are the general way's; where it does not, the buffer
+ * holds what it held before and the general way still writes what it would
+ * have; where it fails, the error is the general way's. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddbst.h"
+#include "fuzz_models.h"
+#include "item/item.h"
+#include "request/request.h"
+
+#define NOW_US INT64_C(1773478800000000)
+
+static ddbst_model *model(int which) {
+  static ddbst_model *models[2];
+  if (which < 2) return fuzz_model(which);
+  ddbst_model **m = &models[which - 2];
+  if (!*m) {
+    const char *path = which == 2 ? DDBST_SOURCE_DIR "/tests/fuzz/plans_kinds.json"
+                                  : DDBST_SOURCE_DIR "/tests/fuzz/plans_pk_only.json";
+    if (ddbst_model_load_file(path, NULL, m, NULL)) {
+      fprintf(stderr, "cannot load %s\n", path);
+      abort();
+    }
+  }
+  return *m;
+}
+
+/* Text both buffers hold before the write: the inner bodies append. */
+static const char prefix[] = "[{\"x\":";
+
+static void same_bytes(const ddbst_buf *a, const ddbst_buf *b) {
+  if (ddbst_buf_len(a) != ddbst_buf_len(b) ||
+      memcmp(ddbst_buf_data(a), ddbst_buf_data(b), ddbst_buf_len(a)) != 0)
+    __builtin_trap();
+}
+
+static void only_prefix(const ddbst_buf *b) {
+  if (ddbst_buf_len(b) != sizeof prefix - 1 ||
+      strcmp(ddbst_buf_data(b), prefix) != 0)
+    __builtin_trap();
+}
+
+/* The short way's result `rs` against the general way's `rg`: 1 and the
+ * same bytes, 0 and the buffer untouched, or the same error. */
+static void agree(int rs, const ddbst_error *es, const ddbst_buf *bs, int rg,
+                  const ddbst_error *eg, const ddbst_buf *bg) {
+  if (rs == 1) {
+    if (rg != 0) __builtin_trap();
+    same_bytes(bs, bg);
+  } else if (rs == 0) {
+    only_prefix(bs);
+  } else if (rs != rg || es->code != eg->code ||
+             strcmp(es->message, eg->message) != 0 ||
+             strcmp(es->path, eg->path) != 0) {
+    __builtin_trap();
+  }
+}
+
+enum { PUT, CREATE, UPDATE };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 3) return 0;
+  ddbst_model *m = model(data[0] & 3);
+  int entity = data[1] % ddbst_model_entity_count(m);
+  int write = (data[2] & 3) % 3;
+  unsigned unset = data[2] >> 2; /* attributes 0 to 5 */
+  ddbst_item *s = ddbst_item_new(m, entity), *g = ddbst_item_new(m, entity);
+  ddbst_buf *bs = ddbst_buf_new(NULL), *bg = ddbst_buf_new(NULL);
+  if (!s || !g || !bs || !bg) goto done;
+  const char *p = (const char *)data + 3, *end = (const char *)data + size;
+  int nattrs = ddbst_model_attribute_count(m, entity);
+  for (int a = 0; a < nattrs && p <= end; a++) {
+    const char *nul = memchr(p, '\0', (size_t)(end - p));
+    size_t n = nul ? (size_t)(nul - p) : (size_t)(end - p);
+    int r1 = ddbst_item_set(s, a, p, n, NULL);
+    int r2 = ddbst_item_set(g, a, p, n, NULL);
+    if (r1 != r2) __builtin_trap();
+    if (a < 6 && (unset >> a & 1)) {
+      ddbst_item_unset(s, a);
+      ddbst_item_unset(g, a);
+    }
+    p += n + 1;
+  }
+  ddbst_buf_append(bs, prefix, sizeof prefix - 1);
+  ddbst_buf_append(bg, prefix, sizeof prefix - 1);
+  ddbst_error es, eg;
+  memset(&es, 0, sizeof es);
+  memset(&eg, 0, sizeof eg);
+  int has_uniques = ddbst__entity_of(s)->nuniques > 0;
+  int rs, rg;
+  if (write == UPDATE) {
+    if (ddbst__unique_conditions_needed(s)) goto done;
+    rs = ddbst__update_body_simple(s, 0, NOW_US, bs);
+    if (rs == 0) {
+      /* declined: the item as given, so the general way on it writes
+       * what it writes on the other */
+      only_prefix(bs);
+      ddbst_buf_truncate(bs, 0);
+      ddbst_buf_truncate(bg, 0);
+      int r1 = ddbst__update_body_general(s, 0, NOW_US, bs, &es);
+      int r2 = ddbst__update_body_general(g, 0, NOW_US, bg, &eg);
+      if (r1 != r2) __builtin_trap();
+      if (r1 == 0) same_bytes(bs, bg);
+      else if (es.code != eg.code || strcmp(es.message, eg.message) != 0)
+        __builtin_trap();
+      goto done;
+    }
+    rg = ddbst__update_body_general(g, 0, NOW_US, bg, &eg);
+  } else if (has_uniques) {
+    if (write != CREATE) goto done; /* a put of it has no plan */
+    rs = ddbst__create_planned(s, DDBST_CREATE, NOW_US, bs, &es);
+    rg = ddbst__unique_write(g, DDBST__W_PUT, DDBST_CREATE, NOW_US, bg, &eg);
+    if (rg > 0) rg = 0; /* the op code */
+  } else {
+    uint32_t flags = write == CREATE ? DDBST_CREATE : 0;
+    rs = ddbst__put_planned(s, flags, NOW_US, bs, &es);
+    rg = ddbst__put_body(g, flags, NOW_US, bg, &eg);
+  }
+  agree(rs, &es, bs, rg, &eg, bg);
+done:
+  ddbst_buf_free(bs);
+  ddbst_buf_free(bg);
+  ddbst_item_free(s);
+  ddbst_item_free(g);
+  return 0;
+}
