@@ -12,6 +12,9 @@
 
 #include "support.h"
 
+#include "item/item.h"
+#include "request/request.h"
+
 #define NOW_US (INT64_C(1773478800) * 1000000)
 #define MAX_STEPS 20000
 #define ULID "01HZZZZZZZZZZZZZZZZZZZZZZZ"
@@ -265,6 +268,84 @@ static void normal_form_longer(void **state) {
   ddbst_model_free(m);
 }
 
+/* The general writer's verdict on a Project update whose name is `n` bytes:
+ * 0 written, or its error code. */
+static int general_update(ddbst_model *m, const char *name, size_t n,
+                          ddbst_buf *b) {
+  ddbst_item *it = project(m);
+  int entity = ddbst_model_entity(m, "Project");
+  ddbst_error err;
+  assert_int_equal(ddbst_item_set(it, ddbst_model_attribute(m, entity, "name"),
+                                  name, n, &err),
+                   0);
+  ddbst_buf_reset(b);
+  int rc = ddbst__update_body_general(it, 0, NOW_US, b, &err);
+  ddbst_item_free(it);
+  return rc;
+}
+
+/* An update at DynamoDB's 400 KB: the one-pass writer (update_simple.c)
+ * writes what the general writer writes at the largest name it takes, and
+ * one byte more is the general writer's refusal, not a body. */
+static void update_at_item_limit(void **state) {
+  (void)state;
+  ddbst_model *m = load_example("examples/saas/model.json");
+  int entity = ddbst_model_entity(m, "Project");
+  size_t cap = 400 * 1024;
+  char *name = malloc(cap);
+  assert_non_null(name);
+  memset(name, 'n', cap);
+  ddbst_buf *want = ddbst_buf_new(NULL), *got = ddbst_buf_new(NULL);
+  /* the largest name the general writer takes */
+  size_t lo = 1, hi = cap;
+  assert_int_equal(general_update(m, name, lo, want), 0);
+  assert_int_not_equal(general_update(m, name, hi, want), 0);
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (general_update(m, name, mid, want) == 0)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  for (size_t n = lo; n <= hi; n++) {
+    int general = general_update(m, name, n, want);
+    ddbst_item *it = project(m);
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(ddbst_item_set(it, ddbst_model_attribute(m, entity, "name"),
+                                    name, n, &err),
+                     0);
+    /* the one-pass writer itself: it writes at lo, declines past it */
+    ddbst_item *twin = project(m);
+    assert_int_equal(
+        ddbst_item_set(twin, ddbst_model_attribute(m, entity, "name"), name, n,
+                       &err),
+        0);
+    ddbst_buf_reset(got);
+    assert_int_equal(ddbst__update_body_simple(twin, 0, NOW_US, got),
+                     n == lo ? 1 : 0);
+    ddbst_item_free(twin);
+    int rc = ddbst_update_request(it, 0, NOW_US, got, &err);
+    if (n == lo) {
+      assert_int_equal(general, 0);
+      assert_int_equal(rc, DDBST_OP_UPDATE_ITEM);
+      assert_int_equal(ddbst_buf_len(got), ddbst_buf_len(want));
+      assert_memory_equal(ddbst_buf_data(got), ddbst_buf_data(want),
+                          ddbst_buf_len(want));
+    } else {
+      assert_int_equal(rc, general);
+      assert_int_equal(rc, DDBST_ERANGE);
+      assert_int_equal(err.code, DDBST_ERANGE);
+      assert_int_equal(ddbst_buf_len(got), 0);
+    }
+    ddbst_item_free(it);
+  }
+  ddbst_buf_free(want);
+  ddbst_buf_free(got);
+  free(name);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(create_user_failures),
@@ -272,6 +353,7 @@ int main(void) {
       cmocka_unit_test(builders_replace),
       cmocka_unit_test(unset_after_set),
       cmocka_unit_test(normal_form_longer),
+      cmocka_unit_test(update_at_item_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
