@@ -14,15 +14,18 @@
 enum { THREADS = 8, ROUNDS = 300 };
 
 static ddbst_model *model;
-static char expected_put[4096], expected_query[4096], expected_update[4096];
+static char expected_put[4096], expected_query[4096], expected_update[4096],
+    expected_create[4096];
 static char ulids[THREADS][ROUNDS][27];
 
 /* 2026-03-14T09:00:00Z */
 static const int64_t NOW = 1773478800000000LL;
 
-/* Builds the three bodies for project `i` into the given buffers. */
+/* Builds the four bodies (a Project's put, update and query, a User's
+ * create with its unique guard: each written from a plan compiled at load,
+ * read by every thread) into the given buffers. */
 static void build(ddbst_item *it, ddbst_buf *b, char *put, char *query,
-                  char *update) {
+                  char *update, char *create) {
   const ddbst_model *m = model;
   int project = ddbst_model_entity(m, "Project");
   ddbst_item_reset(it, project);
@@ -38,6 +41,15 @@ static void build(ddbst_item *it, ddbst_buf *b, char *put, char *query,
   ddbst_item_unset(it, ddbst_model_attribute(m, project, "name"));
   if (ddbst_update_request(it, 0, NOW, b, NULL) < 0) abort();
   snprintf(update, 4096, "%s", ddbst_buf_data(b));
+  ddbst_item_reset(it, ddbst_model_entity(m, "User"));
+  set(it, "orgId", "acme");
+  set(it, "userId", "u1");
+  set(it, "email", "Ann@Example.com");
+  set(it, "role", "admin");
+  set(it, "name", "Ann");
+  ddbst_buf_reset(b);
+  if (ddbst_put_request(it, DDBST_CREATE, NOW, b, NULL) < 0) abort();
+  snprintf(create, 4096, "%s", ddbst_buf_data(b));
   ddbst_item_reset(it, project);
   set(it, "orgId", "acme");
   ddbst_query q;
@@ -61,13 +73,15 @@ static void *worker(void *arg) {
   ddbst_item *it = ddbst_item_new(model, 0);
   ddbst_item *ev = ddbst_item_new(model, ddbst_model_entity(model, "Event"));
   ddbst_buf *b = ddbst_buf_new(NULL);
-  static char put[THREADS][4096], query[THREADS][4096], update[THREADS][4096];
+  static char put[THREADS][4096], query[THREADS][4096], update[THREADS][4096],
+      create[THREADS][4096];
   int bad = 0;
   for (int r = 0; r < ROUNDS; r++) {
-    build(it, b, put[t], query[t], update[t]);
+    build(it, b, put[t], query[t], update[t], create[t]);
     bad |= strcmp(put[t], expected_put) != 0;
     bad |= strcmp(query[t], expected_query) != 0;
     bad |= strcmp(update[t], expected_update) != 0;
+    bad |= strcmp(create[t], expected_create) != 0;
     /* the ULID generator is the model's one shared, locked state */
     ddbst_item_reset(ev, ddbst_model_entity(model, "Event"));
     if (ddbst_item_apply_defaults(ev, NOW, NULL)) abort();
@@ -107,7 +121,8 @@ static void shared_model(void **state) {
   model = load_example("examples/saas/model.json");
   ddbst_item *it = ddbst_item_new(model, 0);
   ddbst_buf *b = ddbst_buf_new(NULL);
-  build(it, b, expected_put, expected_query, expected_update);
+  build(it, b, expected_put, expected_query, expected_update, expected_create);
+  assert_non_null(strstr(expected_create, "\"TransactItems\""));
   ddbst_buf_free(b);
   ddbst_item_free(it);
 
@@ -128,6 +143,12 @@ static void shared_model(void **state) {
 static ddbst_json *session;
 static char *page_request;
 static char expected_next[4096];
+/* a create through the session's spare item, from the model's create plan */
+static const char create_request[] =
+    "{\"op\":\"create\",\"entity\":\"User\",\"values\":{\"orgId\":\"1\","
+    "\"userId\":\"2\",\"email\":\"Ann@X.com\",\"role\":\"admin\","
+    "\"name\":\"Ann\"},\"now\":1773478800000000}";
+static char expected_created[4096];
 
 /* The answer to `req` into `out` (cap 4096); aborts on an error answer. */
 static void ask(const char *req, char *out) {
@@ -158,11 +179,13 @@ static void next_page(char *out) {
 
 static void *json_worker(void *arg) {
   (void)arg;
-  char next[4096];
+  char next[4096], created[4096];
   int bad = 0;
   for (int r = 0; r < ROUNDS / 3; r++) {
     next_page(next);
     bad |= strcmp(next, expected_next) != 0;
+    ask(create_request, created);
+    bad |= strcmp(created, expected_created) != 0;
   }
   return (void *)(intptr_t)bad;
 }
@@ -185,6 +208,8 @@ static void shared_json_session(void **state) {
   next_page(expected_next);
   assert_non_null(strstr(expected_next, "\"ExclusiveStartKey\":{\"PK\":{\"S\":"
                                         "\"ORG#1\"},\"SK\":{\"S\":\"USER#2\"}}"));
+  ask(create_request, expected_created);
+  assert_non_null(strstr(expected_created, "\"TransactWriteItems\""));
   run_threads(json_worker);
   ddbst_json_close(session);
 }
