@@ -31,7 +31,10 @@ int ddbst__update_stamp(ddbst_item *it, int64_t now_us, ddbst_error *err) {
   const char *bad = ddbst__ts_from_unix_us(
       now_us, e->attrs[e->updated_attr].precision, ts, &tl);
   if (bad) return ddbst__fail(err, DDBST_ERANGE, NULL, "updatedAt: %s", bad);
-  return ddbst__item_store(it, e->updated_attr, ts, tl) ? DDBST_ENOMEM : 0;
+  if (ddbst__item_store(it, e->updated_attr, ts, tl)) return DDBST_ENOMEM;
+  /* what setting a timestamp records: its canonical alphabet's scan */
+  it->vals[e->updated_attr].scan = it->m->ts_scan;
+  return 0;
 }
 
 /* Names #n0 to #n9 and values :v0 to :v8: one digit each. */
@@ -275,13 +278,15 @@ static int decline(ddbst_item *it, int stamped, const ddbst__val *before,
   return 0;
 }
 
-int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
-                              ddbst_buf *out) {
+/* Both short ways: the plan's (update_plan.c) first, then, unless
+ * `plan_only`, this file's. */
+static int update_short(ddbst_item *it, uint32_t flags, int64_t now_us,
+                        ddbst_buf *out, int plan_only) {
   const ddbst__entity *e = ddbst__entity_of(it);
   if (flags & (DDBST_UPSERT | DDBST_RETURN_MASK | DDBST_RETURN_OLD_ON_FAILURE) ||
       it->update || it->cond || it->has_update_ops ||
-      it->has_expected_version ||
-      !e->key.avrun.head || ddbst__unique_conditions_needed(it))
+      it->has_expected_version || !e->key.avrun.head ||
+      (e->nuniques && ddbst__unique_conditions_needed(it)))
     return 0;
   /* as the general writer does first: an update says when it was made
    * (taken back if the general writer is to do it, so that an error leaves
@@ -291,6 +296,9 @@ int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
   ddbst__val before = stamped ? it->vals[u] : (ddbst__val){0};
   size_t text_len = it->text.len;
   if (stamped && ddbst__update_stamp(it, now_us, NULL)) return 0;
+  int done = ddbst__update_planned(it, out);
+  if (done) return done;
+  if (plan_only) return decline(it, stamped, &before, text_len);
   plan p;
   p.n = 0;
   p.version = NULL;
@@ -323,4 +331,14 @@ int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
     return DDBST_ENOMEM;
   }
   return 1;
+}
+
+int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
+                              ddbst_buf *out) {
+  return update_short(it, flags, now_us, out, 0);
+}
+
+int ddbst__update_body_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
+                               ddbst_buf *out) {
+  return update_short(it, flags, now_us, out, 1);
 }
