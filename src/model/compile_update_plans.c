@@ -7,6 +7,7 @@
  * needs. A name that two assignments could share (an attribute named as an
  * index key, two indexes writing one key) is left to the writers that
  * number placeholders by name. */
+#include <stdio.h>
 #include <string.h>
 
 #include "model/compile.h"
@@ -43,14 +44,12 @@ static int member(plan_maker *k, const ddbst__name *nm, const char *tail,
   return rc ? rc : take(k, t);
 }
 
-/* The Key object: the table's name, then the primary key's run with each
- * facet ending a step, and `"}},"UpdateExpression":"SET` after. */
-static int key_steps(plan_maker *k, const ddbst__entity *e) {
+/* The Key object into `steps`: the table's name, then the primary key's
+ * run with each facet ending a step; `"}},"UpdateExpression":"SET` is
+ * left pending. 1: not the shape a plan writes. */
+static int add_key(plan_maker *k, const ddbst__entity *e, ddbst__ustep *steps,
+                   int *nsteps) {
   const ddbst__jrun *run = &e->key.avrun;
-  ddbst__update_plan *p = k->p;
-  p->steps = ddbst__arena_alloc(&k->m->arena,
-                                (size_t)(run->npieces + 1) * sizeof *p->steps);
-  if (!p->steps) return DDBST_ENOMEM;
   ddbst_buf_reset(&k->pending);
   int rc = add(k, k->m->begin.p, k->m->begin.n);
   rc = rc ? rc : add(k, ",\"Key\":{", 8);
@@ -59,16 +58,24 @@ static int key_steps(plan_maker *k, const ddbst__entity *e) {
     ddbst__jtext t;
     rc = take(k, &t);
     if (rc) break;
-    p->steps[p->nsteps++] = (ddbst__pstep){t.p, t.n, run->pieces[i].attr};
+    steps[(*nsteps)++] = (ddbst__ustep){t.p, t.n, run->pieces[i].attr, 7};
     rc = add(k, run->pieces[i].lit, run->pieces[i].lit_len);
   }
   if (rc) return rc;
   /* the run ends with `"},`: the object closes instead */
   if (k->pending.len < 3 ||
       memcmp(k->pending.data + k->pending.len - 3, "\"},", 3) != 0)
-    return 1; /* not the shape this plan writes */
+    return 1;
   k->pending.len -= 1;
-  rc = add(k, "},\"UpdateExpression\":\"SET", 25);
+  return add(k, "},\"UpdateExpression\":\"SET", 25);
+}
+
+static int key_steps(plan_maker *k, const ddbst__entity *e) {
+  ddbst__update_plan *p = k->p;
+  p->steps = ddbst__arena_alloc(
+      &k->m->arena, (size_t)(e->key.avrun.npieces + 1) * sizeof *p->steps);
+  if (!p->steps) return DDBST_ENOMEM;
+  int rc = add_key(k, e, p->steps, &p->nsteps);
   return rc ? rc : take(k, &p->key_end);
 }
 
@@ -151,6 +158,135 @@ static int all_names(const ddbst_model *m, const ddbst__entity *e,
   return n;
 }
 
+
+/* `text` with its digit (at `at`) made `d`. */
+static int add_digit(plan_maker *k, const char *text, size_t n, size_t at,
+                     int d) {
+  size_t start = k->pending.len;
+  int rc = add(k, text, n);
+  if (!rc) k->pending.data[start + at] = (char)('0' + d);
+  return rc;
+}
+
+/* A names-map member (`,"#n0":"status"`) numbered `d`, opening the map
+ * when it is the first. */
+static int add_member(plan_maker *k, const ddbst__jtext *mt, int d, int first) {
+  size_t start = k->pending.len;
+  int rc = add_digit(k, mt->p, mt->n, 4, d);
+  if (!rc && first) k->pending.data[start] = '{';
+  return rc;
+}
+
+/* The pending text, then attribute `attr`'s value: a step of `s`. */
+static int step(plan_maker *k, ddbst__ushape *s, int attr, unsigned mask) {
+  ddbst__jtext t;
+  int rc = take(k, &t);
+  if (!rc) s->steps[s->nsteps++] = (ddbst__ustep){t.p, t.n, attr, mask};
+  return rc;
+}
+
+static int lowest(uint64_t b) {
+  int a = 0;
+  while (!(b & 1)) b >>= 1, a++;
+  return a;
+}
+
+static int popcount(uint64_t b) {
+  int n = 0;
+  for (; b; b &= b - 1) n++;
+  return n;
+}
+
+/* The whole body of an update of attribute `a` alone (and the stamp): the
+ * placeholders numbered as the general writer numbers them (the values in
+ * attribute order, the index keys, the version, the condition's name).
+ * None when an index it touches is not plannable, has "when" conditions
+ * (decided per request), or needs a value the update does not give. */
+static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
+  ddbst__update_plan *p = k->p;
+  uint64_t assign = bit(a) | p->stamp, given = assign | p->facets, need = 0;
+  const ddbst__uindex *rw[64];
+  int nrw = 0, nkeys = 0, nsteps = e->key.avrun.npieces + popcount(assign);
+  for (int i = 0; i < p->nindexes; i++) {
+    const ddbst__uindex *u = &p->indexes[i];
+    if (!(u->touch & assign)) continue;
+    if (!u->plannable || u->k->nwhen || (u->need & ~given)) return 0;
+    need |= u->need;
+    rw[nrw++] = u;
+    nkeys += u->nkeys;
+    for (int j = 0; j < u->nkeys; j++) nsteps += u->keys[j].t->nfacets;
+  }
+  int n = popcount(assign) + nkeys, version = p->version.p != NULL;
+  if (n > 8) return 0;
+  ddbst__ushape *s = ddbst__arena_alloc(&k->m->arena, sizeof *s);
+  if (!s) return DDBST_ENOMEM;
+  s->steps = ddbst__arena_alloc(&k->m->arena, (size_t)nsteps * sizeof *s->steps);
+  if (!s->steps) return DDBST_ENOMEM;
+  s->assign = assign;
+  s->need = need;
+  size_t fixed = p->fixed;
+  char t[96];
+  int rc = add_key(k, e, s->steps, &s->nsteps);
+  /* SET #n0 = :v0, #n1 = :v1 ... */
+  for (int d = 0; !rc && d < n; d++) {
+    snprintf(t, sizeof t, "%s #n%d = :v%d", d ? "," : "", d, d);
+    rc = add(k, t, strlen(t));
+  }
+  if (!rc && version) {
+    snprintf(t, sizeof t, ", #n%d = if_not_exists(#n%d, :v%d) + :v%d", n, n,
+             n, n + 1);
+    rc = add(k, t, strlen(t));
+  }
+  if (!rc) {
+    snprintf(t, sizeof t, "attribute_exists(#n%d)", n + version);
+    rc = add(k, "\",\"ConditionExpression\":\"", 25);
+    rc = rc ? rc : add(k, t, strlen(t));
+    rc = rc ? rc : add(k, "\",\"ExpressionAttributeNames\":", 29);
+  }
+  /* the names: the values' in attribute order, the keys', the version's,
+   * the condition's (which opens the values map) */
+  int d = 0;
+  for (uint64_t b = assign; !rc && b; b &= b - 1, d++)
+    rc = add_member(k, &p->members[lowest(b)], d, d == 0);
+  for (int i = 0; !rc && i < nrw; i++)
+    for (int j = 0; !rc && j < rw[i]->nkeys; j++, d++)
+      rc = add_member(k, &rw[i]->keys[j].member, d, d == 0);
+  if (!rc && version) rc = add_member(k, &p->version, d, d == 0);
+  d += version;
+  rc = rc ? rc : add_member(k, &p->pk_end, d, d == 0);
+  rc = rc ? rc : add(k, "{", 1);
+  /* the values */
+  d = 0;
+  for (uint64_t b = assign; !rc && b; b &= b - 1, d++) {
+    snprintf(t, sizeof t, "%s\":v%d\":{\"S\":\"", d ? "\"}," : "", d);
+    rc = add(k, t, strlen(t));
+    rc = rc ? rc : step(k, s, lowest(b), 6);
+  }
+  for (int i = 0; !rc && i < nrw; i++)
+    for (int j = 0; !rc && j < rw[i]->nkeys; j++, d++) {
+      const ddbst__template *tp = rw[i]->keys[j].t;
+      snprintf(t, sizeof t, "%s\":v%d\":{\"S\":\"", d ? "\"}," : "", d);
+      rc = add(k, t, strlen(t));
+      for (int f = 0; !rc && f < tp->nfacets; f++) {
+        rc = add(k, tp->pieces[f].lit, tp->pieces[f].lit_len);
+        rc = rc ? rc : step(k, s, tp->pieces[f].attr, 7);
+      }
+      rc = rc ? rc : add(k, tp->tail, tp->tail_len);
+    }
+  rc = rc ? rc : add(k, "\"}", 2);
+  if (!rc && version) {
+    snprintf(t, sizeof t, ",\":v%d\":{\"N\":\"0\"},\":v%d\":{\"N\":\"1\"}",
+             d, d + 1);
+    rc = add(k, t, strlen(t));
+  }
+  rc = rc ? rc : add(k, "}}", 2);
+  rc = rc ? rc : take(k, &s->end);
+  s->fixed = p->fixed - fixed;
+  p->fixed = fixed;
+  if (!rc) p->shapes[a] = s;
+  return rc;
+}
+
 static int make_plan(plan_maker *k, const ddbst__entity *e) {
   ddbst_model *m = k->m;
   ddbst__update_plan *p = k->p;
@@ -174,6 +310,7 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
   for (int a = 0; a < e->nattrs; a++) {
     const ddbst__attr *at = &e->attrs[a];
     p->size_fixed += at->jname.raw_len;
+    if (at->primary_facet) p->facets |= bit(a);
     if (at->primary_facet || a == e->version_attr) continue;
     p->settable |= bit(a);
     if (!names[a] || count(names[a], names, nnames) != 1 ||
@@ -196,6 +333,17 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
     if (rc) return rc;
   }
   rc = member(k, pk, "},\"ExpressionAttributeValues\":", &p->pk_end);
+  if (rc) return rc;
+  /* each attribute's update alone: its whole body (with the stamp, when
+   * the entity keeps one the plan writes) */
+  int u = e->updated_attr;
+  if (u >= 0 && !(p->assignable & bit(u))) return 0;
+  p->stamp = u >= 0 ? bit(u) : 0;
+  p->shapes = ddbst__arena_alloc(&m->arena, (size_t)e->nattrs *
+                                                sizeof *p->shapes);
+  if (!p->shapes) return DDBST_ENOMEM;
+  for (int a = 0; !rc && a < e->nattrs; a++)
+    if (p->assignable & bit(a)) rc = make_shape(k, e, a);
   return rc;
 }
 

@@ -32,8 +32,31 @@ typedef struct ddbst__uindex {
   int plannable; /* simple templates, names of their own: else declined */
 } ddbst__uindex;
 
+/* A text, then attribute `attr`'s value, whose scan (DDBST__SCAN_*) under
+ * `scan_mask` must be exactly DDBST__SCAN_KNOWN: a key's facet takes no
+ * delimiter and no escape (mask 7), a value no escape (mask 6). */
+typedef struct ddbst__ustep {
+  const char *text; /* in the arena: padded */
+  uint32_t len;
+  int attr;
+  unsigned scan_mask;
+} ddbst__ustep;
+
+/* The whole body of an update that sets one attribute (with the entity's
+ * updatedAt stamp, when it keeps one): the Key object, the expression,
+ * condition, names map and the values map's texts run together between
+ * the values, as the put plan writes a put. `assign` is the values it
+ * sets; `need` what the indexes it rewrites need given. */
+typedef struct ddbst__ushape {
+  uint64_t assign, need;
+  ddbst__ustep *steps;
+  int nsteps;
+  ddbst__jtext end; /* after the last value: `"}}}` or the version's */
+  size_t fixed;     /* every text's bytes */
+} ddbst__ushape;
+
 typedef struct ddbst__update_plan {
-  ddbst__pstep *steps; /* `{"TableName":..,"Key":{"PK":{"S":"ORG#`, facet.. */
+  ddbst__ustep *steps; /* `{"TableName":..,"Key":{"PK":{"S":"ORG#`, facet.. */
   int nsteps;
   ddbst__jtext key_end; /* `"}},"UpdateExpression":"SET` */
   uint64_t settable;   /* attributes an update SETs: not a primary facet or
@@ -45,6 +68,10 @@ typedef struct ddbst__update_plan {
   int nindexes;
   ddbst__jtext version; /* `,"#n0":"version"`; p NULL: the entity has none */
   ddbst__jtext pk_end; /* `,"#n0":"PK"},"ExpressionAttributeValues":` */
+  uint64_t facets;     /* the primary key's facets */
+  uint64_t stamp;      /* updatedAt's bit, 0 when the entity keeps none */
+  /* per attribute: its update's whole body (NULL: none, see make_shape) */
+  const ddbst__ushape **shapes;
   size_t fixed;        /* every text's bytes: with the values', the room */
   size_t size_fixed;   /* the item size's names and key literals, at most */
   uint32_t key_literal_max; /* the longest key template's literal bytes */

@@ -120,6 +120,44 @@ static inline void put_assignment(cursors *c, const ddbst__jtext *member,
   c->values += HEAD_LEN;
 }
 
+/* Texts of any length from the arena (padded): 32 bytes at a time, the
+ * last copy's bytes past n within the pad. */
+static inline void copy_long(char *d, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i += 32) memcpy(d + i, s + i, 32);
+}
+
+/* The item as the general writer leaves it: no key list, no records. */
+static void as_general(ddbst_item *it) {
+  ddbst_buf_reset(&it->keytext);
+  it->nkeys = 0;
+  ddbst__expr_reset(it);
+}
+
+/* An update of one attribute (and the stamp): its whole body's texts
+ * between its values, as a put plan writes a put. `room`: the values'. */
+static int write_shape(ddbst_item *it, const ddbst__ushape *s, size_t room,
+                       ddbst_buf *out) {
+  if (ddbst__buf_reserve(out, s->fixed + room)) return DDBST_ENOMEM;
+  const char *text = it->text.data;
+  const ddbst__val *vals = it->vals;
+  char *o = out->data + out->len;
+  for (const ddbst__ustep *st = s->steps, *end = st + s->nsteps; st < end;
+       st++) {
+    const ddbst__val *v = &vals[st->attr];
+    if ((v->scan & st->scan_mask) != DDBST__SCAN_KNOWN) return left(out);
+    copy_long(o, st->text, st->len);
+    o += st->len;
+    ddbst__copy_padded(o, text + v->off, v->len);
+    o += v->len;
+  }
+  copy_long(o, s->end.p, s->end.n);
+  o += s->end.n;
+  *o = '\0';
+  out->len = (size_t)(o - out->data);
+  as_general(it);
+  return 1;
+}
+
 int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
   const ddbst__entity *e = ddbst__entity_of(it);
   const ddbst__update_plan *p = e->update_plan;
@@ -137,6 +175,13 @@ int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
   for (int a = 0; a < e->nattrs; a++) given |= (uint64_t)vals[a].set << a;
   uint64_t assign = given & p->settable;
   if (assign & ~p->assignable) return 0;
+  /* one attribute set (and the stamp): its body's texts were made whole */
+  uint64_t one = assign & ~p->stamp;
+  if (p->shapes && one && !(one & (one - 1))) {
+    const ddbst__ushape *s = p->shapes[lowest_bit(one)];
+    if (s && s->assign == assign && !(s->need & ~given))
+      return write_shape(it, s, text_bound + text_len + 64, out);
+  }
   int n = 0;
   size_t names_len = p->pk_end.n;
   for (uint64_t b = assign; b; b &= b - 1) {
@@ -170,7 +215,7 @@ int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
     return DDBST_ENOMEM;
   const char *text = it->text.data;
   char *o = out->data + out->len;
-  for (const ddbst__pstep *s = p->steps, *end = s + p->nsteps; s < end;
+  for (const ddbst__ustep *s = p->steps, *end = s + p->nsteps; s < end;
        s++) {
     const ddbst__val *v = &vals[s->attr];
     if (v->scan != DDBST__SCAN_KNOWN) return left(out);
@@ -233,9 +278,6 @@ int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
   *values_start = '{';
   memcpy(c.values, "}}", 3);
   out->len = (size_t)(c.values + 2 - out->data);
-  /* the item as the general writer leaves it: no key list, no records */
-  ddbst_buf_reset(&it->keytext);
-  it->nkeys = 0;
-  ddbst__expr_reset(it);
+  as_general(it);
   return 1;
 }

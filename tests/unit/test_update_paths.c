@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "item/item.h"
+#include "model/update_plan.h"
 #include "request/request.h"
 #include "support.h"
 
@@ -83,7 +84,7 @@ static int fill(ddbst_item *it, int entity, const values *v, uint64_t mask) {
   return 1;
 }
 
-static long taken, declined, planned, unplanned;
+static long taken, declined, planned, unplanned, shaped;
 
 typedef int (*short_writer)(ddbst_item *, uint32_t, int64_t, ddbst_buf *);
 
@@ -130,6 +131,19 @@ static void one(ddbst_item *it, int entity, const values *v, uint64_t mask,
                   "short", general, &err, a, b);
   int p = against(it, entity, v, mask, flags, ddbst__update_body_planned,
                   "planned", general, &err, a, b);
+  /* whether it was a whole body made at load (update_plan.c's test) */
+  const ddbst__entity *e = ddbst__entity_of(it);
+  const ddbst__update_plan *up = e->update_plan;
+  if (p && up && up->shapes) {
+    uint64_t given = 0;
+    for (int x = 0; x < e->nattrs; x++)
+      given |= (uint64_t)it->vals[x].set << x;
+    uint64_t one = given & up->settable & ~up->stamp;
+    for (int x = 0; x < e->nattrs; x++)
+      if (one == (uint64_t)1 << x && up->shapes[x] &&
+          up->shapes[x]->assign == (given & up->settable))
+        shaped++;
+  }
   if (p && !s) fail_msg("%s: the plan took what the short way declined",
                         ddbst__entity_of(it)->name);
   taken += s;
@@ -145,7 +159,7 @@ static void short_way_as_general(void **state) {
   ddbst_buf *a = ddbst_buf_new(NULL), *b = ddbst_buf_new(NULL);
   for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
     ddbst_model *m = load_example(models[mi]);
-    long before = taken, planned_before = planned;
+    long before = taken, planned_before = planned, shaped_before = shaped;
     for (int e = 0; e < m->nentities; e++) {
       ddbst_item *it = ddbst_item_new(m, e);
       assert_non_null(it);
@@ -168,6 +182,8 @@ static void short_way_as_general(void **state) {
     if (taken == before) fail_msg("%s: the short way took no update", models[mi]);
     if (planned == planned_before)
       fail_msg("%s: the plan took no update", models[mi]);
+    if (shaped == shaped_before)
+      fail_msg("%s: no update took a whole body made at load", models[mi]);
     ddbst_model_free(m);
   }
   assert_true(declined > 0);
@@ -209,7 +225,8 @@ int main(void) {
       cmocka_unit_test(bench_update_is_short),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
-  printf("updates: %ld the short way (%ld of them by the plan, %ld not), %ld "
-         "declined\n", taken, planned, unplanned, declined);
+  printf("updates: %ld the short way (%ld of them by the plan, %ld of those "
+         "a whole body made at load; %ld not by the plan), %ld declined\n",
+         taken, planned, shaped, unplanned, declined);
   return rc;
 }
