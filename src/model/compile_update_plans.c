@@ -338,6 +338,10 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
    * the entity keeps one the plan writes) */
   int u = e->updated_attr;
   if (u >= 0 && !(p->assignable & bit(u))) return 0;
+  /* a shape rewrites the indexes its attribute touches: none may be
+   * touched by the version's value, which no shape assigns */
+  for (int i = 0; e->version_attr >= 0 && i < p->nindexes; i++)
+    if (p->indexes[i].touch & bit(e->version_attr)) return 0;
   p->stamp = u >= 0 ? bit(u) : 0;
   p->shapes = ddbst__arena_alloc(&m->arena, (size_t)e->nattrs *
                                                 sizeof *p->shapes);
