@@ -24,6 +24,9 @@ int ddbst__compile_put_plans(ddbst_model *m);
  * guards (compile_create_plans.c): needs the guards' keys. 0 or
  * DDBST_ENOMEM. */
 int ddbst__compile_create_plans(ddbst_model *m);
+/* Each entity's UpdateItem as fixed texts and bitmasks
+ * (compile_update_plans.c): needs the key runs and the key sizes. */
+int ddbst__compile_update_plans(ddbst_model *m);
 /* Unique guards that are one of their entity's index keys
  * (compile_guards.c). */
 int ddbst__compile_guards(ddbst_model *m);

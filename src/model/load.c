@@ -457,6 +457,7 @@ static int compile(ddbst_model *m) {
   rc = rc ? rc : ddbst__compile_guards(m);
   rc = rc ? rc : ddbst__compile_create_plans(m);
   rc = rc ? rc : ddbst__compile_key_sizes(m);
+  rc = rc ? rc : ddbst__compile_update_plans(m);
   rc = rc ? rc : ddbst__compile_queries(m);
   rc = rc ? rc : ddbst__compile_query_bodies(m);
   rc = rc ? rc : ddbst__compile_cursor_layouts(m);

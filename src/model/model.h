@@ -270,6 +270,9 @@ typedef struct ddbst__entity {
   const ddbst__put_plan *put_plan;
   /* compile_create_plans.c, in the arena: NULL when it serves no create */
   const ddbst__create_plan *create_plan;
+  /* compile_update_plans.c (model/update_plan.h), in the arena: NULL when
+   * it serves no update */
+  const struct ddbst__update_plan *update_plan;
   /* Loading only: its "attributes" could not be read, so names are not
    * checked against them (one missing block is one error, not one per
    * facet). */

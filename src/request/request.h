@@ -68,6 +68,14 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
  * what is wrong with one. The same bytes where both write. */
 int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
                               ddbst_buf *out);
+/* The one-pass writer's first way: an update of the commonest shape from
+ * its entity's plan (update_plan.c), with the same returns; called by
+ * ddbst__update_body_simple after its own tests and the updatedAt stamp. */
+int ddbst__update_planned(ddbst_item *it, ddbst_buf *out);
+/* ddbst__update_body_simple through the plan alone (tests hold it to the
+ * general writer): 1 written, 0 not its case, DDBST_ENOMEM. */
+int ddbst__update_body_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
+                               ddbst_buf *out);
 int ddbst__update_body_general(ddbst_item *it, uint32_t flags, int64_t now_us,
                                ddbst_buf *out, ddbst_error *err);
 /* An update's updatedAt (when the entity keeps one and it is not given):

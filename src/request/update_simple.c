@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/bytes.h"
+#include "base/internal.h"
 #include "item/attribute_value.h"
 #include "item/itemsize.h"
 #include "item/keys.h"
@@ -31,7 +32,10 @@ int ddbst__update_stamp(ddbst_item *it, int64_t now_us, ddbst_error *err) {
   const char *bad = ddbst__ts_from_unix_us(
       now_us, e->attrs[e->updated_attr].precision, ts, &tl);
   if (bad) return ddbst__fail(err, DDBST_ERANGE, NULL, "updatedAt: %s", bad);
-  return ddbst__item_store(it, e->updated_attr, ts, tl) ? DDBST_ENOMEM : 0;
+  if (ddbst__item_store(it, e->updated_attr, ts, tl)) return DDBST_ENOMEM;
+  /* what setting a timestamp records: its canonical alphabet's scan */
+  it->vals[e->updated_attr].scan = it->m->ts_scan;
+  return 0;
 }
 
 /* Names #n0 to #n9 and values :v0 to :v8: one digit each. */
@@ -275,22 +279,9 @@ static int decline(ddbst_item *it, int stamped, const ddbst__val *before,
   return 0;
 }
 
-int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
-                              ddbst_buf *out) {
-  const ddbst__entity *e = ddbst__entity_of(it);
-  if (flags & (DDBST_UPSERT | DDBST_RETURN_MASK | DDBST_RETURN_OLD_ON_FAILURE) ||
-      it->update || it->cond || it->has_update_ops ||
-      it->has_expected_version ||
-      !e->key.avrun.head || ddbst__unique_conditions_needed(it))
-    return 0;
-  /* as the general writer does first: an update says when it was made
-   * (taken back if the general writer is to do it, so that an error leaves
-   * the item as it would have) */
-  int u = e->updated_attr;
-  int stamped = u >= 0 && !it->vals[u].set;
-  ddbst__val before = stamped ? it->vals[u] : (ddbst__val){0};
-  size_t text_len = it->text.len;
-  if (stamped && ddbst__update_stamp(it, now_us, NULL)) return 0;
+/* The one pass from the assignments decided on the stack (not inlined:
+ * its frame would cost the plan's way on every call). */
+DDBST__NOINLINE static int one_pass(ddbst_item *it, ddbst_buf *out) {
   plan p;
   p.n = 0;
   p.version = NULL;
@@ -300,7 +291,7 @@ int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
   int ok = plan_update(it, &p);
   for (int i = 0; ok && pk && i < p.n; i++)
     if (p.as[i].nm == pk) pk = NULL;
-  if (!ok || !pk) return decline(it, stamped, &before, text_len);
+  if (!ok || !pk) return 0;
   size_t start = out->len, key_bytes = 0;
   int rc = ddbst__begin(out, it->m);
   rc = rc ? rc : ddbst__buf_append(out, ",\"Key\":", 7);
@@ -308,7 +299,7 @@ int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
     rc = ddbst__primary_av_simple(it, out, &key_bytes);
     if (rc == 0 || (rc > 0 && p.bytes + key_bytes > DDBST__ITEM_MAX)) {
       ddbst__buf_truncate(out, start);
-      return decline(it, stamped, &before, text_len);
+      return 0;
     }
     rc = rc < 0 ? rc : 0;
   }
@@ -323,4 +314,40 @@ int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
     return DDBST_ENOMEM;
   }
   return 1;
+}
+
+/* Both short ways: the plan's (update_plan.c) first, then, unless
+ * `plan_only`, the one pass. */
+static int update_short(ddbst_item *it, uint32_t flags, int64_t now_us,
+                        ddbst_buf *out, int plan_only) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  if (flags & (DDBST_UPSERT | DDBST_RETURN_MASK | DDBST_RETURN_OLD_ON_FAILURE) ||
+      it->update || it->cond || it->has_update_ops ||
+      it->has_expected_version || !e->key.avrun.head ||
+      (e->nuniques && ddbst__unique_conditions_needed(it)))
+    return 0;
+  /* as the general writer does first: an update says when it was made
+   * (taken back if the general writer is to do it, so that an error leaves
+   * the item as it would have) */
+  int u = e->updated_attr;
+  if (u < 0 || it->vals[u].set) { /* nothing to stamp, nothing to take back */
+    int done = ddbst__update_planned(it, out);
+    return done || plan_only ? done : one_pass(it, out);
+  }
+  ddbst__val before = it->vals[u];
+  size_t text_len = it->text.len;
+  if (ddbst__update_stamp(it, now_us, NULL)) return 0;
+  int done = ddbst__update_planned(it, out);
+  if (!done && !plan_only) done = one_pass(it, out);
+  return done ? done : decline(it, 1, &before, text_len);
+}
+
+int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
+                              ddbst_buf *out) {
+  return update_short(it, flags, now_us, out, 0);
+}
+
+int ddbst__update_body_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
+                               ddbst_buf *out) {
+  return update_short(it, flags, now_us, out, 1);
 }
