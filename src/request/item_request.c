@@ -101,7 +101,8 @@ int ddbst_update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (rc)
     return rc;
   now_us = ddbst__now(now_us);
-  if (ddbst__unique_conditions_needed(it))
+  /* most entities have no unique constraint: no call to learn it */
+  if (ddbst__entity_of(it)->nuniques && ddbst__unique_conditions_needed(it))
     return ddbst__unique_write(it, DDBST__W_UPDATE, flags, now_us, out, err);
   size_t start = out->len;
   rc = ddbst__update_body(it, flags, now_us, out, err);

@@ -686,8 +686,11 @@ int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
   return ddbst__update_body_general(it, flags, now_us, out, err);
 }
 
-int ddbst__update_body_general(ddbst_item *it, uint32_t flags, int64_t now_us,
-                               ddbst_buf *out, ddbst_error *err) {
+/* not inlined into ddbst__update_body: its frame would be paid by every
+ * update the short ways write */
+DDBST__NOINLINE int ddbst__update_body_general(ddbst_item *it, uint32_t flags,
+                                               int64_t now_us, ddbst_buf *out,
+                                               ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
   char path[DDBST_ERROR_PATH_MAX];
   /* before the key is built: a removed primary facet is a change, not a
