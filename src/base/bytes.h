@@ -79,15 +79,17 @@ static inline void ddbst__copy_padded(char *d, const char *s, size_t n) {
 
 /* ddbst__copy_padded for text of any length in fixed 32-byte copies, no
  * call into libc (a plan's texts: a guard item's end is 95 bytes): reads
- * and writes up to 31 bytes past n. Each 32 bytes are read before any is
+ * and writes up to 31 bytes past n, and 32 when n is 0. Each 32 bytes are read before any is
  * written, as `s` may lie before `d` in the same buffer (a key copied from
  * earlier in a body): the bytes a copy changes are past s + n. */
 static inline void ddbst__copy_chunks(char *d, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i += 32) {
+  size_t i = 0;
+  do { /* nearly every text is one chunk */
     char w[32];
     memcpy(w, s + i, 32);
     memcpy(d + i, w, 32);
-  }
+    i += 32;
+  } while (i < n);
 }
 
 /* memcmp(a, b, n) == 0 for the short texts compared per request (enum

@@ -43,8 +43,8 @@ static char *render(const ddbst_item *it, const ddbst__cpart *s,
 /* Writes key `c` at o, its JSON head first; its text starts at *at. NULL
  * when the general writer would look further: a facet unset, empty or not
  * clean, a form the renderer refuses, a key past its limit. */
-static char *write_key(const ddbst_item *it, const ddbst__ckey *c, char *o,
-                       char **at) {
+static DDBST__INLINE char *
+write_key(const ddbst_item *it, const ddbst__ckey *c, char *o, char **at) {
   const char *text = it->text.data;
   const ddbst__val *vals = it->vals;
   char *start = o + c->head;
