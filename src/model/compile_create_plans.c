@@ -237,7 +237,18 @@ static void make_plan(cmaker *k, const ddbst__entity *e) {
   }
   p->type = take(k);
   p->members = ddbst__plan_members(m, e, &k->t, &p->fixed);
-  if (!p->members && !k->rc) k->rc = DDBST_ENOMEM;
+  p->strings = ddbst__arena_alloc(&m->arena,
+                                  (size_t)(e->nattrs + 1) * sizeof(int));
+  p->others = ddbst__arena_alloc(&m->arena,
+                                 (size_t)(e->nattrs + 1) * sizeof(int));
+  if ((!p->members || !p->strings || !p->others) && !k->rc)
+    k->rc = DDBST_ENOMEM;
+  for (int a = 0; !k->rc && a < e->nattrs; a++) {
+    if (p->members[a].p)
+      p->strings[p->nstrings++] = a;
+    else
+      p->others[p->nothers++] = a;
+  }
   p->room_per_byte += 1; /* the members' values */
   adds(k, "\"}}");
   if (!k->rc) k->rc = ddbst__plan_not_exists(m, &k->t);

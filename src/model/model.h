@@ -248,6 +248,8 @@ typedef struct ddbst__create_plan {
                          before them */
   const ddbst__jtext *members; /* per attribute: `"},"name":{"S":"`; p NULL:
                                   not a string */
+  int *strings, nstrings; /* the attributes with a member text, in order */
+  int *others, nothers;   /* the others: written the general way */
   ddbst__jtext item_end; /* `"}},"ConditionExpression":...}}}` */
   ddbst__jtext sk_mid;   /* `"},"SK":{"S":"` (empty: no sort key) */
   ddbst__cguard *guards;

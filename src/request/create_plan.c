@@ -129,16 +129,18 @@ int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
   o -= 2; /* the last key's `"}`: the type's or a member's text closes it */
   ddbst__copy_chunks(o, p->type.p, p->type.n);
   o += p->type.n;
-  for (int a = 0; a < e->nattrs; a++) {
+  for (int i = 0; i < p->nothers; i++) /* not a string: the general's */
+    if (vals[p->others[i]].set) return left(out);
+  for (int i = 0; i < p->nstrings; i++) {
+    int a = p->strings[i];
     const ddbst__val *v = &vals[a];
     if (!v->set) continue;
-    const ddbst__jtext *mt = &p->members[a];
-    /* not a string, or not scanned clean when set */
-    if (!mt->p || (v->scan & (DDBST__SCAN_KNOWN | DDBST__SCAN_ESCAPE)) !=
-                      DDBST__SCAN_KNOWN)
+    /* not scanned clean when set */
+    if ((v->scan & (DDBST__SCAN_KNOWN | DDBST__SCAN_ESCAPE)) !=
+        DDBST__SCAN_KNOWN)
       return left(out);
-    ddbst__copy_chunks(o, mt->p, mt->n);
-    o += mt->n;
+    ddbst__copy_chunks(o, p->members[a].p, p->members[a].n);
+    o += p->members[a].n;
     ddbst__copy_chunks(o, it->text.data + v->off, v->len);
     o += v->len;
   }
