@@ -78,7 +78,7 @@ static void make_key(cmaker *k, const ddbst__entity *e, ddbst__ckey *c,
     return;
   }
   memset(parts, 0, (size_t)(t->nsegs + 1) * sizeof *parts);
-  *c = (ddbst__ckey){parts, 0, (uint32_t)k->t.len, ekey, 0, 0, limit};
+  *c = (ddbst__ckey){parts, 0, (uint32_t)k->t.len, ekey, 0, 0, 0, limit};
   /* a JSON escape in a literal is the general writer's */
   if (!t->literals_plain || t->nsegs == 0) k->unplanned = 1;
   *fixed = t->literal_len;
@@ -134,16 +134,19 @@ static int key_named(const ddbst__entity *e, const ddbst_model *m,
   return -1;
 }
 
-/* Each key's index: whether it has "when" conditions, and the first key
- * of the next index. */
+/* Each key's index: its first key, the first key of the next, and whether
+ * it has "when" conditions. */
 static void link_indexes(const ddbst__entity *e, ddbst__create_plan *p) {
-  for (int i = 0; i < p->nkeys; i++) {
-    ddbst__ckey *c = &p->keys[i];
+  for (int i = 0; i < p->nkeys;) {
     int next = i + 1;
-    while (c->ekey >= 0 && next < p->nkeys && p->keys[next].ekey == c->ekey)
-      next++;
-    c->next = next;
-    c->when = c->ekey >= 0 && e->indexes[c->ekey].nwhen > 0;
+    while (next < p->nkeys && p->keys[next].ekey == p->keys[i].ekey) next++;
+    for (int j = i; j < next; j++) {
+      ddbst__ckey *c = &p->keys[j];
+      c->group = i;
+      c->next = next;
+      c->when = c->ekey >= 0 && e->indexes[c->ekey].nwhen > 0;
+    }
+    i = next;
   }
 }
 
@@ -243,6 +246,14 @@ static void make_plan(cmaker *k, const ddbst__entity *e) {
                                  (size_t)(e->nattrs + 1) * sizeof(int));
   if ((!p->members || !p->strings || !p->others) && !k->rc)
     k->rc = DDBST_ENOMEM;
+  p->must = ddbst__arena_alloc(
+      &m->arena, (size_t)(e->ndefaults + e->nrequired + 1) * sizeof(int));
+  if (!p->must && !k->rc) k->rc = DDBST_ENOMEM;
+  for (int i = 0; !k->rc && i < e->ndefaults; i++)
+    p->must[p->nmust++] = e->default_attrs[i];
+  for (int i = 0; !k->rc && i < e->nrequired; i++)
+    p->must[p->nmust++] = e->required_attrs[i];
+  p->versioned = e->version_attr >= 0;
   for (int a = 0; !k->rc && a < e->nattrs; a++) {
     if (p->members[a].p)
       p->strings[p->nstrings++] = a;

@@ -225,6 +225,8 @@ typedef struct ddbst__ckey {
   uint32_t head;  /* the bytes of parts[0]'s text before the key's own */
   int ekey;       /* -1: the table's key, or a guard's own; else
                      e->indexes[ekey] */
+  int group;      /* the first plan key of its index (the table's keys
+                     are one group) */
   int next;       /* the first plan key of another index: where a key of a
                      sparse index left out goes on */
   int when;       /* the index has "when" conditions: decided first */
@@ -248,6 +250,9 @@ typedef struct ddbst__create_plan {
                          before them */
   const ddbst__jtext *members; /* per attribute: `"},"name":{"S":"`; p NULL:
                                   not a string */
+  /* the attributes whose being set lets ddbst__prepare_write do nothing
+   * (required, defaulted: ddbst__write_prepared's), unless `versioned` */
+  int *must, nmust, versioned;
   int *strings, nstrings; /* the attributes with a member text, in order */
   int *others, nothers;   /* the others: written the general way */
   ddbst__jtext item_end; /* `"}},"ConditionExpression":...}}}` */

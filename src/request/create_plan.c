@@ -75,6 +75,17 @@ write_key(const ddbst_item *it, const ddbst__ckey *c, char *o, char **at) {
   return o;
 }
 
+/* Whether the item is in the index of plan key k (ddbst__index_applies:
+ * 1 in, 0 out, -1 partly given); out, its keys are marked unwritten. */
+static int index_in(const ddbst_item *it, const ddbst__entity *e,
+                    const ddbst__create_plan *p, int k, char **at) {
+  const ddbst__ckey *c = &p->keys[k];
+  int in = ddbst__index_applies(it, &e->indexes[c->ekey], NULL);
+  if (in == 0)
+    for (int i = c->group; i < c->next; i++) at[i] = NULL;
+  return in;
+}
+
 int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
                           ddbst_buf *out, ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
@@ -82,7 +93,10 @@ int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (!p || flags != DDBST_CREATE || it->cond || it->update ||
       it->has_expected_version || it->has_update_ops)
     return 0;
-  if (!ddbst__write_prepared(it, e)) {
+  const ddbst__val *vals = it->vals;
+  int ready = !p->versioned; /* ddbst__write_prepared, from the plan */
+  for (int i = 0; i < p->nmust; i++) ready &= vals[p->must[i]].set;
+  if (!ready) {
     int rc = ddbst__prepare_write(it, 1, now_us, err);
     if (rc) return rc;
   }
@@ -91,40 +105,36 @@ int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (ddbst__buf_reserve(out, p->fixed + p->room +
                                   p->room_per_byte * it->text.len))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  const ddbst__val *vals = it->vals;
   char *o = out->data + out->len;
   char *at[2 * (1 + 2 * DDBST__MAX_INDEXES)];
   size_t len[2 * (1 + 2 * DDBST__MAX_INDEXES)];
   ddbst__copy_chunks(o, p->head.p, p->head.n);
   o += p->head.n;
-  for (int k = 0; k < p->nkeys;) {
+  char *from = o; /* where the index of the key being written starts */
+  for (int k = 0; k < p->nkeys; k++) {
     const ddbst__ckey *c = &p->keys[k];
-    const ddbst__ekey *ek = c->ekey >= 0 ? &e->indexes[c->ekey] : NULL;
-    /* an index is in or out with all its keys: its "when" first, else
-     * known when a facet is found unset */
-    int in = c->when ? ddbst__index_applies(it, ek, NULL) : 1;
-    char *from = o, *end = NULL;
-    int i = k;
-    for (; in > 0 && i < c->next; i++) {
-      end = write_key(it, &p->keys[i], o, &at[i]);
-      if (!end) break;
-      len[i] = (size_t)(end - at[i]);
-      memcpy(end, "\"}", 2);
-      o = end + 2;
+    if (c->group == k) {
+      from = o;
+      /* an index with "when" conditions: in or out by them first */
+      int in = c->when ? index_in(it, e, p, k, at) : 1;
+      if (in < 0) return left(out); /* partly given: the general says so */
+      if (in == 0) {
+        k = c->next - 1;
+        continue;
+      }
     }
-    if (!end && in > 0) {
-      /* a table key, or an index whose keys are all set: the general
-       * writer's; else in or out as the general writer decides */
-      if (!ek) return left(out);
-      in = ddbst__index_applies(it, ek, NULL);
-      if (in != 0) return left(out);
-    }
-    if (in < 0) return left(out); /* partly given: the general says so */
-    if (in == 0) {
+    char *end = write_key(it, c, o, &at[k]);
+    if (!end) {
+      /* a facet unset: the index is in or out with all its keys, as
+       * ddbst__index_applies decides; anything else the general's */
+      if (c->ekey < 0 || index_in(it, e, p, k, at) != 0) return left(out);
       o = from;
-      for (i = k; i < c->next; i++) at[i] = NULL;
+      k = c->next - 1;
+      continue;
     }
-    k = c->next;
+    len[k] = (size_t)(end - at[k]);
+    memcpy(end, "\"}", 2);
+    o = end + 2;
   }
   o -= 2; /* the last key's `"}`: the type's or a member's text closes it */
   ddbst__copy_chunks(o, p->type.p, p->type.n);
