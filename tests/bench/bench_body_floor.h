@@ -32,15 +32,17 @@ static inline char *bench_copy32(char *o, const char *s, size_t n) {
 }
 
 /* The template's body at o, with values v (n their lengths); the end, a
- * NUL written there. */
-static inline char *bench_floor_write(const bench_template *t, char *o,
+ * NUL written there. Its texts, slot and slots as constants (not read from
+ * `t`), so that the row's loop is what a hand-written one would be. */
+static inline char *bench_floor_write(const char *fixed, size_t slot,
+                                      int nfixed, const int *slot_value,
+                                      const size_t *len, char *o,
                                       const char *const *v, const size_t *n) {
-  for (int k = 0; k < t->nfixed - 1; k++) {
-    o = bench_copy32(o, t->fixed + (size_t)k * t->slot, t->len[k]);
-    o = bench_copy32(o, v[t->slot_value[k]], n[t->slot_value[k]]);
+  for (int k = 0; k < nfixed - 1; k++) {
+    o = bench_copy32(o, fixed + (size_t)k * slot, len[k]);
+    o = bench_copy32(o, v[slot_value[k]], n[slot_value[k]]);
   }
-  o = bench_copy32(o, t->fixed + (size_t)(t->nfixed - 1) * t->slot,
-                   t->len[t->nfixed - 1]);
+  o = bench_copy32(o, fixed + (size_t)(nfixed - 1) * slot, len[nfixed - 1]);
   *o = '\0';
   return o;
 }

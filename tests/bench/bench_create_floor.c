@@ -94,7 +94,8 @@ static int op_create_floor(bench_ctx *c) {
   /* room: the texts, every value four times, and a copy's 32 bytes past
    * (the values here are short: the bound is checked, not assumed) */
   if (600 + 4 * total + 32 > sizeof body) return -1;
-  char *o = bench_floor_write(&tmpl, body, v, n);
+  char *o = bench_floor_write(fixed_src[0], SLOT, NFIXED, slot_value,
+                              tmpl.len, body, v, n);
   __asm__ volatile("" : : "r"(body) : "memory"); /* the copy is the work */
   return (int)(o - body);
 }
