@@ -77,6 +77,21 @@ static inline void ddbst__copy_padded(char *d, const char *s, size_t n) {
     memcpy(d, s, n);
 }
 
+/* ddbst__copy_padded for text of any length in fixed 32-byte copies, no
+ * call into libc (a plan's texts: a guard item's end is 95 bytes): reads
+ * and writes up to 31 bytes past n, and 32 when n is 0. Each 32 bytes are read before any is
+ * written, as `s` may lie before `d` in the same buffer (a key copied from
+ * earlier in a body): the bytes a copy changes are past s + n. */
+static inline void ddbst__copy_chunks(char *d, const char *s, size_t n) {
+  size_t i = 0;
+  do { /* nearly every text is one chunk */
+    char w[32];
+    memcpy(w, s + i, 32);
+    memcpy(d + i, w, 32);
+    i += 32;
+  } while (i < n);
+}
+
 /* memcmp(a, b, n) == 0 for the short texts compared per request (enum
  * values, key literals): two overlapping words, not a call into libc. */
 static inline int ddbst__same_bytes(const char *a, const char *b, size_t n) {
@@ -577,6 +592,46 @@ static inline uint64_t ddbst__lower_word(uint64_t w) {
            gt_z = low7 + DDBST__ONES * (0x7F - 'Z');
   uint64_t upper = (ge_a ^ gt_z) & ~w & DDBST__HIGHS;
   return w | upper >> 2;
+}
+
+/* s[0..n) copied to d, A-Z to a-z when `fold`, in words: whether every
+ * byte is ASCII (below 0x80). No byte is read or written past n: the last
+ * word overlaps the one before it. For an ASCII value, its NFC is itself
+ * and its NFKC_Casefold is this (normalize.c; test_normalize holds both to
+ * utf8proc for every ASCII code point). */
+static inline int ddbst__lower_copy(char *d, const char *s, size_t n,
+                                    int fold) {
+  uint64_t seen = 0, w;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&w, s + i, 8);
+      seen |= w;
+      if (fold) w = ddbst__lower_word(w);
+      memcpy(d + i, &w, 8);
+    }
+    memcpy(&w, s + n - 8, 8);
+    seen |= w;
+    if (fold) w = ddbst__lower_word(w);
+    memcpy(d + n - 8, &w, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    seen = a | b;
+    if (fold) {
+      a = (uint32_t)ddbst__lower_word(a);
+      b = (uint32_t)ddbst__lower_word(b);
+    }
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      unsigned char c = (unsigned char)s[i];
+      seen |= c;
+      d[i] = (char)(fold && c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    }
+  }
+  return (seen & DDBST__HIGHS) == 0;
 }
 
 /* ASCII A-Z to a-z in s[0..n), other bytes unchanged (multi-byte UTF-8

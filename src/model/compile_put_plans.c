@@ -69,11 +69,9 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
   }
   p->steps = ddbst__arena_alloc(&k->m->arena, (size_t)(facets + 1) *
                                                   sizeof *p->steps);
-  p->members = ddbst__arena_alloc(&k->m->arena, (size_t)(e->nattrs + 1) *
-                                                    sizeof *p->members);
   p->conds = ddbst__arena_alloc(&k->m->arena,
                                 (size_t)(nconds + 1) * sizeof *p->conds);
-  if (!p->steps || !p->members || !p->conds) return DDBST_ENOMEM;
+  if (!p->steps || !p->conds) return DDBST_ENOMEM;
   ddbst_buf_reset(&k->pending);
   int rc = add(k, m->begin.p, m->begin.n);
   rc = rc ? rc : add(k, ",\"Item\":{", 9);
@@ -96,24 +94,19 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
     return 0; /* not the shape this plan writes: no plan */
   k->pending.len -= 3;
   rc = take(k, &p->keys_end);
-  for (int a = 0; !rc && a < e->nattrs; a++) {
-    const ddbst__attr *at = &e->attrs[a];
-    if (at->s_member.p)
-      rc = closing(k, ",", 1, at->s_member.p, at->s_member.n, &p->members[a]);
+  if (!rc) {
+    p->members = ddbst__plan_members(k->m, e, &k->pending, &p->fixed);
+    if (!p->members) rc = DDBST_ENOMEM;
   }
   /* the ends: a put's, and a create's (no item with its key yet:
    * request.c's write_put_condition and the names map it leaves) */
-  static const char create[] =
-      "},\"ConditionExpression\":\"attribute_not_exists(#n0)\","
-      "\"ExpressionAttributeNames\":{\"#n0\":";
   size_t before = p->fixed;
   rc = rc ? rc : closing(k, "}}", 2, "", 0, &p->put_end);
   if (!rc) {
     ddbst_buf_reset(&k->pending);
-    rc = add(k, "\"}", 2);
-    rc = rc ? rc : add(k, create, sizeof create - 1);
-    rc = rc ? rc : add(k, m->pk_jname.p, m->pk_jname.n - 1); /* less ':' */
-    rc = rc ? rc : add(k, "}}", 2);
+    rc = add(k, "\"}}", 3);
+    rc = rc ? rc : ddbst__plan_not_exists(m, &k->pending);
+    rc = rc ? rc : add(k, "}", 1);
     rc = rc ? rc : take(k, &p->create_end);
   }
   /* one of the two ends is written */

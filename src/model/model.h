@@ -184,7 +184,8 @@ typedef struct ddbst__put_plan {
   ddbst__pstep *steps;
   int nsteps;
   ddbst__jtext keys_end; /* after the last facet: `"},"_type":{"S":"Project` */
-  ddbst__jtext *members; /* per attribute: `"},"name":{"S":"`; p NULL: no S */
+  const ddbst__jtext *members; /* per attribute: `"},"name":{"S":"`; p
+                                  NULL: not a string */
   ddbst__jtext put_end;  /* `"}}}` */
   ddbst__jtext create_end; /* `"}},"ConditionExpression":...}}` */
   /* the indexes whose "when" conditions decide whether the item is in */
@@ -196,22 +197,45 @@ typedef struct ddbst__put_plan {
 
 /* A create of an entity with unique constraints (one TransactWriteItems
  * of the item's Put and each guard item's Put) as fixed texts and its
- * keys' templates, made at load (compile_create_plans.c) and written by
- * request/create_plan.c. A key's facets are copied, or rendered through
- * the facet renderer (ddbst__facet_key_at: lower-casing, the normal form,
- * an integer's width) straight into the body; each guard's key is copied
- * from the index key with its template, or rendered from its own, and its
- * holder's copied from the item's key. */
+ * keys as parts, made at load (compile_create_plans.c) and written by
+ * request/create_plan.c. A key is parts of a text (its JSON head and first
+ * literal, or a literal) then a facet in the form the facet renderer gives
+ * it: copied as it is, ASCII copied and lower-cased in words (an ASCII
+ * value's normal form), or rendered by ddbst__facet_key_at; each guard's
+ * key is copied from the index key with its template (else written from
+ * its own parts), and its holder's copied from the item's key. */
+enum {
+  DDBST__CFORM_COPY,   /* the value as it is (ddbst__seg.as_is) */
+  DDBST__CFORM_ASCII,  /* lower-cased when `fold`; with `need_ascii` (a
+                          normal form) only when every byte is ASCII */
+  DDBST__CFORM_RENDER  /* ddbst__facet_key_at: an integer, an escape, a
+                          range check, a normal form of other text */
+};
+
+typedef struct ddbst__cpart {
+  const char *text; /* in the arena: padded */
+  uint32_t len;
+  int attr;         /* the facet after the text; -1: none (the last part) */
+  unsigned char form, fold, need_ascii, lower; /* lower: the seg's own */
+} ddbst__cpart;
+
 typedef struct ddbst__ckey {
-  ddbst__jtext head; /* `"PK":{"S":"`, with a comma before all but the first */
-  const ddbst__template *tmpl;
-  int ekey;          /* -1: the table's key; else e->indexes[ekey] */
-  uint32_t limit;    /* DynamoDB's length limit for this key */
+  const ddbst__cpart *parts;
+  int nparts;
+  uint32_t head;  /* the bytes of parts[0]'s text before the key's own */
+  int ekey;       /* -1: the table's key, or a guard's own; else
+                     e->indexes[ekey] */
+  int group;      /* the first plan key of its index (the table's keys
+                     are one group) */
+  int next;       /* the first plan key of another index: where a key of a
+                     sparse index left out goes on */
+  int when;       /* the index has "when" conditions: decided first */
+  uint32_t limit; /* DynamoDB's length limit for this key */
 } ddbst__ckey;
 
 typedef struct ddbst__cguard {
   int key;           /* the plan key whose text is the guard's key, or -1 */
-  const ddbst__template *tmpl; /* with key -1: the guard's own, rendered */
+  ddbst__ckey own;   /* with key -1: its own template, `head` first */
   ddbst__jtext head; /* `,{"Put":{"TableName":..,"Item":{"PK":{"S":"` */
   ddbst__jtext holder; /* `"},"_type":{..},"holderKey":{"M":{"PK":{"S":"` */
   ddbst__jtext end;  /* `"}}}},"ConditionExpression":...}}` */
@@ -221,13 +245,22 @@ typedef struct ddbst__create_plan {
   ddbst__jtext head;  /* `{"TransactItems":[{"Put":{"TableName":..,"Item":{` */
   ddbst__ckey *keys;
   int nkeys;
-  ddbst__jtext type;  /* `,"_type":{"S":"User"}` (empty: no entity attribute) */
-  ddbst__jtext *members; /* per attribute: `,"name":{"S":"` */
-  ddbst__jtext item_end; /* `},"ConditionExpression":...}}}` */
+  ddbst__jtext type;  /* `"},"_type":{"S":"User` (empty: no entity
+                         attribute); it and each member close the value
+                         before them */
+  const ddbst__jtext *members; /* per attribute: `"},"name":{"S":"`; p NULL:
+                                  not a string */
+  /* the attributes whose being set lets ddbst__prepare_write do nothing
+   * (required, defaulted: ddbst__write_prepared's), unless `versioned` */
+  int *must, nmust, versioned;
+  int *strings, nstrings; /* the attributes with a member text, in order */
+  int *others, nothers;   /* the others: written the general way */
+  ddbst__jtext item_end; /* `"}},"ConditionExpression":...}}}` */
   ddbst__jtext sk_mid;   /* `"},"SK":{"S":"` (empty: no sort key) */
   ddbst__cguard *guards;
   int nguards;
-  size_t fixed; /* every text's bytes: with the keys' room, the reservation */
+  /* the reservation: fixed + room + room_per_byte * the item's text */
+  size_t fixed, room, room_per_byte;
 } ddbst__create_plan;
 
 typedef struct ddbst__entity {

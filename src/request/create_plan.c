@@ -4,13 +4,14 @@
  * The shape it takes: no condition, expected version, update action or
  * return flag; every index the item is in with all its facets set; every
  * facet scanned clean when set (no delimiter, nothing to escape); every set
- * attribute a string needing no escape. A facet with a transform
- * (lower-casing, a normal form, an integer's width) is rendered by the
- * facet renderer itself (ddbst__facet_key_at) into the body; each guard's
- * key is the index key with its template, copied (else rendered from its
- * own), and its holder's the item's own, copied. Anything else goes to
- * ddbst__unique_write, which writes the same bytes and says what is
- * wrong. */
+ * attribute a string needing no escape. A facet takes its key form as the
+ * facet renderer gives it (facet_key.h): copied as it is; an ASCII value
+ * under a normal form or `:lower` copied and lower-cased in words (its
+ * NFKC_Casefold); anything else rendered by ddbst__facet_key_at itself into
+ * the body. Each guard's key is the index key with its template, copied
+ * (else written from its own parts), and its holder's the item's own,
+ * copied. Anything else goes to ddbst__unique_write, which writes the same
+ * bytes and says what is wrong. */
 #include <string.h>
 
 #include "item/facet_key.h"
@@ -25,58 +26,64 @@ static int left(ddbst_buf *out) {
   return 0;
 }
 
-/* The most a key of the plan can take: its literals and each facet's key
- * form at its longest. */
-static size_t key_room(const ddbst_item *it, const ddbst__template *t) {
-  const ddbst__entity *e = ddbst__entity_of(it);
-  size_t room = t->literal_len;
-  for (int i = 0; i < t->nsegs; i++) {
-    int a = t->segs[i].attr;
-    if (a >= 0) room += ddbst__facet_key_room(&e->attrs[a], it->vals[a].len);
-  }
-  return room;
+/* A facet that is not as simple as a copy or ASCII: the renderer's key
+ * form at o, or NULL when it refuses or its form needs a JSON escape
+ * (NFKC: U+FF02 is '"'). */
+static char *render(const ddbst_item *it, const ddbst__cpart *s,
+                    const char *v, size_t n, unsigned scan, char *o) {
+  const ddbst__attr *a = &ddbst__entity_of(it)->attrs[s->attr];
+  size_t len = 0;
+  if (ddbst__facet_key_at(it->m, a, s->lower, 0, v, n, scan, o, &len,
+                          NULL) != DDBST__FK_OK ||
+      ddbst__json_plain_len(o, len) != len)
+    return NULL;
+  return o + len;
 }
 
-/* Writes key template `t` at o, each facet as the general renderer would
- * (keys.c, render_general) when it finds nothing to refuse; NULL when it
- * would look further (a facet unset or empty, a delimiter, text to escape,
- * a transform that refuses), or the key passes `limit`. */
-static char *write_key(const ddbst_item *it, const ddbst__template *t,
-                       size_t limit, char *o) {
-  const ddbst_model *m = it->m;
-  const ddbst__entity *e = ddbst__entity_of(it);
-  char *start = o;
-  for (const ddbst__seg *s = t->segs, *end = s + t->nsegs; s < end; s++) {
-    if (s->attr < 0) {
-      ddbst__copy(o, s->text, s->len);
-      o += s->len;
-      continue;
+/* Writes key `c` at o, its JSON head first; its text starts at *at. NULL
+ * when the general writer would look further: a facet unset, empty or not
+ * clean, a form the renderer refuses, a key past its limit. */
+static DDBST__INLINE char *
+write_key(const ddbst_item *it, const ddbst__ckey *c, char *o, char **at) {
+  const char *text = it->text.data;
+  const ddbst__val *vals = it->vals;
+  char *start = o + c->head;
+  for (const ddbst__cpart *s = c->parts, *end = s + c->nparts; s < end;
+       s++) {
+    ddbst__copy_chunks(o, s->text, s->len);
+    o += s->len;
+    if (s->attr < 0) break; /* the literal after the last facet */
+    const ddbst__val *v = &vals[s->attr];
+    /* exactly KNOWN: set, by value, not empty, no delimiter or escape */
+    if (v->scan != DDBST__SCAN_KNOWN) return NULL;
+    const char *t = text + v->off;
+    size_t n = v->len;
+    if (s->form == DDBST__CFORM_COPY) {
+      ddbst__copy_chunks(o, t, n);
+      o += n;
+    } else if (s->form == DDBST__CFORM_ASCII && n <= DDBST__NORM_MAX &&
+               (ddbst__lower_copy(o, t, n, s->fold) || !s->need_ascii)) {
+      o += n; /* lower-casing makes no byte to escape */
+    } else {
+      o = render(it, s, t, n, v->scan, o);
+      if (!o) return NULL;
     }
-    const ddbst__val *v = &it->vals[s->attr];
-    if (!v->set || v->upd != DDBST__UPD_SET || v->len == 0 ||
-        (v->scan & (DDBST__SCAN_KNOWN | DDBST__SCAN_DELIM0 |
-                    DDBST__SCAN_ESCAPE)) != DDBST__SCAN_KNOWN)
-      return NULL;
-    const char *text = it->text.data + v->off;
-    if (s->as_is) {
-      ddbst__copy_padded(o, text, v->len);
-      o += v->len;
-      continue;
-    }
-    size_t len = 0;
-    if (ddbst__facet_key_at(m, &e->attrs[s->attr], s->lower, 0, text, v->len,
-                            v->scan, o, &len, NULL) != DDBST__FK_OK ||
-        ddbst__json_plain_len(o, len) != len) /* NFKC: U+FF02 is '"' */
-      return NULL;
-    o += len;
   }
   size_t n = (size_t)(o - start);
-  return n && n <= limit ? o : NULL;
+  if (n == 0 || n > c->limit) return NULL;
+  *at = start;
+  return o;
 }
 
-static inline char *put(char *o, const ddbst__jtext *t) {
-  ddbst__copy_padded(o, t->p, t->n);
-  return o + t->n;
+/* Whether the item is in the index of plan key k (ddbst__index_applies:
+ * 1 in, 0 out, -1 partly given); out, its keys are marked unwritten. */
+static int index_in(const ddbst_item *it, const ddbst__entity *e,
+                    const ddbst__create_plan *p, int k, char **at) {
+  const ddbst__ckey *c = &p->keys[k];
+  int in = ddbst__index_applies(it, &e->indexes[c->ekey], NULL);
+  if (in == 0)
+    for (int i = c->group; i < c->next; i++) at[i] = NULL;
+  return in;
 }
 
 int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
@@ -86,92 +93,107 @@ int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
   if (!p || flags != DDBST_CREATE || it->cond || it->update ||
       it->has_expected_version || it->has_update_ops)
     return 0;
-  if (!ddbst__write_prepared(it, e)) {
+  const ddbst__val *vals = it->vals;
+  int ready = !p->versioned; /* ddbst__write_prepared, from the plan */
+  for (int i = 0; i < p->nmust; i++) ready &= vals[p->must[i]].set;
+  if (!ready) {
     int rc = ddbst__prepare_write(it, 1, now_us, err);
     if (rc) return rc;
   }
   /* the item stays far under 400 KB: its keys are each under 2 KB */
   if (it->text.len > 65536) return 0;
-  size_t keys = 0;
-  for (int k = 0; k < p->nkeys; k++) keys += key_room(it, p->keys[k].tmpl);
-  for (int u = 0; u < p->nguards; u++)
-    if (p->guards[u].key < 0) keys += key_room(it, p->guards[u].tmpl);
-  /* each guard copies two keys and the holder's two; each key and member
-   * ends in `"}` */
-  if (ddbst__buf_reserve(out, p->fixed + keys * (1 + 2 * (size_t)p->nguards) +
-                                  it->text.len +
-                                  2 * (size_t)(p->nkeys + e->nattrs)))
+  if (ddbst__buf_reserve(out, p->fixed + p->room +
+                                  p->room_per_byte * it->text.len))
     return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  const ddbst__val *vals = it->vals;
-  char *base = out->data + out->len, *o = base;
+  char *o = out->data + out->len;
   char *at[2 * (1 + 2 * DDBST__MAX_INDEXES)];
   size_t len[2 * (1 + 2 * DDBST__MAX_INDEXES)];
-  o = put(o, &p->head);
-  for (int k = 0, in = 1, last = -2; k < p->nkeys; k++) {
+  ddbst__copy_chunks(o, p->head.p, p->head.n);
+  o += p->head.n;
+  char *from = o; /* where the index of the key being written starts */
+  for (int k = 0; k < p->nkeys; k++) {
     const ddbst__ckey *c = &p->keys[k];
-    if (c->ekey != last) { /* an index is in or out with both its keys */
-      last = c->ekey;
-      in = c->ekey < 0
-               ? 1
-               : ddbst__index_applies(it, &e->indexes[c->ekey], NULL);
+    if (c->group == k) {
+      from = o;
+      /* an index with "when" conditions: in or out by them first */
+      int in = c->when ? index_in(it, e, p, k, at) : 1;
       if (in < 0) return left(out); /* partly given: the general says so */
+      if (in == 0) {
+        k = c->next - 1;
+        continue;
+      }
     }
-    at[k] = NULL;
-    if (!in) continue;
-    o = put(o, &c->head);
-    at[k] = o;
-    char *end = write_key(it, c->tmpl, c->limit, o);
-    if (!end) return left(out);
-    len[k] = (size_t)(end - o);
+    char *end = write_key(it, c, o, &at[k]);
+    if (!end) {
+      /* a facet unset: the index is in or out with all its keys, as
+       * ddbst__index_applies decides; anything else the general's */
+      if (c->ekey < 0 || index_in(it, e, p, k, at) != 0) return left(out);
+      o = from;
+      k = c->next - 1;
+      continue;
+    }
+    len[k] = (size_t)(end - at[k]);
     memcpy(end, "\"}", 2);
     o = end + 2;
   }
-  if (p->type.p) o = put(o, &p->type); /* none without an entity attribute */
-  for (int a = 0; a < e->nattrs; a++) {
+  o -= 2; /* the last key's `"}`: the type's or a member's text closes it */
+  ddbst__copy_chunks(o, p->type.p, p->type.n);
+  o += p->type.n;
+  for (int i = 0; i < p->nothers; i++) /* not a string: the general's */
+    if (vals[p->others[i]].set) return left(out);
+  for (int i = 0; i < p->nstrings; i++) {
+    int a = p->strings[i];
     const ddbst__val *v = &vals[a];
     if (!v->set) continue;
-    if (!ddbst__type_is_string(e->attrs[a].type) ||
-        (v->scan & (DDBST__SCAN_KNOWN | DDBST__SCAN_ESCAPE)) !=
-            DDBST__SCAN_KNOWN)
+    /* not scanned clean when set */
+    if ((v->scan & (DDBST__SCAN_KNOWN | DDBST__SCAN_ESCAPE)) !=
+        DDBST__SCAN_KNOWN)
       return left(out);
-    o = put(o, &p->members[a]);
-    ddbst__copy_padded(o, it->text.data + v->off, v->len);
+    ddbst__copy_chunks(o, p->members[a].p, p->members[a].n);
+    o += p->members[a].n;
+    ddbst__copy_chunks(o, it->text.data + v->off, v->len);
     o += v->len;
-    memcpy(o, "\"}", 2);
-    o += 2;
   }
-  o = put(o, &p->item_end);
+  ddbst__copy_chunks(o, p->item_end.p, p->item_end.n);
+  o += p->item_end.n;
   int has_sk = p->sk_mid.n > 0;
   size_t guard_max = has_sk ? DDBST__SK_MAX : DDBST__PK_MAX;
   for (int u = 0; u < p->nguards; u++) {
     const ddbst__cguard *g = &p->guards[u];
-    o = put(o, &g->head);
-    const char *gk = o;
+    char *gk;
     size_t gn;
     if (g->key >= 0) { /* the index key with the guard's template */
       if (!at[g->key] || len[g->key] > guard_max) return left(out);
+      ddbst__copy_chunks(o, g->head.p, g->head.n);
+      o += g->head.n;
+      gk = o;
       gn = len[g->key];
-      ddbst__copy(o, at[g->key], gn);
+      ddbst__copy_chunks(o, at[g->key], gn);
+      o += gn;
     } else { /* its own template, as ddbst__guard_key renders it */
-      char *end = write_key(it, g->tmpl, guard_max, o);
+      char *end = write_key(it, &g->own, o, &gk);
       if (!end) return left(out);
-      gn = (size_t)(end - o);
+      gn = (size_t)(end - gk);
+      o = end;
     }
-    o += gn;
     if (has_sk) {
-      o = put(o, &p->sk_mid);
-      ddbst__copy(o, gk, gn);
+      ddbst__copy_chunks(o, p->sk_mid.p, p->sk_mid.n);
+      o += p->sk_mid.n;
+      ddbst__copy_chunks(o, gk, gn);
       o += gn;
     }
-    o = put(o, &g->holder);
-    ddbst__copy(o, at[0], len[0]);
+    ddbst__copy_chunks(o, g->holder.p, g->holder.n);
+    o += g->holder.n;
+    ddbst__copy_chunks(o, at[0], len[0]);
     o += len[0];
     if (has_sk) {
-      o = put(o, &p->sk_mid);
-      ddbst__copy(o, at[1], len[1]);
+      ddbst__copy_chunks(o, p->sk_mid.p, p->sk_mid.n);
+      o += p->sk_mid.n;
+      ddbst__copy_chunks(o, at[1], len[1]);
       o += len[1];
     }
-    o = put(o, &g->end);
+    ddbst__copy_chunks(o, g->end.p, g->end.n);
+    o += g->end.n;
   }
   memcpy(o, "]}", 3);
   out->len = (size_t)(o + 2 - out->data);

@@ -14,11 +14,9 @@
  * against create_user's. Not ddbst's code: the lower bound a writer of
  * this body could reach. */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_body_floor.h"
 
 /* the fixed texts, each in its own SLOT bytes (a 32-byte copy reads past) */
 enum { SLOT = 192, NFIXED = 13 };
@@ -42,24 +40,16 @@ static const char fixed_src[NFIXED][SLOT] = {
     "\"}}}},\"ConditionExpression\":\"attribute_not_exists(#n0)\","
     "\"ExpressionAttributeNames\":{\"#n0\":\"PK\"}}}]}",
 };
-static size_t fixed_len[NFIXED];
 /* the values: the five set, and the e-mail's key form */
 enum { ORG, ID, EMAIL, ROLE, NAME, LOWER, NVALUES };
 static const int slot_value[NFIXED - 1] = {ORG,  ID,   LOWER, ORG,
                                            ID,   EMAIL, ROLE, NAME,
                                            LOWER, LOWER, ORG,  ID};
+static bench_template tmpl = {fixed_src[0], SLOT, NFIXED, slot_value, {0}};
 
 /* the body and the key form, in the bench's own memory */
 static char body[2048];
 static _Alignas(8) char lowered[256 + 32];
-
-static inline char *copy32(char *o, const char *s, size_t n) {
-  if (n <= 32)
-    memcpy(o, s, 32);
-  else
-    memcpy(o, s, n);
-  return o + n;
-}
 
 /* A-Z to a-z, eight bytes at a time, over whole words of the padded copy;
  * nonzero when a byte is not ASCII (its normal form is more than that). */
@@ -104,34 +94,16 @@ static int op_create_floor(bench_ctx *c) {
   /* room: the texts, every value four times, and a copy's 32 bytes past
    * (the values here are short: the bound is checked, not assumed) */
   if (600 + 4 * total + 32 > sizeof body) return -1;
-  char *o = body;
-  for (int k = 0; k < NFIXED - 1; k++) {
-    o = copy32(o, fixed_src[k], fixed_len[k]);
-    o = copy32(o, v[slot_value[k]], n[slot_value[k]]);
-  }
-  o = copy32(o, fixed_src[NFIXED - 1], fixed_len[NFIXED - 1]);
-  *o = '\0';
+  char *o = bench_floor_write(fixed_src[0], SLOT, NFIXED, slot_value,
+                              tmpl.len, body, v, n);
   __asm__ volatile("" : : "r"(body) : "memory"); /* the copy is the work */
   return (int)(o - body);
 }
 
 void bench_create_floor(bench_ctx *c, bench_fn create_user) {
   if (bench_skips("create_floor")) return;
-  for (int k = 0; k < NFIXED; k++) fixed_len[k] = strlen(fixed_src[k]);
-  ddbst_buf_reset(c->out);
-  if (create_user(c) < 0) bench_fail("create_user", -1, NULL);
-  size_t len = ddbst_buf_len(c->out);
-  char *want = malloc(len + 1);
-  if (!want) bench_fail("create_floor", DDBST_ENOMEM, NULL);
-  memcpy(want, ddbst_buf_data(c->out), len);
-  want[len] = '\0';
-  int got = op_create_floor(c);
-  if (got < 0 || (size_t)got != len || memcmp(want, body, len) != 0) {
-    fprintf(stderr, "create_floor: not create_user's body:\n%s\n%s\n", want,
-            got < 0 ? "(refused)" : body);
-    exit(1);
-  }
-  free(want);
+  bench_floor_check(c, &tmpl, "create_floor", op_create_floor, body,
+                    "create_user", create_user);
   bench_run(c, "create_floor", "create_user's values set, its body copied "
             "from a template (the floor)", op_create_floor, 10000, 0);
 }

@@ -8,11 +8,9 @@
  * default, no size count). At startup the body is checked byte for byte
  * against put_project's. Not ddbst's code: the lower bound a writer of
  * this body could reach. */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_body_floor.h"
 
 /* the fixed texts, each in its own 64 bytes (a 32-byte copy reads past it) */
 enum { SLOT = 64, NFIXED = 11 };
@@ -29,23 +27,15 @@ static const char fixed_src[NFIXED][SLOT] = {
     "\"},\"status\":{\"S\":\"",
     "\"}}}",
 };
-static size_t fixed_len[NFIXED];
 /* which value follows each fixed text (an index into the five below) */
 enum { ORG, ID, CREATED, NAME, STATUS };
 static const int slot_value[NFIXED - 1] = {ORG,    CREATED, ID,     STATUS,
                                            CREATED, ORG,    ID,     CREATED,
                                            NAME,   STATUS};
+static bench_template tmpl = {fixed_src[0], SLOT, NFIXED, slot_value, {0}};
 
 /* the body, in the bench's own memory (the public buffer is read-only) */
 static char body[1024];
-
-static inline char *copy32(char *o, const char *s, size_t n) {
-  if (n <= 32)
-    memcpy(o, s, 32);
-  else
-    memcpy(o, s, n);
-  return o + n;
-}
 
 static int op_put_floor(bench_ctx *c) {
   ddbst_item *it = c->item;
@@ -66,35 +56,16 @@ static int op_put_floor(bench_ctx *c) {
   /* room: the texts, every value twice, and a copy's 32 bytes past
    * (the values here are short: the bound is checked, not assumed) */
   if (400 + 2 * total + 32 > sizeof body) return -1;
-  char *o = body;
-  for (int k = 0; k < NFIXED - 1; k++) {
-    o = copy32(o, fixed_src[k], fixed_len[k]);
-    o = copy32(o, v[slot_value[k]], n[slot_value[k]]);
-  }
-  o = copy32(o, fixed_src[NFIXED - 1], fixed_len[NFIXED - 1]);
-  *o = '\0';
+  char *o = bench_floor_write(fixed_src[0], SLOT, NFIXED, slot_value,
+                              tmpl.len, body, v, n);
   __asm__ volatile("" : : "r"(body) : "memory"); /* the copy is the work */
   return (int)(o - body);
 }
 
 void bench_put_floor(bench_ctx *c, bench_fn put_project) {
   if (bench_skips("put_floor")) return;
-  for (int k = 0; k < NFIXED; k++) fixed_len[k] = strlen(fixed_src[k]);
-  ddbst_buf_reset(c->out);
-  if (put_project(c) < 0) bench_fail("put_project", -1, NULL);
-  size_t len = ddbst_buf_len(c->out);
-  char *want = malloc(len + 1);
-  if (!want) bench_fail("put_floor", DDBST_ENOMEM, NULL);
-  memcpy(want, ddbst_buf_data(c->out), len);
-  want[len] = '\0';
-  int got = op_put_floor(c);
-  if (got < 0 || (size_t)got != len ||
-      memcmp(want, body, len) != 0) {
-    fprintf(stderr, "put_floor: not put_project's body:\n%s\n%s\n", want,
-            body);
-    exit(1);
-  }
-  free(want);
+  bench_floor_check(c, &tmpl, "put_floor", op_put_floor, body, "put_project",
+                    put_project);
   bench_run(c, "put_floor", "put_project's values set, its body copied "
             "from a template (the floor)", op_put_floor, 10000, 0);
 }

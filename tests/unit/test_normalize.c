@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bytes.h"
 #include "base/normalize.h"
 #include "support.h"
 
@@ -300,10 +301,38 @@ static void ascii_as_utf8proc(void **state) {
     }
 }
 
+/* The create plan's ASCII form (ddbst__lower_copy, bytes.h): for every
+ * ASCII code point, alone and before every other (and at every length to
+ * 17, for the word and tail paths), its copy lower-cased is utf8proc's
+ * NFKC_Casefold and its copy as it is utf8proc's NFC, and it says ASCII;
+ * a byte from 0x80 anywhere says not. */
+static void lower_copy_as_utf8proc(void **state) {
+  (void)state;
+  static char slow[DDBST__NORM_MAX + 1];
+  char v[20], d[20];
+  for (int a = 1; a < 128; a++)
+    for (int b = -1; b < 128; b++)
+      for (size_t n = 1; n <= 17; n++) {
+        for (size_t i = 0; i < n; i++)
+          v[i] = (char)(i == n - 1 && b >= 0 ? (b ? b : 'q') : a);
+        for (int fold = 0; fold < 2; fold++) {
+          assert_int_equal(ddbst__lower_copy(d, v, n, fold), 1);
+          long y = ddbst__normalize_utf8proc(
+              fold ? DDBST__NORM_NFKC_CASEFOLD : DDBST__NORM_NFC, v, n, slow);
+          assert_int_equal(y, (long)n);
+          assert_memory_equal(d, slow, n);
+        }
+        if (b >= 0 || n == 1) continue;
+        v[n / 2] = (char)0xC3; /* not ASCII, wherever it is */
+        assert_int_equal(ddbst__lower_copy(d, v, n, 1), 0);
+      }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(forms),
       cmocka_unit_test(ascii_as_utf8proc),
+      cmocka_unit_test(lower_copy_as_utf8proc),
       cmocka_unit_test(keys_hold_the_form),
       cmocka_unit_test(what_the_form_makes_is_held_to_the_rules),
       cmocka_unit_test(guards_collide),
