@@ -10,6 +10,7 @@
 #include "item/keys.h"
 #include "request/txn_view.h"
 #include "request/guard.h"
+#include "request/held.h"
 
 enum { TXN_MAX = DDBST__TXN_MAX }; /* DynamoDB's limit on one transaction */
 
@@ -213,6 +214,10 @@ void ddbst_txn_reset(ddbst_txn *t) {
   ddbst_buf_reset(&t->entries);
   ddbst_buf_reset(&t->keys);
   t->count = t->gets = t->writes = 0;
+}
+
+size_t ddbst__txn_held(const ddbst_txn *t) {
+  return t->entries.cap > t->keys.cap ? t->entries.cap : t->keys.cap;
 }
 
 int ddbst_txn_count(const ddbst_txn *t) { return t ? t->count : DDBST_EINVAL; }
