@@ -104,9 +104,13 @@ static int write_entries(ddbst_item *it, ddbst__write w, uint32_t flags,
   if (*count) rc = ddbst__buf_putc(out, ',');
   rc = rc ? rc : ddbst__buf_puts(out, heads[w]);
   if (rc) return rc;
-  if (w == DDBST__W_PUT)
-    rc = ddbst__put_body(it, flags, now_us, out, err);
-  else if (w == DDBST__W_UPDATE)
+  if (w == DDBST__W_PUT) {
+    /* the plan compiled at load where it applies (1: written), as a
+     * single put; the update dispatches to its one pass by itself */
+    rc = ddbst__put_planned(it, flags, now_us, out, err);
+    if (rc == 0) rc = ddbst__put_body(it, flags, now_us, out, err);
+    if (rc == 1) rc = 0;
+  } else if (w == DDBST__W_UPDATE)
     rc = ddbst__update_body(it, flags, now_us, out, err);
   else
     rc = ddbst__delete_body(it, flags, out, err);
