@@ -2121,8 +2121,9 @@ DDBST_API ddbst_json *ddbst_json_open(const char *config, size_t len,
  * may be NULL), owned by the caller until ddbst_json_free. Never NULL: when
  * even the answer cannot be allocated it is a static ENOMEM error answer
  * (which ddbst_json_free accepts too). Thread-safe on a shared session.
- * A warm call allocates only its answer (and the typed objects of ops that
- * build them: a compiled condition, a transaction, a batch, a stream). */
+ * A warm call allocates only its answer, conditions, transactions, batches
+ * and stream events included (a request whose memory outgrows what the
+ * session keeps, 64 KiB a piece, allocates that part at each call). */
 DDBST_API char *ddbst_json_call(const ddbst_json *session, const char *request,
                                 size_t len, size_t *answer_len);
 

@@ -42,6 +42,7 @@ void ddbst__free(const ddbst_allocator *a, void *p) {
 
 struct ddbst__arena_block {
   ddbst__arena_block *next;
+  size_t cap; /* the bytes of data (the pad past them aside) */
   /* max_align_t keeps the data after the header aligned for any type. */
   max_align_t data[];
 };
@@ -52,25 +53,42 @@ void ddbst__arena_init(ddbst__arena *ar, const ddbst_allocator *alloc) {
   ar->alloc = alloc;
   ar->head = NULL;
   ar->used = ar->cap = 0;
+  ar->spare = NULL;
+}
+
+static void free_chain(const ddbst_allocator *a, ddbst__arena_block *b) {
+  while (b) {
+    ddbst__arena_block *next = b->next;
+    ddbst__free(a, b);
+    b = next;
+  }
 }
 
 void ddbst__arena_free(ddbst__arena *ar) {
-  ddbst__arena_block *b = ar->head;
-  while (b) {
-    ddbst__arena_block *next = b->next;
-    ddbst__free(ar->alloc, b);
-    b = next;
-  }
-  ar->head = NULL;
+  free_chain(ar->alloc, ar->head);
+  free_chain(ar->alloc, ar->spare);
+  ar->head = ar->spare = NULL;
   ar->used = ar->cap = 0;
 }
 
-/* A block of `cap` bytes; the pad past cap lets ddbst__copy_padded read
- * whole words, zeroed so that what it reads there is defined. */
+/* A block of at least `cap` bytes: the smallest rewound one that holds
+ * them, else a new one. The pad past its bytes lets ddbst__copy_padded
+ * read whole words, zeroed so that what it reads there is defined. */
 static ddbst__arena_block *new_block(ddbst__arena *ar, size_t cap) {
+  ddbst__arena_block **best = NULL;
+  for (ddbst__arena_block **p = &ar->spare; *p; p = &(*p)->next)
+    if ((*p)->cap >= cap && (!best || (*p)->cap < (*best)->cap)) best = p;
+  if (best) {
+    ddbst__arena_block *b = *best;
+    *best = b->next;
+    return b;
+  }
   ddbst__arena_block *b =
       ddbst__malloc(ar->alloc, sizeof(ddbst__arena_block) + cap + DDBST__PAD);
-  if (b) memset((char *)b->data + cap, 0, DDBST__PAD);
+  if (b) {
+    b->cap = cap;
+    memset((char *)b->data + cap, 0, DDBST__PAD);
+  }
   return b;
 }
 
@@ -94,7 +112,8 @@ static char *bump(ddbst__arena *ar, size_t n, size_t align) {
     } else {
       b->next = NULL;
       ar->head = b;
-      ar->used = ar->cap = n;
+      ar->used = n;
+      ar->cap = b->cap;
     }
     return (char *)b->data;
   }
@@ -103,7 +122,7 @@ static char *bump(ddbst__arena *ar, size_t n, size_t align) {
   b->next = ar->head;
   ar->head = b;
   ar->used = n;
-  ar->cap = ARENA_BLOCK;
+  ar->cap = b->cap;
   return (char *)b->data;
 }
 
@@ -124,20 +143,23 @@ char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n) {
 }
 
 void ddbst__arena_rewind(ddbst__arena *ar, size_t keep) {
-  ddbst__arena_block *newest = ar->head;
-  if (!newest) return;
-  ddbst__arena_block *older = newest->next;
-  if (ar->cap > keep) {
-    older = newest;
-    newest = NULL;
+  /* the blocks in use join the spare ones; past `keep` bytes they go */
+  ddbst__arena_block *b = ar->head, *kept = NULL;
+  size_t total = 0;
+  for (int chain = 0; chain < 2; chain++, b = ar->spare) {
+    while (b) {
+      ddbst__arena_block *next = b->next;
+      if (b->cap <= keep - total) {
+        total += b->cap;
+        b->next = kept;
+        kept = b;
+      } else {
+        ddbst__free(ar->alloc, b);
+      }
+      b = next;
+    }
   }
-  while (older) {
-    ddbst__arena_block *next = older->next;
-    ddbst__free(ar->alloc, older);
-    older = next;
-  }
-  ar->head = newest;
-  if (newest) newest->next = NULL;
-  ar->used = 0;
-  if (!newest) ar->cap = 0;
+  ar->spare = kept;
+  ar->head = NULL;
+  ar->used = ar->cap = 0;
 }

@@ -37,13 +37,16 @@ typedef struct ddbst__arena {
   const ddbst_allocator *alloc;
   ddbst__arena_block *head;
   size_t used, cap;
+  ddbst__arena_block *spare; /* rewound blocks, each used again before a
+                                new one is allocated */
 } ddbst__arena;
 
 void ddbst__arena_init(ddbst__arena *ar, const ddbst_allocator *alloc);
 void ddbst__arena_free(ddbst__arena *ar);
 /* Empties the arena for reuse by an owner that allocates per call (the
- * JSON entry): every block is freed but the newest, which is kept when it
- * holds at most `keep` bytes. */
+ * JSON entry): its blocks are kept for the next allocations, as many as
+ * hold at most `keep` bytes in all (the rest freed), so that a request
+ * the size of the last one allocates nothing. */
 void ddbst__arena_rewind(ddbst__arena *ar, size_t keep);
 /* Zeroed, max-aligned memory, or NULL. */
 void *ddbst__arena_alloc(ddbst__arena *ar, size_t n);

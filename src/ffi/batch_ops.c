@@ -72,7 +72,7 @@ int ddbst__ffi_op_batch(call *c, const ddbst__jnode *req, int reads) {
   int64_t now = ddbst__ffi_now_of(c, req, &rc);
   rc = rc ? rc : ddbst__ffi_get_bool(c, req, "consistent", &consistent);
   if (rc) return rc;
-  ddbst_batch *b = ddbst_batch_new(c->m);
+  ddbst_batch *b = ddbst__ffi_batch_new(c);
   if (!b) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   batch_target t = {b, reads};
   rc = each_item(c, req, &t, add_to_batch, now);
@@ -94,7 +94,7 @@ int ddbst__ffi_op_batch(call *c, const ddbst__jnode *req, int reads) {
     ddbst__jw_close(w, '}');
     rc = w->rc;
   }
-  ddbst_batch_free(b);
+  ddbst__ffi_batch_free(c, b);
   return rc;
 }
 
@@ -116,7 +116,7 @@ static int add_to_txn(call *c, void *to, ddbst_item *it, const char *op,
   }
 }
 
-/* The transaction of a "transact" request, built into a new ddbst_txn. */
+/* The transaction of a "transact" request, built into the call's. */
 int ddbst__ffi_build_txn(call *c, const ddbst__jnode *req, ddbst_txn **out) {
   static const char *const f[] = {"op",  "items", "token", "now",
                                   "returnOnFailure", NULL};
@@ -128,11 +128,11 @@ int ddbst__ffi_build_txn(call *c, const ddbst__jnode *req, ddbst_txn **out) {
   if (rc) return rc;
   /* every write and check of the transaction asks for its item */
   c->txn_flags = on_failure ? DDBST_RETURN_OLD_ON_FAILURE : 0u;
-  ddbst_txn *t = ddbst_txn_new(c->m);
+  ddbst_txn *t = ddbst__ffi_txn_new(c);
   if (!t) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   rc = each_item(c, req, t, add_to_txn, now);
   if (rc) {
-    ddbst_txn_free(t);
+    ddbst__ffi_txn_free(c, t);
     return rc;
   }
   *out = t;
@@ -150,6 +150,6 @@ int ddbst__ffi_op_transact(call *c, const ddbst__jnode *req) {
     ddbst__jw_close(&c->w, '}');
     op = c->w.rc;
   }
-  ddbst_txn_free(t);
+  ddbst__ffi_txn_free(c, t);
   return op < 0 ? op : 0;
 }

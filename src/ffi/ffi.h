@@ -30,6 +30,10 @@ typedef struct call {
   uint32_t txn_flags; /* a transact request's flags for every write in it */
   ddbst_item *spare;  /* an item kept from call to call (session.c) */
   ddbst_page *spare_page; /* and a page */
+  ddbst_txn *spare_txn;   /* a transaction, a batch, a stream reader */
+  ddbst_batch *spare_batch;
+  ddbst_stream *spare_stream;
+  ddbst_buf xtmp, xwork;  /* what compiling an expression works in */
 } call;
 
 /* An item of `entity` for this call: the session's spare one, reset, when
@@ -43,6 +47,15 @@ void ddbst__ffi_item_free(call *c, ddbst_item *it);
  * ddbst__ffi_page_free gives it back as the spare, or frees it. */
 ddbst_page *ddbst__ffi_page_new(call *c);
 void ddbst__ffi_page_free(call *c, ddbst_page *pg);
+
+/* Likewise a transaction, a batch (each emptied when taken) and a stream
+ * reader (spares.c). */
+ddbst_txn *ddbst__ffi_txn_new(call *c);
+void ddbst__ffi_txn_free(call *c, ddbst_txn *t);
+ddbst_batch *ddbst__ffi_batch_new(call *c);
+void ddbst__ffi_batch_free(call *c, ddbst_batch *b);
+ddbst_stream *ddbst__ffi_stream_new(call *c);
+void ddbst__ffi_stream_free(call *c, ddbst_stream *s);
 
 /* A session's allocator, model and cursor keys (NULL: none), for the
  * prepared operations (prepared.c) built on it. */
@@ -150,8 +163,8 @@ const char *const *ddbst__ffi_fields_of(item_kind k, int element);
 /* DDBST_CONSISTENT_READ, DDBST_UPSERT, ... as the request asks. */
 uint32_t ddbst__ffi_flags_of(call *c, const ddbst__jnode *req, item_kind k,
                              int *rc);
-/* The transaction of a "transact" request, built into a new ddbst_txn
- * (batch_ops.c). */
+/* The transaction of a "transact" request, built into the call's
+ * transaction (batch_ops.c); give it back with ddbst__ffi_txn_free. */
 int ddbst__ffi_build_txn(call *c, const ddbst__jnode *req, ddbst_txn **out);
 
 /* ---- the ops: each reads its request and writes its answer ---- */

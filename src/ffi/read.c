@@ -189,15 +189,20 @@ int ddbst__ffi_read_expr(call *c, const ddbst__jnode *req, const char *field,
   const ddbst__jnode *v = ddbst__jobj_get(req, field);
   *out = NULL;
   if (!v || v->type == DDBST__J_NULL) return 0;
+  /* compiled into the call's memory: the expression lives as long as the
+   * request's tree, and a warm call allocates nothing for it */
+  ddbst__xmem mem = {&c->ar, &c->xtmp, &c->xwork};
   if (v->type == DDBST__J_STRING)
-    return ddbst_expr_parse(c->m, entity, kind, v->text, v->len, out, &c->err);
+    return ddbst__expr_compile_in(&mem, c->m, entity, kind, v->text, v->len,
+                                  NULL, out, &c->err);
   if (v->type != (kind == DDBST_EXPR_UPDATE ? DDBST__J_ARRAY : DDBST__J_OBJECT))
     return ddbst__ffi_fail(c, DDBST_EINVAL, field,
                            "expected the text form (a string) or the JSON "
                            "form (%s)",
                            kind == DDBST_EXPR_UPDATE ? "an array of actions"
                                                      : "an object");
-  return ddbst__expr_from_tree(c->m, entity, kind, v, out, &c->err);
+  return ddbst__expr_compile_in(&mem, c->m, entity, kind, NULL, 0, v, out,
+                                &c->err);
 }
 
 /* "params": {"qty": 3, "tag": "new"}: each bound on the item, its text as
@@ -231,8 +236,9 @@ int ddbst__ffi_read_params(call *c, ddbst_item *it, const ddbst__jnode *req) {
   return 0;
 }
 
-/* The item's condition and update actions, carried by it (and freed with
- * it). */
+/* The item's condition and update actions, compiled into the call's
+ * memory (ddbst__ffi_read_expr): the item refers to them, never owns them,
+ * so that the spare item's next reset touches nothing of this call. */
 static int read_expressions(call *c, ddbst_item *it, const ddbst__jnode *req) {
   static const struct {
     const char *field;
@@ -243,7 +249,10 @@ static int read_expressions(call *c, ddbst_item *it, const ddbst__jnode *req) {
     ddbst_expr *x;
     int rc = ddbst__ffi_read_expr(c, req, fields[i].field,
                                   ddbst_item_entity(it), fields[i].kind, &x);
-    if (!rc && x) rc = ddbst__item_carry(it, x, &c->err);
+    if (!rc && x)
+      rc = fields[i].kind == DDBST_EXPR_UPDATE
+               ? ddbst_item_update(it, x, &c->err)
+               : ddbst_item_condition(it, x, &c->err);
     if (rc) return rc;
   }
   return ddbst__ffi_read_params(c, it, req);

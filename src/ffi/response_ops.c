@@ -268,7 +268,7 @@ int ddbst__ffi_op_explain(call *c, const ddbst__jnode *req) {
       }
       ddbst__jw_close(w, ']');
     }
-    ddbst_txn_free(t);
+    ddbst__ffi_txn_free(c, t);
     ddbst__ffi_item_free(c, it);
   }
   ddbst__jw_close(w, '}');
@@ -302,7 +302,7 @@ int ddbst__ffi_op_stream(call *c, const ddbst__jnode *req) {
     }
     idx[i] = (int32_t)x;
   }
-  ddbst_stream *s = ddbst_stream_new(c->m);
+  ddbst_stream *s = ddbst__ffi_stream_new(c);
   if (!s) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   int n = ddbst_stream_parse(s, body, len, &c->err);
   if (n >= 0) {
@@ -324,6 +324,6 @@ int ddbst__ffi_op_stream(call *c, const ddbst__jnode *req) {
     ddbst__jw_close(w, '}');
     n = w->rc;
   }
-  ddbst_stream_free(s);
+  ddbst__ffi_stream_free(c, s);
   return n < 0 ? n : 0;
 }

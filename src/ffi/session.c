@@ -13,15 +13,21 @@
 #include "base/suggest.h"
 #include "ffi/ffi.h"
 #include "item/item.h"
+#include "request/held.h"
 #include "response/page.h"
 
 /* What one call leaves for the next: its answer's and its builders'
- * buffers (emptied), an item, the request's arena (rewound) and its
- * parse's arrays, so that a warm call allocates nothing but its answer. */
+ * buffers (emptied), an item, a page, a transaction, a batch, a stream
+ * reader, the request's arena (rewound: expressions are compiled into it
+ * too, with the two buffers they work in) and its parse's arrays, so that
+ * a warm call allocates nothing but its answer. */
 typedef struct scratch {
-  ddbst_buf out, tmp;
+  ddbst_buf out, tmp, xtmp, xwork;
   ddbst_item *item;
   ddbst_page *page;
+  ddbst_txn *txn;
+  ddbst_batch *batch;
+  ddbst_stream *stream;
   ddbst__arena ar;
   ddbst__jtree_kept tree;
 } scratch;
@@ -44,8 +50,13 @@ struct ddbst_json {
 static void call_release(call *c) {
   ddbst__buf_release(&c->out);
   ddbst__buf_release(&c->tmp);
+  ddbst__buf_release(&c->xtmp);
+  ddbst__buf_release(&c->xwork);
   ddbst_item_free(c->spare);
   ddbst_page_free(c->spare_page);
+  ddbst_txn_free(c->spare_txn);
+  ddbst_batch_free(c->spare_batch);
+  ddbst_stream_free(c->spare_stream);
   ddbst__arena_free(&c->ar);
   ddbst__jtree_kept_release(&c->tree, c->alloc);
 }
@@ -54,8 +65,13 @@ static void scratch_free(scratch *sc, const ddbst_allocator *a) {
   if (!sc) return;
   ddbst__buf_release(&sc->out);
   ddbst__buf_release(&sc->tmp);
+  ddbst__buf_release(&sc->xtmp);
+  ddbst__buf_release(&sc->xwork);
   ddbst_item_free(sc->item);
   ddbst_page_free(sc->page);
+  ddbst_txn_free(sc->txn);
+  ddbst_batch_free(sc->batch);
+  ddbst_stream_free(sc->stream);
   ddbst__arena_free(&sc->ar);
   ddbst__jtree_kept_release(&sc->tree, a);
   ddbst__free(a, sc);
@@ -67,13 +83,20 @@ static scratch *scratch_take(ddbst_json *s, call *c) {
   if (sc) {
     c->out = sc->out;
     c->tmp = sc->tmp;
+    c->xtmp = sc->xtmp;
+    c->xwork = sc->xwork;
     c->spare = sc->item;
     c->spare_page = sc->page;
+    c->spare_txn = sc->txn;
+    c->spare_batch = sc->batch;
+    c->spare_stream = sc->stream;
     c->ar = sc->ar;
     c->tree = sc->tree;
   } else {
     ddbst__buf_init(&c->out, c->alloc);
     ddbst__buf_init(&c->tmp, c->alloc);
+    ddbst__buf_init(&c->xtmp, c->alloc);
+    ddbst__buf_init(&c->xwork, c->alloc);
     ddbst__arena_init(&c->ar, c->alloc);
     memset(&c->tree, 0, sizeof c->tree);
   }
@@ -91,21 +114,53 @@ static ddbst_item *item_kept(ddbst_item *it) {
   return it;
 }
 
-/* Likewise a page that parsed a huge answer (into any of its arrays). */
+/* Likewise a page that parsed a huge answer (into any of its arrays); a
+ * page kept gives back its parser's blocks past the cap. */
+static int page_fits(ddbst_page *pg, const ddbst_allocator *a) {
+  if (pg->text.cap > SCRATCH_KEEP || pg->plain.cap > SCRATCH_KEEP ||
+      pg->q_part.cap > SCRATCH_KEEP ||
+      pg->cap_attrs * sizeof *pg->attrs > SCRATCH_KEEP ||
+      pg->cap_items * sizeof *pg->items > SCRATCH_KEEP ||
+      pg->cap_groups * sizeof *pg->groups > SCRATCH_KEEP ||
+      pg->cap_spans * sizeof *pg->spans > SCRATCH_KEEP ||
+      pg->cap_reasons * sizeof *pg->reasons > SCRATCH_KEEP ||
+      pg->cap_records * sizeof *pg->records > SCRATCH_KEEP)
+    return 0;
+  ddbst__json_cache_trim(&pg->parser_blocks, a, SCRATCH_KEEP);
+  return 1;
+}
+
 static ddbst_page *page_kept(ddbst_page *pg, const ddbst_allocator *a) {
-  if (pg && (pg->text.cap > SCRATCH_KEEP || pg->plain.cap > SCRATCH_KEEP ||
-             pg->q_part.cap > SCRATCH_KEEP ||
-             pg->cap_attrs * sizeof *pg->attrs > SCRATCH_KEEP ||
-             pg->cap_items * sizeof *pg->items > SCRATCH_KEEP ||
-             pg->cap_groups * sizeof *pg->groups > SCRATCH_KEEP ||
-             pg->cap_spans * sizeof *pg->spans > SCRATCH_KEEP ||
-             pg->cap_reasons * sizeof *pg->reasons > SCRATCH_KEEP ||
-             pg->cap_records * sizeof *pg->records > SCRATCH_KEEP)) {
+  if (pg && !page_fits(pg, a)) {
     ddbst_page_free(pg);
     return NULL;
   }
-  if (pg) ddbst__json_cache_trim(&pg->parser_blocks, a, SCRATCH_KEEP);
   return pg;
+}
+
+/* A stream reader is a page. */
+static ddbst_stream *stream_kept(ddbst_stream *s, const ddbst_allocator *a) {
+  if (s && !page_fits(ddbst__stream_page(s), a)) {
+    ddbst_stream_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static ddbst_txn *txn_kept(ddbst_txn *t) {
+  if (t && ddbst__txn_held(t) > SCRATCH_KEEP) {
+    ddbst_txn_free(t);
+    return NULL;
+  }
+  return t;
+}
+
+static ddbst_batch *batch_kept(ddbst_batch *b) {
+  if (b && ddbst__batch_held(b) > SCRATCH_KEEP) {
+    ddbst_batch_free(b);
+    return NULL;
+  }
+  return b;
 }
 
 static void keep_or_release(ddbst_buf *b, const ddbst_allocator *a) {
@@ -127,12 +182,19 @@ static void scratch_give(ddbst_json *s, call *c, scratch *sc) {
   }
   keep_or_release(&c->out, c->alloc);
   keep_or_release(&c->tmp, c->alloc);
+  keep_or_release(&c->xtmp, c->alloc);
+  keep_or_release(&c->xwork, c->alloc);
   ddbst__arena_rewind(&c->ar, SCRATCH_KEEP);
   ddbst__jtree_kept_trim(&c->tree, c->alloc, SCRATCH_KEEP);
   sc->out = c->out;
   sc->tmp = c->tmp;
+  sc->xtmp = c->xtmp;
+  sc->xwork = c->xwork;
   sc->item = item_kept(c->spare);
   sc->page = page_kept(c->spare_page, c->alloc);
+  sc->txn = txn_kept(c->spare_txn);
+  sc->batch = batch_kept(c->spare_batch);
+  sc->stream = stream_kept(c->spare_stream, c->alloc);
   sc->ar = c->ar;
   sc->tree = c->tree;
   scratch *none = NULL;

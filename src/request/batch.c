@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "request/held.h"
 #include "request/request.h"
 
 enum { GET_CHUNK = 100, WRITE_CHUNK = 25 };
@@ -83,6 +84,17 @@ void ddbst_batch_reset(ddbst_batch *b) {
   b->get_spans.n = b->write_spans.n = b->id_spans.n = 0;
   ddbst__strset_clear(&b->get_keys);
   ddbst__strset_clear(&b->write_keys);
+}
+
+static size_t larger(size_t a, size_t b) { return a > b ? a : b; }
+
+size_t ddbst__batch_held(const ddbst_batch *b) {
+  size_t n = larger(larger(b->gets.cap, b->writes.cap), b->ids.cap);
+  n = larger(n, larger(b->get_spans.cap, b->write_spans.cap) * 2 *
+                    sizeof(uint32_t));
+  n = larger(n, b->id_spans.cap * 2 * sizeof(uint32_t));
+  return larger(n, (size_t)larger(b->get_keys.cap, b->write_keys.cap) *
+                       sizeof(ddbst__strslot));
 }
 
 /* Records the item's key identity in `set`: 1 when it was there already. */

@@ -9,8 +9,8 @@
 
 /* ---- compiling ---- */
 
-static int compile(const ddbst_model *m, int entity, int kind,
-                   const char *text, size_t len, const char *json,
+static int compile(const ddbst__xmem *mem, const ddbst_model *m, int entity,
+                   int kind, const char *text, size_t len, const char *json,
                    const ddbst__jnode *tree, ddbst_expr **out,
                    ddbst_error *err) {
   static const char *const fields[] = {NULL, "condition", "filter", "update"};
@@ -25,13 +25,18 @@ static int compile(const ddbst_model *m, int entity, int kind,
                        "expected DDBST_EXPR_CONDITION, _FILTER or _UPDATE");
   if (!tree && !text && !json)
     return ddbst__fail(err, DDBST_EINVAL, fields[kind], "no expression");
-  ddbst_expr *x = ddbst__malloc(&m->alloc, sizeof *x);
+  ddbst_expr *x = mem ? ddbst__arena_alloc(mem->ar, sizeof *x)
+                      : ddbst__malloc(&m->alloc, sizeof *x);
   if (!x) return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
   memset(x, 0, sizeof *x);
   x->m = m;
   x->entity = entity;
   x->kind = kind;
-  ddbst__arena_init(&x->ar, &m->alloc);
+  /* a lent arena is the expression's while it compiles, handed back after */
+  if (mem)
+    x->ar = *mem->ar;
+  else
+    ddbst__arena_init(&x->ar, &m->alloc);
   const ddbst__entity *e = &m->entities[entity];
   ddbst__xparse p = {&x->ar, kind == DDBST_EXPR_UPDATE, fields[kind], text,
                      len, NULL, err};
@@ -40,7 +45,13 @@ static int compile(const ddbst_model *m, int entity, int kind,
   r.p = &p;
   r.x = x;
   r.e = e;
-  ddbst__buf_init(&r.tmp, &m->alloc);
+  if (mem) {
+    r.tmp = *mem->tmp;
+    ddbst_buf_reset(&r.tmp);
+    r.work = mem->work;
+  } else {
+    ddbst__buf_init(&r.tmp, &m->alloc);
+  }
   int rc = 0;
   x->uses = ddbst__arena_alloc(&x->ar, (size_t)e->nattrs + 1);
   if (!x->uses) rc = DDBST_ENOMEM;
@@ -67,7 +78,14 @@ static int compile(const ddbst_model *m, int entity, int kind,
     for (int i = 0; !rc && i < x->nactions; i++)
       rc = ddbst__xcompile_prog(&r, x->actions[i], &x->action_progs[i]);
   }
-  ddbst__buf_release(&r.tmp);
+  if (mem) {
+    *mem->tmp = r.tmp;
+    *mem->ar = x->ar;
+    ddbst__arena_init(&x->ar, &m->alloc);
+    x->lent = 1;
+  } else {
+    ddbst__buf_release(&r.tmp);
+  }
   if (rc) {
     ddbst_expr_free(x);
     if (rc == DDBST_ENOMEM) ddbst__fail(err, rc, NULL, "out of memory");
@@ -83,7 +101,7 @@ int ddbst_expr_parse(const ddbst_model *m, int entity, int kind,
   if (!text)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "no expression text");
   len = ddbst__len(text, len);
-  return compile(m, entity, kind, text, len, NULL, NULL, out, err);
+  return compile(NULL, m, entity, kind, text, len, NULL, NULL, out, err);
 }
 
 int ddbst_expr_parse_json(const ddbst_model *m, int entity, int kind,
@@ -92,17 +110,19 @@ int ddbst_expr_parse_json(const ddbst_model *m, int entity, int kind,
   if (!json)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "no expression JSON");
   len = ddbst__len(json, len);
-  return compile(m, entity, kind, NULL, len, json, NULL, out, err);
+  return compile(NULL, m, entity, kind, NULL, len, json, NULL, out, err);
 }
 
-int ddbst__expr_from_tree(const ddbst_model *m, int entity, int kind,
-                          const ddbst__jnode *tree, ddbst_expr **out,
-                          ddbst_error *err) {
-  return compile(m, entity, kind, NULL, 0, NULL, tree, out, err);
+int ddbst__expr_compile_in(const ddbst__xmem *mem, const ddbst_model *m,
+                           int entity, int kind, const char *text, size_t len,
+                           const ddbst__jnode *tree, ddbst_expr **out,
+                           ddbst_error *err) {
+  return tree ? compile(mem, m, entity, kind, NULL, 0, NULL, tree, out, err)
+              : compile(mem, m, entity, kind, text, len, NULL, NULL, out, err);
 }
 
 void ddbst_expr_free(ddbst_expr *x) {
-  if (!x) return;
+  if (!x || x->lent) return;
   const ddbst_allocator *a = &x->m->alloc;
   ddbst__arena_free(&x->ar);
   ddbst__free(a, x);

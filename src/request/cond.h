@@ -158,7 +158,29 @@ struct ddbst_expr {
   /* every attribute it names (top level), by index: projections and
    * updates are checked against it */
   unsigned char *uses;
+  /* compiled into memory its caller lent (ddbst__expr_compile_in), which
+   * the caller reclaims: ddbst_expr_free frees nothing */
+  int lent;
 };
+
+/* What a compile may borrow rather than allocate: the JSON entry's memory,
+ * kept from call to call. The expression and its nodes go into `ar` and
+ * live until its owner rewinds it; `tmp` and `work` are what the compile
+ * works in (emptied first). */
+typedef struct ddbst__xmem {
+  ddbst__arena *ar;
+  ddbst_buf *tmp, *work;
+} ddbst__xmem;
+
+/* An expression of `kind` compiled in `mem` from the text form (`text`,
+ * `len`: any bytes) or, when `tree` is given, the JSON form (a node of a
+ * JSON tree the caller parsed: the JSON entry's request), as
+ * ddbst_expr_parse and ddbst_expr_parse_json compile them (the same
+ * errors); with `mem` NULL it is allocated, as theirs are. */
+int ddbst__expr_compile_in(const ddbst__xmem *mem, const ddbst_model *m,
+                           int entity, int kind, const char *text, size_t len,
+                           const ddbst__jnode *tree, ddbst_expr **out,
+                           ddbst_error *err);
 
 /* ---- parsing (cond_text.c, cond_json.c) ---- */
 
@@ -204,12 +226,6 @@ int ddbst__xparse_json(ddbst__xparse *p, const ddbst__jnode *v,
                        ddbst__xnode **root, ddbst__xnode ***actions,
                        int *nactions);
 
-/* An expression of `kind` in the JSON form, from a JSON tree the caller
- * parsed (the JSON entry's request), as ddbst_expr_parse_json makes it. */
-int ddbst__expr_from_tree(const ddbst_model *m, int entity, int kind,
-                          const ddbst__jnode *tree, ddbst_expr **out,
-                          ddbst_error *err);
-
 /* Attaches `x` (a condition or update actions) to the item, which then
  * owns it and frees it at its next reset; on failure `x` is freed. */
 int ddbst__item_carry(ddbst_item *it, ddbst_expr *x, ddbst_error *err);
@@ -221,6 +237,7 @@ typedef struct ddbst__xres {
   ddbst_expr *x;
   const ddbst__entity *e;
   ddbst_buf tmp;
+  ddbst_buf *work; /* the program's emitter's memory, lent (NULL: its own) */
   /* the map keys interned so far, so one key gets one placeholder */
   const ddbst__name **keys;
   int nkeys, cap_keys;

@@ -192,7 +192,14 @@ static int emit_cond(emitter *e, const ddbst__xnode *n) {
 int ddbst__xcompile_prog(ddbst__xres *r, const ddbst__xnode *n,
                          ddbst__xprog *out) {
   const ddbst_allocator *a = &r->x->m->alloc;
-  emitter *e = ddbst__malloc(a, sizeof *e);
+  /* lent memory (a buffer's, aligned as malloc's is) or its own */
+  emitter *e = NULL;
+  if (r->work) {
+    ddbst_buf_reset(r->work);
+    if (!ddbst__buf_reserve(r->work, sizeof *e)) e = (emitter *)r->work->data;
+  } else {
+    e = ddbst__malloc(a, sizeof *e);
+  }
   if (!e) return DDBST_ENOMEM;
   e->r = r;
   e->n = 0;
@@ -209,7 +216,7 @@ int ddbst__xcompile_prog(ddbst__xres *r, const ddbst__xnode *n,
     else memcpy(out->ops, e->ops, (size_t)e->n * sizeof *out->ops);
     out->nops = e->n;
   }
-  ddbst__free(a, e);
+  if (!r->work) ddbst__free(a, e);
   return rc;
 }
 

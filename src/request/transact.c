@@ -10,6 +10,7 @@
 #include "item/keys.h"
 #include "request/txn_view.h"
 #include "request/guard.h"
+#include "request/held.h"
 
 enum { TXN_MAX = DDBST__TXN_MAX }; /* DynamoDB's limit on one transaction */
 
@@ -103,9 +104,13 @@ static int write_entries(ddbst_item *it, ddbst__write w, uint32_t flags,
   if (*count) rc = ddbst__buf_putc(out, ',');
   rc = rc ? rc : ddbst__buf_puts(out, heads[w]);
   if (rc) return rc;
-  if (w == DDBST__W_PUT)
-    rc = ddbst__put_body(it, flags, now_us, out, err);
-  else if (w == DDBST__W_UPDATE)
+  if (w == DDBST__W_PUT) {
+    /* the plan compiled at load where it applies (1: written), as a
+     * single put; the update dispatches to its one pass by itself */
+    rc = ddbst__put_planned(it, flags, now_us, out, err);
+    if (rc == 0) rc = ddbst__put_body(it, flags, now_us, out, err);
+    if (rc == 1) rc = 0;
+  } else if (w == DDBST__W_UPDATE)
     rc = ddbst__update_body(it, flags, now_us, out, err);
   else
     rc = ddbst__delete_body(it, flags, out, err);
@@ -213,6 +218,10 @@ void ddbst_txn_reset(ddbst_txn *t) {
   ddbst_buf_reset(&t->entries);
   ddbst_buf_reset(&t->keys);
   t->count = t->gets = t->writes = 0;
+}
+
+size_t ddbst__txn_held(const ddbst_txn *t) {
+  return t->entries.cap > t->keys.cap ? t->entries.cap : t->keys.cap;
 }
 
 int ddbst_txn_count(const ddbst_txn *t) { return t ? t->count : DDBST_EINVAL; }

@@ -198,6 +198,9 @@ struct ddbst_page {
  * with the model's allocator): 0 or DDBST_ENOMEM (nothing then to release). */
 int ddbst__page_init(ddbst_page *page, const ddbst_model *m);
 void ddbst__page_release(ddbst_page *page);
+/* The page a stream reader parses into (stream.c), for an owner that
+ * measures what it holds. */
+ddbst_page *ddbst__stream_page(ddbst_stream *s);
 
 /* Parses `json` as an answer of `kind` into `page`: the number of items
  * (stream records; 0 for BatchWriteItem), or a negative code with `err`

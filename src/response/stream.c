@@ -29,6 +29,8 @@ void ddbst_stream_free(ddbst_stream *s) {
   ddbst__free(&m->alloc, s);
 }
 
+ddbst_page *ddbst__stream_page(ddbst_stream *s) { return &s->page; }
+
 int ddbst_stream_parse(ddbst_stream *s, const char *json, size_t len,
                        ddbst_error *err) {
   if (!s) return ddbst__fail(err, DDBST_EINVAL, NULL, "stream is NULL");

@@ -113,6 +113,9 @@ void bench_fail(const char *op, int rc, const ddbst_error *err);
  * LastEvaluatedKey of the last item. Deterministic. */
 char *bench_make_page(size_t max_bytes, int max_items, size_t *len,
                       int *items);
+/* A DynamoDB Streams event as Lambda delivers it (bench_answers.c):
+ * `records` MODIFYs of Projects with new and old images, malloc'd. */
+char *bench_make_stream_event(int records, size_t *len);
 
 /* What a model's size costs (bench_scale.c): generated models loaded and
  * linted, and put_project / query_first_page (given, to check the bodies

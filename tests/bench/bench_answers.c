@@ -68,11 +68,11 @@ static void user_image(text *t) {
       "{\"S\":\"" BENCH_ROLE "\"},\"name\":{\"S\":\"" BENCH_USER_NAME "\"}}");
 }
 
-/* What Lambda hands a handler: 100 MODIFYs, each archiving a Project. */
-static void make_stream_event(void) {
+/* What Lambda hands a handler: MODIFYs, each archiving a Project. */
+char *bench_make_stream_event(int records, size_t *len) {
   text t = {0};
   put(&t, "{\"Records\":[");
-  for (int i = 0; i < RECORDS; i++) {
+  for (int i = 0; i < records; i++) {
     put(&t,
         "%s{\"eventID\":\"c4ca4238a0b923820dcc509a6f75%04d\",\"eventName\":"
         "\"MODIFY\",\"eventVersion\":\"1.1\",\"eventSource\":\"aws:dynamodb\","
@@ -91,8 +91,8 @@ static void make_stream_event(void) {
         i);
   }
   put(&t, "]}");
-  A.stream_event = t.data;
-  A.stream_len = t.len;
+  *len = t.len;
+  return t.data;
 }
 
 static void make_answers(void) {
@@ -275,7 +275,7 @@ void bench_answers(bench_ctx *c) {
   A.user = ddbst_item_new(c->model, c->user);
   if (!A.page || !A.stream || !A.project || !A.user)
     bench_fail("bench_answers setup", DDBST_ENOMEM, NULL);
-  make_stream_event();
+  A.stream_event = bench_make_stream_event(RECORDS, &A.stream_len);
   make_answers();
   check_rows(c);
 

@@ -20,6 +20,10 @@ static struct {
   const char *cursor; /* the cursor alone, inside query_cursor */
   size_t cursor_len;
   ddbst_prepared *put, *query, *update; /* the same ops prepared (no JSON) */
+  /* {"op":"stream","event":"<records>"}: 100 (115 KB, past what the
+   * session's scratch keeps: 64 KiB a piece) and 25 (within it) */
+  char *stream_request, *stream25_request;
+  size_t stream_request_len, stream25_request_len;
   ddbst_json *catalog;         /* a session of the catalog model */
   ddbst_prepared *put_documents; /* its Product, with document values */
 } J;
@@ -49,6 +53,37 @@ static const char put_request[] =
     "\",\"name\":\"" BENCH_PROJECT_NAME "\",\"status\":\"active\"},\"now\":"
     NOW_TEXT "}";
 
+/* put_conditional's: the condition as text, compiled per call */
+static const char put_conditional_request[] =
+    "{\"op\":\"put\",\"entity\":\"Project\",\"values\":{\"orgId\":\"" BENCH_ORG
+    "\",\"projectId\":\"" BENCH_PROJECT_ID "\",\"createdAt\":\"" BENCH_CREATED
+    "\",\"name\":\"" BENCH_PROJECT_NAME "\",\"status\":\"active\"},\"condition\":"
+    "\"attribute_not_exists(projectId) or status = \\\"archived\\\"\",\"now\":"
+    NOW_TEXT "}";
+
+/* A transaction of four writes: the project archived if active, its
+ * organisation's plan changed, an old project removed, an event put if
+ * absent */
+static const char transact_request[] =
+    "{\"op\":\"transact\",\"now\":" NOW_TEXT ",\"token\":\"bench-1\",\"items\":["
+    "{\"op\":\"update\",\"entity\":\"Project\",\"values\":{\"orgId\":\""
+    BENCH_ORG "\",\"projectId\":\"" BENCH_PROJECT_ID "\",\"createdAt\":\""
+    BENCH_CREATED "\"},\"set\":{\"status\":\"archived\"},\"condition\":"
+    "\"status = :s\",\"params\":{\"s\":\"active\"}},"
+    "{\"op\":\"update\",\"entity\":\"Organisation\",\"values\":{\"orgId\":\""
+    BENCH_ORG "\"},\"set\":{\"plan\":\"pro\"}},"
+    "{\"op\":\"delete\",\"entity\":\"Project\",\"values\":{\"orgId\":\""
+    BENCH_ORG "\",\"projectId\":\"p-0099\",\"createdAt\":"
+    "\"2026-03-14T09:39:00Z\"}},"
+    "{\"op\":\"put\",\"entity\":\"Event\",\"values\":{\"projectId\":\""
+    BENCH_PROJECT_ID "\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
+    "\"01J0000000000000000000000A\",\"type\":\"archived\"},\"condition\":"
+    "\"attribute_not_exists(eventId)\"}]}";
+
+/* A batchWrite of 25 Projects (one BatchWriteItem, DynamoDB's most) */
+static char batch_write_request[25 * 256 + 128];
+static size_t batch_write_len;
+
 static const char query_request[] =
     "{\"op\":\"query\",\"pattern\":\"listProjects\",\"values\":{\"orgId\":\""
     BENCH_ORG "\"},\"limit\":25}";
@@ -66,6 +101,31 @@ static int json_call(const char *request, size_t len) {
 static int op_json_put(bench_ctx *c) {
   (void)c;
   return json_call(put_request, sizeof put_request - 1);
+}
+
+static int op_json_put_conditional(bench_ctx *c) {
+  (void)c;
+  return json_call(put_conditional_request, sizeof put_conditional_request - 1);
+}
+
+static int op_json_transact(bench_ctx *c) {
+  (void)c;
+  return json_call(transact_request, sizeof transact_request - 1);
+}
+
+static int op_json_batch_write_25(bench_ctx *c) {
+  (void)c;
+  return json_call(batch_write_request, batch_write_len);
+}
+
+static int op_json_stream_100(bench_ctx *c) {
+  (void)c;
+  return json_call(J.stream_request, J.stream_request_len);
+}
+
+static int op_json_stream_25(bench_ctx *c) {
+  (void)c;
+  return json_call(J.stream25_request, J.stream25_request_len);
 }
 
 static int op_json_query(bench_ctx *c) {
@@ -123,6 +183,22 @@ static size_t escape_into(char *out, const char *text, size_t len) {
   return n;
 }
 
+/* {"op":"stream","event":"<an event of `records`>"}, malloc'd. */
+static char *stream_request(int records, size_t *len) {
+  size_t event_len;
+  char *event = bench_make_stream_event(records, &event_len);
+  static const char head[] = "{\"op\":\"stream\",\"event\":\"";
+  char *r = malloc(sizeof head + 2 * event_len + 2);
+  if (!r) bench_fail("bench_json setup", DDBST_ENOMEM, NULL);
+  memcpy(r, head, sizeof head - 1);
+  size_t n = sizeof head - 1;
+  n += escape_into(r + n, event, event_len);
+  memcpy(r + n, "\"}", 3);
+  *len = n + 2;
+  free(event);
+  return r;
+}
+
 void bench_json(bench_ctx *c) {
   static const char config[] =
       "{\"modelFile\":\"" DDBST_SOURCE_DIR "/examples/saas/model.json\","
@@ -151,6 +227,26 @@ void bench_json(bench_ctx *c) {
   memcpy(J.page_request + n, "\"}", 3);
   J.page_request_len = n + 2;
   free(page);
+
+  J.stream_request = stream_request(100, &J.stream_request_len);
+  J.stream25_request = stream_request(25, &J.stream25_request_len);
+
+  size_t b = (size_t)snprintf(batch_write_request, sizeof batch_write_request,
+                              "{\"op\":\"batchWrite\",\"now\":" NOW_TEXT
+                              ",\"items\":[");
+  for (int i = 0; i < 25; i++)
+    b += (size_t)snprintf(
+        batch_write_request + b, sizeof batch_write_request - b,
+        "%s{\"op\":\"put\",\"entity\":\"Project\",\"values\":{\"orgId\":"
+        "\"" BENCH_ORG "\",\"projectId\":\"p-%04d\",\"createdAt\":"
+        "\"2026-03-14T09:%02d:00Z\",\"name\":\"Website relaunch %d\","
+        "\"status\":\"active\"}}",
+        i ? "," : "", i, i % 60, i);
+  b += (size_t)snprintf(batch_write_request + b,
+                        sizeof batch_write_request - b, "]}");
+  if (b >= sizeof batch_write_request)
+    bench_fail("bench_json setup (batch)", DDBST_ERANGE, NULL);
+  batch_write_len = b;
 
   /* The page's cursor, for the query of the next page. */
   size_t alen;
@@ -193,6 +289,22 @@ void bench_json(bench_ctx *c) {
 
   bench_run(c, "json_put", "put_project through ddbst_json_call (text in, out)",
             op_json_put, 5000, 0);
+  bench_run(c, "json_put_conditional",
+            "put_conditional through ddbst_json_call (its condition as text)",
+            op_json_put_conditional, 5000, 0);
+  bench_run(c, "json_transact",
+            "4 writes (2 with conditions) in one TransactWriteItems, "
+            "ddbst_json_call",
+            op_json_transact, 2000, 0);
+  bench_run(c, "json_batch_write_25",
+            "25 Project puts in one BatchWriteItem, ddbst_json_call",
+            op_json_batch_write_25, 1000, 0);
+  bench_run(c, "json_stream_100",
+            "a stream event of 100 MODIFYs -> records, ddbst_json_call",
+            op_json_stream_100, 100, J.stream_request_len);
+  bench_run(c, "json_stream_25",
+            "a stream event of 25 MODIFYs -> records, ddbst_json_call",
+            op_json_stream_25, 400, J.stream25_request_len);
   bench_run(c, "json_query", "query_first_page through ddbst_json_call",
             op_json_query, 5000, 0);
   bench_run(c, "json_query_cursor", "query_cursor through ddbst_json_call",
@@ -221,4 +333,6 @@ void bench_json(bench_ctx *c) {
   ddbst_json_close(J.catalog);
   ddbst_json_close(J.session);
   free(J.page_request);
+  free(J.stream_request);
+  free(J.stream25_request);
 }

@@ -149,6 +149,21 @@ static const char create_request[] =
     "\"userId\":\"2\",\"email\":\"Ann@X.com\",\"role\":\"admin\","
     "\"name\":\"Ann\"},\"now\":1773478800000000}";
 static char expected_created[4096];
+/* A transaction with a compiled condition and a batch: their objects and
+ * the expression's memory come from the session's scratch (ffi/spares.c) */
+static const char txn_request[] =
+    "{\"op\":\"transact\",\"now\":1773478800000000,\"items\":[{\"op\":"
+    "\"update\",\"entity\":\"Project\",\"values\":{\"orgId\":\"1\","
+    "\"projectId\":\"p-1\",\"createdAt\":\"2026-03-14T09:00:00Z\"},\"set\":{"
+    "\"status\":\"archived\"},\"condition\":\"status = :s\",\"params\":{"
+    "\"s\":\"active\"}},{\"op\":\"delete\",\"entity\":\"Organisation\","
+    "\"values\":{\"orgId\":\"2\"}}]}";
+static const char batch_request[] =
+    "{\"op\":\"batchWrite\",\"now\":1773478800000000,\"items\":[{\"op\":"
+    "\"put\",\"entity\":\"Organisation\",\"values\":{\"orgId\":\"1\","
+    "\"name\":\"A\",\"plan\":\"pro\"}},{\"op\":\"delete\",\"entity\":"
+    "\"Organisation\",\"values\":{\"orgId\":\"2\"}}]}";
+static char expected_txn[4096], expected_batch[4096];
 
 /* The answer to `req` into `out` (cap 4096); aborts on an error answer. */
 static void ask(const char *req, char *out) {
@@ -186,6 +201,8 @@ static void *json_worker(void *arg) {
     bad |= strcmp(next, expected_next) != 0;
     ask(create_request, created);
     bad |= strcmp(created, expected_created) != 0;
+    ask(r % 2 ? txn_request : batch_request, next);
+    bad |= strcmp(next, r % 2 ? expected_txn : expected_batch) != 0;
   }
   return (void *)(intptr_t)bad;
 }
@@ -210,6 +227,8 @@ static void shared_json_session(void **state) {
                                         "\"ORG#1\"},\"SK\":{\"S\":\"USER#2\"}}"));
   ask(create_request, expected_created);
   assert_non_null(strstr(expected_created, "\"TransactWriteItems\""));
+  ask(txn_request, expected_txn);
+  ask(batch_request, expected_batch);
   run_threads(json_worker);
   ddbst_json_close(session);
 }

@@ -260,6 +260,58 @@ static void defaults_before_keys(void **state) {
   ddbst_item_free(p);
 }
 
+/* A put in a transaction is the single put's body as a Put entry, whether
+ * its entity's plan writes it (every value given) or the general writer (a
+ * default filled, a condition, the item asked back on failure). */
+static void puts_in_a_transaction_are_single_puts(void **state) {
+  (void)state;
+  static const struct {
+    const char *entity;
+    uint32_t flags;
+    const char *cond;
+  } cases[] = {{"Project", 0, NULL},
+               {"Project", DDBST_CREATE, NULL},
+               {"Organisation", 0, NULL},
+               {"Project", 0, "attribute_not_exists(projectId) or status = "
+                              "\"archived\""},
+               {"Organisation", DDBST_RETURN_OLD_ON_FAILURE, "plan = \"free\""}};
+  ddbst_buf *single = ddbst_buf_new(NULL);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ddbst_item *it[2];
+    for (int k = 0; k < 2; k++) {
+      it[k] = ddbst_item_new(saas, ddbst_model_entity(saas, cases[i].entity));
+      set(it[k], "orgId", "acme");
+      set(it[k], "name", "Website");
+      if (!strcmp(cases[i].entity, "Project")) {
+        set(it[k], "projectId", "p-1");
+        set(it[k], "status", "active");
+        if (i != 1) set(it[k], "createdAt", "2026-03-14T09:00:00Z");
+      } else {
+        set(it[k], "plan", "pro");
+      }
+      if (cases[i].cond)
+        assert_int_equal(ddbst_item_condition_text(it[k], cases[i].cond,
+                                                   DDBST_NUL_TERMINATED, NULL),
+                         0);
+    }
+    ddbst_error err;
+    assert_int_equal(ddbst_put_request(it[0], cases[i].flags, NOW, single, &err),
+                     DDBST_OP_PUT_ITEM);
+    ddbst_txn *t = ddbst_txn_new(saas);
+    assert_int_equal(ddbst_txn_put(t, it[1], cases[i].flags, NOW, &err), 0);
+    assert_int_equal(ddbst_txn_request(t, NULL, out, &err),
+                     DDBST_OP_TRANSACT_WRITE_ITEMS);
+    char want[2048];
+    snprintf(want, sizeof want, "{\"TransactItems\":[{\"Put\":%s}]}",
+             ddbst_buf_data(single));
+    assert_string_equal(ddbst_buf_data(out), want);
+    ddbst_txn_free(t);
+    ddbst_item_free(it[0]);
+    ddbst_item_free(it[1]);
+  }
+  ddbst_buf_free(single);
+}
+
 static void batches(void **state) {
   (void)state;
   ddbst_error err;
@@ -327,6 +379,7 @@ int main(void) {
       cmocka_unit_test(update_moves_guard),
       cmocka_unit_test(transaction),
       cmocka_unit_test(defaults_before_keys),
+      cmocka_unit_test(puts_in_a_transaction_are_single_puts),
       cmocka_unit_test(batches),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
