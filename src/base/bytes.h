@@ -457,6 +457,24 @@ static inline unsigned ddbst__scan(const char *s, size_t n, unsigned char d0) {
 #endif
 }
 
+#if defined(__SSE2__)
+/* s[0..n), 4 <= n <= 16, in one vector as the short copies read it: the
+ * first and the last eight bytes (n >= 8), or the first and the last four
+ * twice. Two texts of one length are equal when their vectors are. */
+static inline __m128i ddbst__load_ends(const char *s, size_t n) {
+  if (n >= 8) {
+    uint64_t head, tail;
+    memcpy(&head, s, 8);
+    memcpy(&tail, s + n - 8, 8);
+    return _mm_set_epi64x((long long)tail, (long long)head);
+  }
+  uint32_t head, tail;
+  memcpy(&head, s, 4);
+  memcpy(&tail, s + n - 4, 4);
+  return _mm_set_epi32((int)tail, (int)head, (int)tail, (int)head);
+}
+#endif
+
 /* Copies in[0..n), 4 <= n <= 16, to dst and scans it (ddbst__scan) in the
  * same pass: DDBST__SCAN_KNOWN and what the scan found, or 0 when a byte is
  * NUL or not ASCII (dst then holds anything). The SSE2 form puts the two
