@@ -165,8 +165,7 @@ static void attr_path(char *path, size_t cap, const ddbst_item *it,
 
 /* Commits the n bytes just written at the end of the text buffer as the
  * value of attr, with what is known of them (`scan`, DDBST__SCAN_*); the
- * caller made sure of room for them and two NULs. The slot is written
- * whole, from registers: one value per call, five fields of it. */
+ * caller made sure of room for them and two NULs. */
 static inline int commit(ddbst_item *it, int attr, size_t n, unsigned scan) {
   size_t start = it->text.len;
   char *dst = it->text.data + start;
@@ -223,17 +222,18 @@ DDBST__NOINLINE static int set_canon(ddbst_item *it, int attr,
   return 0;
 }
 
-DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
+/* A string that is not all ASCII without NUL (or too short for the word
+ * at a time paths): its ASCII run copied, the rest checked as UTF-8. */
+DDBST__NOINLINE static int set_utf8_string(ddbst_item *it, int attr,
                                            const char *in, size_t n,
                                            ddbst_error *err,
                                            const ddbst__attr *a) {
   char *dst = it->text.data + it->text.len;
   size_t i = ddbst__ascii_copy(dst, in, n);
-  /* ASCII: scanned now, in the cache the copy left, so that no writer of
-   * keys or JSON scans it again (an e-mail address, a title) */
-  if (i == n)
+  if (i == n) /* below 4 bytes, ASCII: scanned as the others are */
     return commit(it, attr, n,
-                  DDBST__SCAN_KNOWN | ddbst__scan(dst, n, it->delim0));
+                  n ? DDBST__SCAN_KNOWN | ddbst__scan(dst, n, it->delim0)
+                    : 0);
   /* from a character's start, so the same verdict as on the whole */
   if (ddbst__utf8_check(in + i, n - i))
     return set_canon(it, attr, in, n, err, a);
@@ -241,19 +241,31 @@ DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
   return commit(it, attr, n, 0);
 }
 
+/* ASCII strings, nearly all: copied and scanned in one pass for what keys
+ * and JSON ask of them (the delimiter, an escape), so that no writer scans
+ * them again. Past 16 bytes (an e-mail address, a title) a loop of its own,
+ * whose registers would give the short ones (IDs, names) a frame. */
+DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
+                                           const char *in, size_t n,
+                                           ddbst_error *err,
+                                           const ddbst__attr *a) {
+  unsigned scan = ddbst__copy_scan_long(it->text.data + it->text.len, in, n,
+                                        it->delim0);
+  if (scan) return commit(it, attr, n, scan);
+  return set_utf8_string(it, attr, in, n, err, a);
+}
+
 DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
                                       const char *in, size_t n,
                                       ddbst_error *err, const ddbst__attr *a) {
-  char *dst = it->text.data + it->text.len;
-  /* short IDs and names: what keys and JSON ask of them, asked once */
   if (n >= 4 && n <= 16) {
-    unsigned scan = ddbst__copy_scan_short(dst, in, n, it->delim0);
+    unsigned scan = ddbst__copy_scan_short(it->text.data + it->text.len, in,
+                                           n, it->delim0);
     if (scan) return commit(it, attr, n, scan);
-  } else if (n < 4 && ddbst__ascii_copy(dst, in, n) == n) {
-    return commit(it, attr, n,
-                  DDBST__SCAN_KNOWN | ddbst__scan(dst, n, it->delim0));
+  } else if (n > 16) {
+    return set_long_string(it, attr, in, n, err, a);
   }
-  return set_long_string(it, attr, in, n, err, a);
+  return set_utf8_string(it, attr, in, n, err, a);
 }
 
 /* An enum value: a listed value is text the model checked, compared as it
@@ -615,7 +627,7 @@ int ddbst__item_set_parsed(ddbst_item *it, int attr, const char *text,
     switch (a->type) {
     case DDBST__T_STRING:
       if (len <= 16) return set_string(it, attr, text, len, err, a);
-      /* what set_long_string does once its UTF-8 check has passed */
+      /* what set_utf8_string does once its UTF-8 check has passed */
       memcpy(it->text.data + it->text.len, text, len);
       return commit(it, attr, len, 0);
     case DDBST__T_ENUM: return set_enum(it, attr, text, len, err, a);
