@@ -358,11 +358,11 @@ static inline int set_checked(ddbst_item *it, int attr, const char *text,
   return set_canon(it, attr, text, len, err, a);
 }
 
-/* Everything ddbst_item_set's common call is not: a refusal, a
- * NUL-terminated text (its strlen would give the caller a frame). */
-DDBST__NOINLINE static int set_uncommon(ddbst_item *it, int attr,
-                                        const char *text, size_t len,
-                                        ddbst_error *err) {
+/* A refusal of ddbst_item_set's arguments, or text to take after all (a
+ * NULL text of no length). */
+DDBST__NOINLINE static int set_refused(ddbst_item *it, int attr,
+                                       const char *text, size_t len,
+                                       ddbst_error *err) {
   if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
   const ddbst__attr *a = attr_of(it, attr);
   if (!a)
@@ -376,6 +376,21 @@ DDBST__NOINLINE static int set_uncommon(ddbst_item *it, int attr,
     return ddbst__fail(err, DDBST_ERANGE, NULL, "value too large");
   if (!text) text = "";
   return set_checked(it, attr, text, len, err, a);
+}
+
+/* Everything ddbst_item_set's common call is not: a NUL-terminated text
+ * (its strlen would give the caller a frame; the by-name setters pass
+ * one), or a refusal. */
+DDBST__NOINLINE static int set_uncommon(ddbst_item *it, int attr,
+                                        const char *text, size_t len,
+                                        ddbst_error *err) {
+  if (it && (unsigned)attr < (unsigned)it->nattrs && text &&
+      len == DDBST_NUL_TERMINATED) {
+    len = strlen(text);
+    if (len <= UINT32_MAX / 2)
+      return set_checked(it, attr, text, len, err, &it->attrs[attr]);
+  }
+  return set_refused(it, attr, text, len, err);
 }
 
 int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
