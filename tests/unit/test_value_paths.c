@@ -284,12 +284,62 @@ static void utf8_as_byte_at_a_time(void **state) {
   assert_true(compared > 10000);
 }
 
+/* ------------------------------------ ddbst_item_set's own refusals */
+
+static void refusals_as_before(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(model_json);
+  int wide = ddbst_model_entity(m, "Wide");
+  ddbst_item *it = ddbst_item_new(m, wide);
+  ddbst_error err;
+  assert_int_equal(ddbst_item_set(NULL, 0, "x", 1, &err), DDBST_EINVAL);
+  assert_string_equal(err.message, "item is NULL");
+  assert_int_equal(ddbst_item_set(it, 99, "x", 1, &err), DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "attribute index 99 is not an attribute of Wide");
+  assert_int_equal(ddbst_item_set(it, -1, "x", DDBST_NUL_TERMINATED, &err),
+                   DDBST_EINVAL);
+  assert_string_equal(err.message,
+                      "attribute index -1 is not an attribute of Wide");
+  assert_int_equal(ddbst_item_set(it, 0, NULL, 3, &err), DDBST_EINVAL);
+  assert_string_equal(err.message, "text is NULL");
+  assert_int_equal(ddbst_item_set(it, 0, "x", (size_t)UINT32_MAX, &err),
+                   DDBST_ERANGE);
+  assert_string_equal(err.message, "value too large");
+  /* taken: a NUL-terminated text, a NULL text of no length (empty) */
+  const char *t;
+  size_t n;
+  assert_int_equal(
+      ddbst_item_set(it, 2, "a NUL-terminated text, 38 bytes long!!",
+                     DDBST_NUL_TERMINATED, &err),
+      0);
+  assert_int_equal(ddbst_item_get(it, 2, &t, &n), 1);
+  assert_int_equal(n, 38);
+  assert_int_equal(ddbst_item_set(it, 0, NULL, 0, &err), 0);
+  assert_int_equal(ddbst_item_get(it, 0, &t, &n), 1);
+  assert_int_equal(n, 0);
+  assert_int_equal(ddbst_item_set(it, 0, NULL, DDBST_NUL_TERMINATED, &err),
+                   0);
+  /* by name: the first byte alike is not enough */
+  assert_int_equal(ddbst_item_set_by_name(it, "kind", "abcd",
+                                          DDBST_NUL_TERMINATED, &err),
+                   0);
+  assert_int_equal(ddbst_item_set_by_name(it, "k", "abcd", 4, &err),
+                   DDBST_ENOTFOUND);
+  assert_string_equal(err.path, "Wide.k");
+  assert_int_equal(ddbst_item_set_by_name(it, "", "abcd", 4, &err),
+                   DDBST_ENOTFOUND);
+  ddbst_item_free(it);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(enums_as_value_canon),
       cmocka_unit_test(resets_clear_every_value),
       cmocka_unit_test(long_strings_one_pass),
       cmocka_unit_test(utf8_as_byte_at_a_time),
+      cmocka_unit_test(refusals_as_before),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
