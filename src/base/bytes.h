@@ -472,6 +472,24 @@ static inline unsigned ddbst__scan(const char *s, size_t n, unsigned char d0) {
 #endif
 }
 
+#if defined(__SSE2__)
+/* s[0..n), 4 <= n <= 16, in one vector as the short copies read it: the
+ * first and the last eight bytes (n >= 8), or the first and the last four
+ * twice. Two texts of one length are equal when their vectors are. */
+static inline __m128i ddbst__load_ends(const char *s, size_t n) {
+  if (n >= 8) {
+    uint64_t head, tail;
+    memcpy(&head, s, 8);
+    memcpy(&tail, s + n - 8, 8);
+    return _mm_set_epi64x((long long)tail, (long long)head);
+  }
+  uint32_t head, tail;
+  memcpy(&head, s, 4);
+  memcpy(&tail, s + n - 4, 4);
+  return _mm_set_epi32((int)tail, (int)head, (int)tail, (int)head);
+}
+#endif
+
 /* Copies in[0..n), 4 <= n <= 16, to dst and scans it (ddbst__scan) in the
  * same pass: DDBST__SCAN_KNOWN and what the scan found, or 0 when a byte is
  * NUL or not ASCII (dst then holds anything). The SSE2 form puts the two
@@ -523,6 +541,50 @@ static inline unsigned ddbst__copy_scan_short(char *dst, const char *in,
   return ddbst__copy_scan_short_sse2(dst, in, n, d0);
 #else
   return ddbst__copy_scan_short_swar(dst, in, n, d0);
+#endif
+}
+
+/* ddbst__copy_scan_short for n >= 16 (e-mail addresses, titles): one pass
+ * where the copy and the scan were two, 16 bytes a step and the tail as an
+ * overlapping vector. The same answer: DDBST__SCAN_KNOWN and what the scan
+ * found, or 0 when a byte is NUL or not ASCII (dst then holds anything). The
+ * portable form is the two passes. */
+static inline unsigned ddbst__copy_scan_long_swar(char *dst, const char *in,
+                                                  size_t n,
+                                                  unsigned char d0) {
+  if (ddbst__ascii_copy(dst, in, n) != n) return 0;
+  return DDBST__SCAN_KNOWN | ddbst__scan_swar(dst, n, d0);
+}
+
+#if defined(__SSE2__)
+static inline unsigned ddbst__copy_scan_long_sse2(char *dst, const char *in,
+                                                  size_t n,
+                                                  unsigned char d0) {
+  const __m128i k = _mm_set1_epi8((char)d0), zero = _mm_setzero_si128();
+  __m128i bad = zero, delim = zero, esc = zero;
+  size_t i = 0;
+  for (;; i += 16) {
+    if (i + 16 > n) i = n - 16; /* the tail, overlapping copied bytes */
+    __m128i v = ddbst__load16(in + i);
+    _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
+    bad = _mm_or_si128(bad, _mm_or_si128(v, _mm_cmpeq_epi8(v, zero)));
+    delim = _mm_or_si128(delim, _mm_cmpeq_epi8(v, k));
+    esc = _mm_or_si128(esc, ddbst__vec_escapes(v));
+    if (i + 16 == n) break;
+  }
+  if (_mm_movemask_epi8(bad)) return 0;
+  return DDBST__SCAN_KNOWN |
+         (_mm_movemask_epi8(delim) ? DDBST__SCAN_DELIM0 : 0) |
+         (_mm_movemask_epi8(esc) ? DDBST__SCAN_ESCAPE : 0);
+}
+#endif
+
+static inline unsigned ddbst__copy_scan_long(char *dst, const char *in,
+                                             size_t n, unsigned char d0) {
+#if defined(__SSE2__)
+  return ddbst__copy_scan_long_sse2(dst, in, n, d0);
+#else
+  return ddbst__copy_scan_long_swar(dst, in, n, d0);
 #endif
 }
 

@@ -19,6 +19,7 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
   if (!it) return NULL;
   memset(it, 0, sizeof *it);
   it->m = m;
+  it->delim0 = (unsigned char)m->delim[0];
   it->entity = entity;
   it->attrs = m->entities[entity].attrs;
   it->nattrs = m->entities[entity].nattrs;
@@ -27,7 +28,8 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
   ddbst__buf_init(&it->ptext, &m->alloc);
   ddbst__buf_init(&it->pvals, &m->alloc);
   size_t nvals = m->max_attrs ? (size_t)m->max_attrs : 1;
-  it->vals = ddbst__malloc(&m->alloc, nvals * sizeof *it->vals);
+  /* in pairs: reset clears two at a time */
+  it->vals = ddbst__malloc(&m->alloc, (nvals + 1) / 2 * 2 * sizeof *it->vals);
   it->prev = ddbst__malloc(&m->alloc, nvals * sizeof *it->prev);
   it->projected = ddbst__malloc(&m->alloc, nvals);
   it->keys = ddbst__malloc(&m->alloc,
@@ -46,7 +48,7 @@ ddbst_item *ddbst_item_new(const ddbst_model *m, int entity) {
     ddbst_item_free(it);
     return NULL;
   }
-  memset(it->vals, 0, nvals * sizeof *it->vals);
+  memset(it->vals, 0, (nvals + 1) / 2 * 2 * sizeof *it->vals);
   memset(it->prev, 0, nvals * sizeof *it->prev);
   memset(it->projected, 0, nvals);
   return it;
@@ -84,18 +86,47 @@ void ddbst_item_free(ddbst_item *it) {
   ddbst__free(a, it);
 }
 
-int ddbst_item_reset(ddbst_item *it, int entity) {
-  if (!it || entity < 0 || entity >= it->m->nentities) return DDBST_EINVAL;
-  it->entity = entity;
-  it->attrs = it->m->entities[entity].attrs;
-  it->nattrs = it->m->entities[entity].nattrs;
-  memset(it->vals, 0, (size_t)it->m->max_attrs * sizeof *it->vals);
-  /* the rarely used slots only when used: a reset runs per request */
+/* Clears vals[0..n): inline, two slots a vector pair at a time (the slots
+ * are allocated in pairs), where a call to memset gave the reset a frame
+ * and cost more than the few slots an entity has. */
+static inline void clear_slots(ddbst__val *vals, size_t n) {
+  _Static_assert(sizeof *vals == 16, "a slot is one vector");
+#if defined(__SSE2__)
+  char *p = (char *)vals, *end = p + n * sizeof *vals;
+  const __m128i zero = _mm_setzero_si128();
+  for (; p < end; p += 2 * sizeof *vals) {
+    _mm_storeu_si128((__m128i *)(void *)p, zero);
+    _mm_storeu_si128((__m128i *)(void *)(p + sizeof *vals), zero);
+  }
+#else
+  memset(vals, 0, n * sizeof *vals);
+#endif
+}
+
+/* What a reset clears that a request rarely sets: previous values,
+ * projections, expressions. Apart, so that the usual reset calls nothing
+ * and needs no frame. */
+DDBST__NOINLINE static int reset_rare(ddbst_item *it) {
   if (it->has_previous)
     memset(it->prev, 0, (size_t)it->m->max_attrs * sizeof *it->prev);
   if (it->nprojected) memset(it->projected, 0, (size_t)it->m->max_attrs);
   it->has_previous = 0;
   it->nprojected = 0;
+  if (it->has_exprs) drop_expressions(it);
+  return 0;
+}
+
+int ddbst_item_reset(ddbst_item *it, int entity) {
+  if (!it || (unsigned)entity >= (unsigned)it->m->nentities)
+    return DDBST_EINVAL;
+  /* Only the slots of the entity the item held can have been set (every
+   * slot is written by an attribute's index, checked against its entity;
+   * ddbst_item_new cleared them all): the others are still clear. */
+  clear_slots(it->vals, (size_t)it->nattrs);
+  const ddbst__entity *e = &it->m->entities[entity];
+  it->entity = entity;
+  it->attrs = e->attrs;
+  it->nattrs = e->nattrs;
   it->has_update_ops = 0;
   /* both buffers were reserved by ddbst_item_new: data is never NULL */
   it->text.len = 0;
@@ -104,7 +135,7 @@ int ddbst_item_reset(ddbst_item *it, int entity) {
   it->keytext.data[0] = '\0';
   it->nkeys = 0;
   it->has_expected_version = 0;
-  if (it->has_exprs) drop_expressions(it);
+  if (it->has_previous | it->nprojected | it->has_exprs) return reset_rare(it);
   return 0;
 }
 
@@ -135,18 +166,19 @@ static void attr_path(char *path, size_t cap, const ddbst_item *it,
 /* Commits the n bytes just written at the end of the text buffer as the
  * value of attr, with what is known of them (`scan`, DDBST__SCAN_*); the
  * caller made sure of room for them and two NULs. */
-static int commit(ddbst_item *it, int attr, size_t n, unsigned scan) {
+static inline int commit(ddbst_item *it, int attr, size_t n, unsigned scan) {
   size_t start = it->text.len;
   char *dst = it->text.data + start;
   dst[n] = '\0';     /* the value's */
   dst[n + 1] = '\0'; /* the buffer's */
   it->text.len = start + n + 1;
-  ddbst__val *v = &it->vals[attr];
-  v->off = (uint32_t)start;
-  v->len = (uint32_t)n;
-  v->set = 1;
-  v->scan = n ? (unsigned char)scan : 0; /* an empty value is never clean */
-  v->upd = DDBST__UPD_SET;
+  it->vals[attr] = (ddbst__val){
+      .off = (uint32_t)start,
+      .len = (uint32_t)n,
+      .upd = DDBST__UPD_SET,
+      .set = 1,
+      .scan = n ? (unsigned char)scan : 0, /* an empty value is never clean */
+  };
   it->nkeys = 0; /* keys built before no longer describe the item */
   return 0;
 }
@@ -157,12 +189,15 @@ int ddbst__item_store(ddbst_item *it, int attr, const char *text, size_t len) {
   return commit(it, attr, len, 0);
 }
 
+/* The setters below take ddbst_item_set's arguments in its order, with
+ * the attribute last: the jump from ddbst_item_set moves no register. */
+
 /* Any value: canonicalise after the current end, then commit, so that on
  * refusal the old value stays. Not inlined: its frame (a reason, a path)
  * would cost the fast paths on every call. */
 DDBST__NOINLINE static int set_canon(ddbst_item *it, int attr,
-                                     const ddbst__attr *a, const char *text,
-                                     size_t len, ddbst_error *err) {
+                                     const char *text, size_t len,
+                                     ddbst_error *err, const ddbst__attr *a) {
   size_t start = it->text.len;
   it->text.data[start] = '\0'; /* a fast path may have written past it */
   char why[160];
@@ -176,69 +211,107 @@ DDBST__NOINLINE static int set_canon(ddbst_item *it, int attr,
       return ddbst__fail(err, rc, path, "out of memory");
     return ddbst__fail(err, rc, path, "%s: %s", a->name, why);
   }
-  it->vals[attr].off = (uint32_t)start;
-  it->vals[attr].len = (uint32_t)(it->text.len - start - 1);
-  it->vals[attr].set = 1;
-  it->vals[attr].scan = 0;
-  it->vals[attr].upd = DDBST__UPD_SET;
+  it->vals[attr] = (ddbst__val){
+      .off = (uint32_t)start,
+      .len = (uint32_t)(it->text.len - start - 1),
+      .upd = DDBST__UPD_SET,
+      .set = 1,
+      .scan = 0,
+  };
   it->nkeys = 0;
   return 0;
 }
 
-DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
-                                           const ddbst__attr *a,
+/* A string that is not all ASCII without NUL (or too short for the word
+ * at a time paths): its ASCII run copied, the rest checked as UTF-8. */
+DDBST__NOINLINE static int set_utf8_string(ddbst_item *it, int attr,
                                            const char *in, size_t n,
-                                           ddbst_error *err) {
+                                           ddbst_error *err,
+                                           const ddbst__attr *a) {
   char *dst = it->text.data + it->text.len;
   size_t i = ddbst__ascii_copy(dst, in, n);
-  /* ASCII: scanned now, in the cache the copy left, so that no writer of
-   * keys or JSON scans it again (an e-mail address, a title) */
-  if (i == n)
+  if (i == n) /* below 4 bytes, ASCII: scanned as the others are */
     return commit(it, attr, n,
-                  DDBST__SCAN_KNOWN |
-                      ddbst__scan(dst, n, (unsigned char)it->m->delim[0]));
+                  n ? DDBST__SCAN_KNOWN | ddbst__scan(dst, n, it->delim0)
+                    : 0);
   /* from a character's start, so the same verdict as on the whole */
   if (ddbst__utf8_check(in + i, n - i))
-    return set_canon(it, attr, a, in, n, err);
+    return set_canon(it, attr, in, n, err, a);
   memcpy(dst + i, in + i, n - i);
   return commit(it, attr, n, 0);
 }
 
-DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
-                                      const ddbst__attr *a, const char *in,
-                                      size_t n, ddbst_error *err) {
-  char *dst = it->text.data + it->text.len;
-  unsigned char d0 = (unsigned char)it->m->delim[0];
-  /* short IDs and names: what keys and JSON ask of them, asked once */
-  if (n >= 4 && n <= 16) {
-    unsigned scan = ddbst__copy_scan_short(dst, in, n, d0);
-    if (scan) return commit(it, attr, n, scan);
-  } else if (n < 4 && ddbst__ascii_copy(dst, in, n) == n) {
-    return commit(it, attr, n, DDBST__SCAN_KNOWN | ddbst__scan(dst, n, d0));
-  }
-  return set_long_string(it, attr, a, in, n, err);
+/* ASCII strings, nearly all: copied and scanned in one pass for what keys
+ * and JSON ask of them (the delimiter, an escape), so that no writer scans
+ * them again. Past 16 bytes (an e-mail address, a title) a loop of its own,
+ * whose registers would give the short ones (IDs, names) a frame. */
+DDBST__NOINLINE static int set_long_string(ddbst_item *it, int attr,
+                                           const char *in, size_t n,
+                                           ddbst_error *err,
+                                           const ddbst__attr *a) {
+  unsigned scan = ddbst__copy_scan_long(it->text.data + it->text.len, in, n,
+                                        it->delim0);
+  if (scan) return commit(it, attr, n, scan);
+  return set_utf8_string(it, attr, in, n, err, a);
 }
 
-DDBST__NOINLINE static int set_enum(ddbst_item *it, int attr,
-                                    const ddbst__attr *a, const char *in,
-                                    size_t n, ddbst_error *err) {
-  /* A listed value is text the model checked: compared as it is, then
-   * copied from the model's copy (in the arena: padded) */
-  char *dst = it->text.data + it->text.len;
+DDBST__NOINLINE static int set_string(ddbst_item *it, int attr,
+                                      const char *in, size_t n,
+                                      ddbst_error *err, const ddbst__attr *a) {
+  if (n >= 4 && n <= 16) {
+    unsigned scan = ddbst__copy_scan_short(it->text.data + it->text.len, in,
+                                           n, it->delim0);
+    if (scan) return commit(it, attr, n, scan);
+  } else if (n > 16) {
+    return set_long_string(it, attr, in, n, err, a);
+  }
+  return set_utf8_string(it, attr, in, n, err, a);
+}
+
+/* An enum value: a listed value is text the model checked, compared as it
+ * is (the length first: most lists have few values of one length), then
+ * copied from the model's copy (in the arena: padded). */
+DDBST__NOINLINE static int set_enum_any(ddbst_item *it, int attr,
+                                        const char *in, size_t n,
+                                        ddbst_error *err,
+                                        const ddbst__attr *a) {
   for (size_t i = 0; i < a->nvalues; i++)
     if (a->value_lens[i] == n && ddbst__same_bytes(in, a->values[i], n)) {
-      ddbst__copy_padded(dst, a->values[i], n);
+      ddbst__copy_padded(it->text.data + it->text.len, a->values[i], n);
       return commit(it, attr, n, a->value_scans[i]);
     }
-  return set_canon(it, attr, a, in, n, err);
+  return set_canon(it, attr, in, n, err, a);
+}
+
+/* Values of 4 to 16 bytes, nearly all: the two overlapping words the input
+ * is read as are read from each listed value too, and compared in one
+ * vector. Apart from set_enum_any, whose call to memcmp would give this
+ * loop a frame. */
+DDBST__NOINLINE static int set_enum(ddbst_item *it, int attr, const char *in,
+                                    size_t n, ddbst_error *err,
+                                    const ddbst__attr *a) {
+#if defined(__SSE2__)
+  if (n >= 4 && n <= 16) {
+    __m128i want = ddbst__load_ends(in, n);
+    for (size_t i = 0; i < a->nvalues; i++)
+      if (a->value_lens[i] == n &&
+          _mm_movemask_epi8(_mm_cmpeq_epi8(
+              want, ddbst__load_ends(a->values[i], n))) == 0xFFFF) {
+        ddbst__copy_padded(it->text.data + it->text.len, a->values[i], n);
+        return commit(it, attr, n, a->value_scans[i]);
+      }
+    return set_canon(it, attr, in, n, err, a);
+  }
+#endif
+  return set_enum_any(it, attr, in, n, err, a);
 }
 
 DDBST__NOINLINE static int set_timestamp(ddbst_item *it, int attr,
-                                         const ddbst__attr *a,
                                          const char *in, size_t n,
-                                         ddbst_error *err) {
+                                         ddbst_error *err,
+                                         const ddbst__attr *a) {
   if (!ddbst__ts_is_canonical_inline(in, n, a->precision))
-    return set_canon(it, attr, a, in, n, err);
+    return set_canon(it, attr, in, n, err, a);
   /* 20 to 27 bytes: two overlapping 16-byte moves, not a call to memcpy */
   char *dst = it->text.data + it->text.len;
   memcpy(dst, in, 16);
@@ -246,39 +319,50 @@ DDBST__NOINLINE static int set_timestamp(ddbst_item *it, int attr,
   return commit(it, attr, n, it->m->ts_scan);
 }
 
-DDBST__NOINLINE static int set_ulid(ddbst_item *it, int attr,
-                                    const ddbst__attr *a, const char *in,
-                                    size_t n, ddbst_error *err) {
+DDBST__NOINLINE static int set_ulid(ddbst_item *it, int attr, const char *in,
+                                    size_t n, ddbst_error *err,
+                                    const ddbst__attr *a) {
   /* Crockford digits are ASCII: the UTF-8 check could not have refused */
   if (ddbst__ulid_canon(in, n, it->text.data + it->text.len))
-    return set_canon(it, attr, a, in, n, err);
+    return set_canon(it, attr, in, n, err, a);
   return commit(it, attr, n, it->m->ulid_scan);
 }
 
+/* Each type's fast path, or set_canon: one indexed jump from
+ * ddbst_item_set, where a switch was a chain of compares and a second
+ * function. Sixteen slots, so that a type masked to four bits is always
+ * in the table. */
+typedef int (*setter)(ddbst_item *it, int attr, const char *text, size_t len,
+                      ddbst_error *err, const ddbst__attr *a);
+_Static_assert(DDBST__T_BINARY < 16, "a type indexes a table of 16");
+static const setter fast_setter[16] = {
+    [DDBST__T_STRING] = set_string,        [DDBST__T_NUMBER] = set_canon,
+    [DDBST__T_INTEGER] = set_canon,        [DDBST__T_BOOLEAN] = set_canon,
+    [DDBST__T_TIMESTAMP] = set_timestamp,  [DDBST__T_ULID] = set_ulid,
+    [DDBST__T_ENUM] = set_enum,            [DDBST__T_TTL] = set_canon,
+    [DDBST__T_LIST] = set_canon,           [DDBST__T_MAP] = set_canon,
+    [DDBST__T_STRING_SET] = set_canon,     [DDBST__T_NUMBER_SET] = set_canon,
+    [DDBST__T_BINARY] = set_canon,         [13] = set_canon,
+    [14] = set_canon,                      [15] = set_canon,
+};
+
 /* A checked value to its type's fast path, or to set_canon. Only tail
  * calls: the common set runs without a frame of its own. */
-static inline int set_checked(ddbst_item *it, int attr, const ddbst__attr *a,
-                              const char *text, size_t len,
-                              ddbst_error *err) {
+static inline int set_checked(ddbst_item *it, int attr, const char *text,
+                              size_t len, ddbst_error *err,
+                              const ddbst__attr *a) {
   /* The fast paths write in place: room for the value, its NUL and the
    * buffer's, which a warm item has. */
-  if (it->text.cap - it->text.len > len + 1) {
-    switch (a->type) {
-    case DDBST__T_STRING: return set_string(it, attr, a, text, len, err);
-    case DDBST__T_ENUM: return set_enum(it, attr, a, text, len, err);
-    case DDBST__T_TIMESTAMP: return set_timestamp(it, attr, a, text, len, err);
-    case DDBST__T_ULID: return set_ulid(it, attr, a, text, len, err);
-    default: break;
-    }
-  }
-  return set_canon(it, attr, a, text, len, err);
+  if (it->text.cap - it->text.len > len + 1)
+    return fast_setter[(unsigned)a->type & 15](it, attr, text, len, err, a);
+  return set_canon(it, attr, text, len, err, a);
 }
 
-/* Everything ddbst_item_set's common call is not: a refusal, a
- * NUL-terminated text (its strlen would give the caller a frame). */
-DDBST__NOINLINE static int set_uncommon(ddbst_item *it, int attr,
-                                        const char *text, size_t len,
-                                        ddbst_error *err) {
+/* A refusal of ddbst_item_set's arguments, or text to take after all (a
+ * NULL text of no length). */
+DDBST__NOINLINE static int set_refused(ddbst_item *it, int attr,
+                                       const char *text, size_t len,
+                                       ddbst_error *err) {
   if (!it) return ddbst__fail(err, DDBST_EINVAL, NULL, "item is NULL");
   const ddbst__attr *a = attr_of(it, attr);
   if (!a)
@@ -291,17 +375,33 @@ DDBST__NOINLINE static int set_uncommon(ddbst_item *it, int attr,
   if (len > UINT32_MAX / 2)
     return ddbst__fail(err, DDBST_ERANGE, NULL, "value too large");
   if (!text) text = "";
-  return set_checked(it, attr, a, text, len, err);
+  return set_checked(it, attr, text, len, err, a);
+}
+
+/* Everything ddbst_item_set's common call is not: a NUL-terminated text
+ * (its strlen would give the caller a frame; the by-name setters pass
+ * one), or a refusal. */
+DDBST__NOINLINE static int set_uncommon(ddbst_item *it, int attr,
+                                        const char *text, size_t len,
+                                        ddbst_error *err) {
+  if (it && (unsigned)attr < (unsigned)it->nattrs && text &&
+      len == DDBST_NUL_TERMINATED) {
+    len = strlen(text);
+    if (len <= UINT32_MAX / 2)
+      return set_checked(it, attr, text, len, err, &it->attrs[attr]);
+  }
+  return set_refused(it, attr, text, len, err);
 }
 
 int ddbst_item_set(ddbst_item *it, int attr, const char *text, size_t len,
                    ddbst_error *err) {
   /* the common call: an item, an attribute of it, text with its length
    * (DDBST_NUL_TERMINATED is past the bound) */
-  if (it && text && len <= UINT32_MAX / 2 &&
-      (unsigned)attr < (unsigned)it->nattrs)
-    return set_checked(it, attr, &it->attrs[attr], text, len, err);
-  return set_uncommon(it, attr, text, len, err);
+  if (!it || (unsigned)attr >= (unsigned)it->nattrs)
+    return set_uncommon(it, attr, text, len, err);
+  if (!text || len > UINT32_MAX / 2)
+    return set_uncommon(it, attr, text, len, err);
+  return set_checked(it, attr, text, len, err, &it->attrs[attr]);
 }
 
 int ddbst_item_set_int(ddbst_item *it, int attr, int64_t value,
@@ -541,13 +641,13 @@ int ddbst__item_set_parsed(ddbst_item *it, int attr, const char *text,
   if (it->text.cap - it->text.len > len + 1) {
     switch (a->type) {
     case DDBST__T_STRING:
-      if (len <= 16) return set_string(it, attr, a, text, len, err);
-      /* what set_long_string does once its UTF-8 check has passed */
+      if (len <= 16) return set_string(it, attr, text, len, err, a);
+      /* what set_utf8_string does once its UTF-8 check has passed */
       memcpy(it->text.data + it->text.len, text, len);
       return commit(it, attr, len, 0);
-    case DDBST__T_ENUM: return set_enum(it, attr, a, text, len, err);
-    case DDBST__T_TIMESTAMP: return set_timestamp(it, attr, a, text, len, err);
-    case DDBST__T_ULID: return set_ulid(it, attr, a, text, len, err);
+    case DDBST__T_ENUM: return set_enum(it, attr, text, len, err, a);
+    case DDBST__T_TIMESTAMP: return set_timestamp(it, attr, text, len, err, a);
+    case DDBST__T_ULID: return set_ulid(it, attr, text, len, err, a);
     default: break;
     }
   }

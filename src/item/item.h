@@ -73,6 +73,7 @@ typedef struct ddbst__keyval {
 
 struct ddbst_item {
   const ddbst_model *m;
+  unsigned char delim0; /* m->delim[0]: every string set scans for it */
   int entity;
   /* entity's attributes, kept with it: every set looks its attribute up */
   const ddbst__attr *attrs;

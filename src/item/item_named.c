@@ -14,8 +14,11 @@
 int ddbst__item_attribute_named(const ddbst_item *it, const char *field,
                                 const char *name, ddbst_error *err) {
   const ddbst__entity *ent = ddbst__entity_of(it);
+  /* the first byte before a call to strcmp: most names differ there */
   for (int i = 0; i < ent->nattrs; i++)
-    if (strcmp(ent->attrs[i].name, name) == 0) return i;
+    if (ent->attrs[i].name[0] == name[0] &&
+        strcmp(ent->attrs[i].name, name) == 0)
+      return i;
   char path[DDBST_ERROR_PATH_MAX];
   if (!field)
     snprintf(path, sizeof path, "%s.%s", ent->name, name);
