@@ -16,6 +16,7 @@
 typedef struct plan_maker {
   ddbst_model *m;
   ddbst_buf pending; /* the text since the last value */
+  ddbst_buf names;   /* all_names' list for the entity at hand */
   ddbst__update_plan *p;
 } plan_maker;
 
@@ -226,7 +227,13 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
   s->need = need;
   size_t fixed = p->fixed;
   char t[96];
-  int rc = add_key(k, e, s->steps, &s->nsteps);
+  /* the Key object's texts are the plan's own: shared, not made again */
+  for (int i = 0; i < p->nsteps; i++) {
+    s->steps[s->nsteps++] = p->steps[i];
+    p->fixed += p->steps[i].len;
+  }
+  ddbst_buf_reset(&k->pending);
+  int rc = add(k, p->key_end.p, p->key_end.n);
   /* SET #n0 = :v0, #n1 = :v1 ... */
   for (int d = 0; !rc && d < n; d++) {
     snprintf(t, sizeof t, "%s #n%d = :v%d", d ? "," : "", d, d);
@@ -299,9 +306,12 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
                                                  sizeof *p->members);
   p->indexes = ddbst__arena_alloc(
       &m->arena, (size_t)(e->nindexes + 1) * sizeof *p->indexes);
-  const ddbst__name **names = ddbst__arena_alloc(
-      &m->arena, (size_t)(e->nattrs + 2 * e->nindexes + 1) * sizeof *names);
-  if (!p->members || !p->indexes || !names) return DDBST_ENOMEM;
+  /* the names list is the load's, not the model's: in the maker's
+   * scratch, grown to the largest entity */
+  size_t want = (size_t)(e->nattrs + 2 * e->nindexes + 1) * sizeof(void *);
+  if (!p->members || !p->indexes || ddbst__buf_reserve(&k->names, want))
+    return DDBST_ENOMEM;
+  const ddbst__name **names = (const ddbst__name **)(void *)k->names.data;
   int nnames = all_names(m, e, names);
   /* an assignment's name written once per request: any name twice in the
    * entity's list is left to the other writers */
@@ -356,6 +366,7 @@ int ddbst__compile_update_plans(ddbst_model *m) {
   memset(&k, 0, sizeof k);
   k.m = m;
   ddbst__buf_init(&k.pending, &m->alloc);
+  ddbst__buf_init(&k.names, &m->alloc);
   int rc = 0;
   for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
@@ -378,5 +389,6 @@ int ddbst__compile_update_plans(ddbst_model *m) {
     if (!rc) en->update_plan = k.p;
   }
   ddbst__buf_release(&k.pending);
+  ddbst__buf_release(&k.names);
   return rc;
 }
