@@ -16,7 +16,6 @@
 typedef struct plan_maker {
   ddbst_model *m;
   ddbst_buf pending; /* the text since the last value */
-  ddbst_buf names;   /* all_names' list for the entity at hand */
   ddbst__update_plan *p;
 } plan_maker;
 
@@ -306,12 +305,10 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
                                                  sizeof *p->members);
   p->indexes = ddbst__arena_alloc(
       &m->arena, (size_t)(e->nindexes + 1) * sizeof *p->indexes);
-  /* the names list is the load's, not the model's: in the maker's
-   * scratch, grown to the largest entity */
-  size_t want = (size_t)(e->nattrs + 2 * e->nindexes + 1) * sizeof(void *);
-  if (!p->members || !p->indexes || ddbst__buf_reserve(&k->names, want))
-    return DDBST_ENOMEM;
-  const ddbst__name **names = (const ddbst__name **)(void *)k->names.data;
+  /* the names list is the load's, not the model's: on the stack (a plan
+   * is made for 64 attributes and 64 indexes at most) */
+  const ddbst__name *names[64 + 2 * 64 + 1];
+  if (!p->members || !p->indexes) return DDBST_ENOMEM;
   int nnames = all_names(m, e, names);
   /* an assignment's name written once per request: any name twice in the
    * entity's list is left to the other writers */
@@ -366,7 +363,6 @@ int ddbst__compile_update_plans(ddbst_model *m) {
   memset(&k, 0, sizeof k);
   k.m = m;
   ddbst__buf_init(&k.pending, &m->alloc);
-  ddbst__buf_init(&k.names, &m->alloc);
   int rc = 0;
   for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
@@ -389,6 +385,5 @@ int ddbst__compile_update_plans(ddbst_model *m) {
     if (!rc) en->update_plan = k.p;
   }
   ddbst__buf_release(&k.pending);
-  ddbst__buf_release(&k.names);
   return rc;
 }
