@@ -77,6 +77,21 @@ static inline void ddbst__copy_padded(char *d, const char *s, size_t n) {
     memcpy(d, s, n);
 }
 
+/* ddbst__copy_padded for the plans' texts (put_plan.c, update_plan.c):
+ * up to 64 bytes in one or two fixed copies (a body's head,
+ * `{"TableName":"t","Item":{"PK":{"S":"ORG#`, is one), longer ones by
+ * libc; the bytes read and written past n stay within the 32 of the pad. */
+static inline void ddbst__copy_text64(char *d, const char *s, size_t n) {
+  if (n <= 32) {
+    memcpy(d, s, 32);
+  } else if (n <= 64) {
+    memcpy(d, s, 32);
+    memcpy(d + 32, s + 32, 32);
+  } else {
+    memcpy(d, s, n);
+  }
+}
+
 /* ddbst__copy_padded for text of any length in fixed 32-byte copies, no
  * call into libc (a plan's texts: a guard item's end is 95 bytes): reads
  * and writes up to 31 bytes past n, and 32 when n is 0. Each 32 bytes are read before any is

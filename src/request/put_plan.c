@@ -14,20 +14,6 @@
 
 #include <string.h>
 
-/* ddbst__copy_padded with texts to 64 bytes in two fixed copies (the
- * body's head, `{"TableName":"t","Item":{"PK":{"S":"ORG#`, is one): the
- * bytes read and written past n stay within the 32 of the pad. */
-static inline void copy_text(char *d, const char *s, size_t n) {
-  if (n <= 32) {
-    memcpy(d, s, 32);
-  } else if (n <= 64) {
-    memcpy(d, s, 32);
-    memcpy(d + 32, s + 32, 32);
-  } else {
-    memcpy(d, s, n);
-  }
-}
-
 int ddbst__write_prepared(const ddbst_item *it, const ddbst__entity *e) {
   if (e->version_attr >= 0) return 0;
   int all = 1;
@@ -75,12 +61,12 @@ int ddbst__put_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
     const ddbst__val *v = &vals[s->attr];
     if (v->scan != DDBST__SCAN_KNOWN) return left(out);
     /* the texts (the arena) and the values (the item's text) are padded */
-    copy_text(o, s->text, s->len);
+    ddbst__copy_text64(o, s->text, s->len);
     o += s->len;
     ddbst__copy_padded(o, text + v->off, v->len);
     o += v->len;
   }
-  copy_text(o, p->keys_end.p, p->keys_end.n);
+  ddbst__copy_text64(o, p->keys_end.p, p->keys_end.n);
   o += p->keys_end.n;
   for (int a = 0; a < e->nattrs; a++) {
     const ddbst__val *v = &vals[a];
@@ -92,13 +78,13 @@ int ddbst__put_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
         (v->scan & (DDBST__SCAN_KNOWN | DDBST__SCAN_ESCAPE)) !=
             DDBST__SCAN_KNOWN)
       return left(out);
-    copy_text(o, mt->p, mt->n);
+    ddbst__copy_text64(o, mt->p, mt->n);
     o += mt->n;
     ddbst__copy_padded(o, text + v->off, v->len);
     o += v->len;
   }
   const ddbst__jtext *end = flags ? &p->create_end : &p->put_end;
-  copy_text(o, end->p, end->n);
+  ddbst__copy_text64(o, end->p, end->n);
   o += end->n;
   *o = '\0';
   out->len = (size_t)(o - out->data);

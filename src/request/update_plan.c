@@ -41,19 +41,6 @@ enum {
   CONDITION_DIGIT = 44
 };
 
-/* ddbst__copy_padded with texts to 64 bytes in two fixed copies: the
- * bytes read and written past n stay within the 32 of the pad. */
-static inline void copy_text(char *d, const char *s, size_t n) {
-  if (n <= 32) {
-    memcpy(d, s, 32);
-  } else if (n <= 64) {
-    memcpy(d, s, 32);
-    memcpy(d + 32, s + 32, 32);
-  } else {
-    memcpy(d, s, n);
-  }
-}
-
 /* Exactly n bytes, n at least 32: the two copies overlap rather than
  * spill (the names map's end, after which the values are written). */
 static inline void copy_exact(char *d, const char *s, size_t n) {
@@ -112,7 +99,7 @@ static inline void put_assignment(cursors *c, const ddbst__jtext *member,
   memcpy(c->x, assign_text, 16);
   c->x[3] = c->x[9] = d;
   c->x += ASSIGN_LEN;
-  copy_text(c->names, member->p, member->n);
+  ddbst__copy_text64(c->names, member->p, member->n);
   c->names[4] = d;
   c->names += member->n;
   memcpy(c->values, value_head, 16);
@@ -139,12 +126,12 @@ static int write_shape(ddbst_item *it, const ddbst__ushape *s, size_t room,
        st++) {
     const ddbst__val *v = &vals[st->attr];
     if ((v->scan & st->scan_mask) != DDBST__SCAN_KNOWN) return left(out);
-    copy_text(o, st->text, st->len);
+    ddbst__copy_text64(o, st->text, st->len);
     o += st->len;
     ddbst__copy_padded(o, text + v->off, v->len);
     o += v->len;
   }
-  copy_text(o, s->end.p, s->end.n);
+  ddbst__copy_text64(o, s->end.p, s->end.n);
   o += s->end.n;
   *o = '\0';
   out->len = (size_t)(o - out->data);
@@ -219,12 +206,12 @@ int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
     const ddbst__val *v = &vals[s->attr];
     if (v->scan != DDBST__SCAN_KNOWN) return left(out);
     /* the texts (the arena) and the values (the item's text) are padded */
-    copy_text(o, s->text, s->len);
+    ddbst__copy_text64(o, s->text, s->len);
     o += s->len;
     ddbst__copy_padded(o, text + v->off, v->len);
     o += v->len;
   }
-  copy_text(o, p->key_end.p, p->key_end.n);
+  ddbst__copy_text64(o, p->key_end.p, p->key_end.n);
   o += p->key_end.n;
   /* Each region's start: the expression's assignments each end in a comma
    * that the next part (the version's, the condition) writes over. Each
@@ -258,7 +245,7 @@ int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
     c.x[3] = c.x[23] = c.x[28] = (char)('0' + k);
     c.x[35] = (char)('0' + k + 1);
     c.x += VERSION_LEN;
-    copy_text(c.names, p->version.p, p->version.n);
+    ddbst__copy_text64(c.names, p->version.p, p->version.n);
     c.names[4] = (char)('0' + k);
     c.names += p->version.n;
     memcpy(c.values, version_values, sizeof version_values);
