@@ -128,7 +128,9 @@ static void load_index(ddbst__loader *L, const ddbst__jnode *n,
         ddbst__load_report(L, a, "element %zu: expected an attribute name", i);
         continue;
       }
-      ix->include[ix->ninclude++] = ddbst__load_dup(L, a->text);
+      const char *name = ddbst__load_dup(L, a->text);
+      if (!name) break;
+      ix->include[ix->ninclude++] = name;
     }
   } else {
     ddbst__load_report(
@@ -163,7 +165,9 @@ static void load_delimiter(ddbst__loader *L, const ddbst__jnode *t) {
         "escapes)");
     return;
   }
-  L->m->delim = ddbst__load_dup(L, d->text);
+  const char *delim = ddbst__load_dup(L, d->text);
+  if (!delim) return;
+  L->m->delim = delim;
   L->m->delim_len = d->len;
 }
 
@@ -213,6 +217,12 @@ static void load_indexes(ddbst__loader *L, const ddbst__jnode *t) {
         size_t o2 = ddbst__load_push(L, ixs->keys[i]);
         ddbst__index *ix = &m->indexes[m->nindexes++];
         ix->name = ddbst__load_dup(L, ixs->keys[i]);
+        if (!ix->name) { /* out of memory: the load ends here */
+          m->nindexes--;
+          ddbst__load_pop(L, o2);
+          ddbst__load_pop(L, old);
+          return;
+        }
         ix->local = k == 1;
         if (!ddbst__is_table_name(ixs->keys[i]))
           ddbst__load_report(L, ixs->items[i],
@@ -266,8 +276,7 @@ static void load_table(ddbst__loader *L, const ddbst__jnode *t,
           name_override);
     given = name_override;
   }
-  if (given) {
-    m->table_name = ddbst__load_dup(L, given);
+  if (given && (m->table_name = ddbst__load_dup(L, given))) {
     const char *plain = ddbst__table_name_part(m->table_name);
     m->table_plain_name = plain ? plain : m->table_name;
   }
@@ -399,6 +408,9 @@ static void load_root(ddbst__loader *L, const ddbst__jnode *root,
   else if (t)
     load_table(L, t, name_override);
   ddbst__load_pop(L, old);
+  /* Out of memory: the load is DDBST_ENOMEM whatever else it would find,
+   * and a part cut short may lack a name the checks after it read. */
+  if (L->nomem) return;
   if (!m->delim) {
     m->delim = "#";
     m->delim_len = 1;
@@ -414,7 +426,7 @@ static void load_root(ddbst__loader *L, const ddbst__jnode *root,
     if (es->count == 0)
       ddbst__load_report(L, es, "declare at least one entity");
     m->entities = ddbst__load_array(L, es->count, sizeof *m->entities);
-    for (size_t i = 0; i < es->count && m->entities; i++) {
+    for (size_t i = 0; i < es->count && m->entities && !L->nomem; i++) {
       size_t o2 = ddbst__load_push(L, es->keys[i]);
       ddbst__load_entity(L, es->keys[i], es->items[i],
                          &m->entities[m->nentities++]);
@@ -422,6 +434,7 @@ static void load_root(ddbst__loader *L, const ddbst__jnode *root,
     }
   }
   ddbst__load_pop(L, old);
+  if (L->nomem) return;
   ddbst__check_native_types(L);
   if (L->nerrors == 0) ddbst__check_ambiguous_keys(L);
 
@@ -431,11 +444,11 @@ static void load_root(ddbst__loader *L, const ddbst__jnode *root,
     if (ddbst__load_expect(L, ps, DDBST__J_OBJECT,
                            "an object of access patterns")) {
       m->patterns = ddbst__load_array(L, ps->count, sizeof *m->patterns);
-      for (size_t i = 0; i < ps->count && m->patterns; i++) {
+      for (size_t i = 0; i < ps->count && m->patterns && !L->nomem; i++) {
         size_t o2 = ddbst__load_push(L, ps->keys[i]);
         ddbst__load_pattern(L, ps->keys[i], ps->items[i],
                             &m->patterns[m->npatterns++]);
-        if (L->nerrors == 0)
+        if (L->nerrors == 0 && !L->nomem)
           ddbst__check_pattern_range(L, &m->patterns[m->npatterns - 1]);
         ddbst__load_pop(L, o2);
       }

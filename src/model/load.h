@@ -54,9 +54,9 @@ void ddbst__load_report_field(ddbst__loader *L, const char *field,
 size_t ddbst__load_push(ddbst__loader *L, const char *name);
 void ddbst__load_pop(ddbst__loader *L, size_t old);
 
-/* A copy of `s` in the model's arena. Never NULL: on allocation failure
- * (nomem is set) it is "", so that the checks that still run do not trip
- * over a missing name. */
+/* A copy of `s` in the model's arena; NULL on allocation failure, with
+ * nomem set: the load then ends in DDBST_ENOMEM, its parts stop at the next
+ * entity or pattern (load_root), and no check reads the missing copy. */
 char *ddbst__load_dup(ddbst__loader *L, const char *s);
 /* n zeroed elements in the arena; NULL for none, or with nomem set. */
 void *ddbst__load_array(ddbst__loader *L, size_t n, size_t size);

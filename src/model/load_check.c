@@ -108,10 +108,9 @@ void ddbst__load_report_field(ddbst__loader *L, const char *field,
 }
 
 char *ddbst__load_dup(ddbst__loader *L, const char *s) {
-  static char empty[1];
   char *p = ddbst__arena_strndup(&L->m->arena, s, strlen(s));
   if (!p) L->nomem = 1;
-  return p ? p : empty;
+  return p;
 }
 
 void *ddbst__load_array(ddbst__loader *L, size_t n, size_t size) {

@@ -58,6 +58,7 @@ static void load_attribute(ddbst__loader *L, const char *name,
       "type",  "required", "default", "precision",   "width",
       "negative", "values", "escape", "description", "normalize", NULL};
   a->name = ddbst__load_dup(L, name);
+  if (!a->name) return;
   a->precision = DDBST__PREC_S;
   if (!ddbst__is_identifier(name))
     ddbst__load_report(
@@ -169,8 +170,9 @@ static void load_attribute(ddbst__loader *L, const char *name,
           if (strcmp(a->values[j], v->text) == 0)
             ddbst__load_report(L, v, "'%s' is listed twice", v->text);
         const char *text = ddbst__load_dup(L, v->text);
+        if (!text) break;
         a->values[a->nvalues] = text;
-        a->value_lens[a->nvalues++] = text ? strlen(text) : 0;
+        a->value_lens[a->nvalues++] = v->len;
       }
     }
     ddbst__load_pop(L, o2);
@@ -398,6 +400,7 @@ static int implicit_attr(ddbst__loader *L, ddbst__entity *e, const char *name,
   ddbst__attr *a = &e->attrs[e->nattrs];
   memset(a, 0, sizeof *a);
   a->name = ddbst__load_dup(L, name);
+  if (!a->name) return -1;
   a->type = type;
   a->precision = DDBST__PREC_MS;
   a->implicit = 1;
@@ -496,6 +499,7 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
                                        "description", NULL};
   ddbst_model *m = L->m;
   e->name = ddbst__load_dup(L, name);
+  if (!e->name) return; /* out of memory: the load ends here */
   e->name_len = strlen(name);
   e->version_attr = e->created_attr = e->updated_attr = -1;
   e->key.index = -1;
@@ -532,7 +536,7 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
     ddbst__load_pop(L, old);
     return;
   }
-  for (size_t i = 0; i < declared; i++) {
+  for (size_t i = 0; i < declared && !L->nomem; i++) {
     size_t o2 = ddbst__load_push(L, attrs->keys[i]);
     ddbst__attr *a = &e->attrs[e->nattrs++];
     load_attribute(L, attrs->keys[i], attrs->items[i], a);
@@ -540,6 +544,7 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
     ddbst__load_pop(L, o2);
   }
   ddbst__load_pop(L, old);
+  if (L->nomem) return; /* an attribute may lack its name */
 
   const ddbst__jnode *ver = ddbst__jobj_get(n, "version");
   if (ver) {

@@ -33,7 +33,8 @@ static int load_list(ddbst__loader *L, const ddbst__jnode *n,
                            "'%s' is named twice: a key schema names an "
                            "attribute once",
                            a->text);
-    out[count++] = ddbst__load_dup(L, a->text);
+    if (!(out[count] = ddbst__load_dup(L, a->text))) break;
+    count++;
   }
   ddbst__load_pop(L, old);
   return count;

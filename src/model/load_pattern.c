@@ -141,6 +141,7 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
                                        NULL};
   ddbst_model *m = L->m;
   p->name = ddbst__load_dup(L, name);
+  if (!p->name) return; /* out of memory: the load ends here */
   p->index = -1;
   p->range = -1;
   if (!ddbst__is_identifier(name))

@@ -91,6 +91,92 @@ static void model_load(void **state) {
   done("ddbst_model_load", step);
 }
 
+/* ---- the loader's copies of long texts ---- */
+
+/* Fails the n-th allocation of at least LONG_ALLOC bytes, counting only
+ * those: a text longer than half an arena block gets a block of its own,
+ * so each copy the loader keeps of a long text is one such allocation. */
+enum { LONG_TEXT = 5000, LONG_ALLOC = LONG_TEXT };
+static struct {
+  long big, fail_big, live;
+} lc;
+static void *lc_malloc(void *user, size_t n) {
+  (void)user;
+  if (n >= LONG_ALLOC && ++lc.big == lc.fail_big) return NULL;
+  void *p = malloc(n);
+  if (p) lc.live++;
+  return p;
+}
+static void *lc_realloc(void *user, void *p, size_t n) {
+  (void)user;
+  if (n >= LONG_ALLOC && ++lc.big == lc.fail_big) return NULL;
+  void *q = realloc(p, n);
+  if (q && !p) lc.live++;
+  return q;
+}
+static void lc_free(void *user, void *p) {
+  (void)user;
+  if (p) lc.live--;
+  free(p);
+}
+
+/* Every copy of a long text the loader keeps (descriptions, an enum value)
+ * failing in turn: DDBST_ENOMEM, no model, nothing left allocated; then
+ * the model loads and keeps the value whole. */
+static void model_load_long_texts(void **state) {
+  (void)state;
+  char *t = malloc(LONG_TEXT + 1);
+  assert_non_null(t);
+  memset(t, 'x', LONG_TEXT);
+  t[LONG_TEXT] = '\0';
+  char *json = malloc(6 * LONG_TEXT + 1024);
+  assert_non_null(json);
+  sprintf(json,
+          "{\"ddbst\": 1, \"description\": \"%s\", \"table\": {\"name\": "
+          "\"tab1\", \"partitionKey\": \"PK\", \"sortKey\": \"SK\"},"
+          " \"entities\": {\"A\": {\"description\": \"%s\", \"attributes\": "
+          "{\"id\": \"string\", \"s\": {\"type\": \"enum\", \"description\": "
+          "\"%s\", \"values\": [\"on\", \"%s\"]}}, \"key\": {\"pk\": "
+          "\"A#{id}\", \"sk\": \"A\"}}}, \"patterns\": {\"getA\": {\"get\": "
+          "\"A\", \"description\": \"%s\"}}}",
+          t, t, t, t, t);
+  ddbst_allocator hooks = {lc_malloc, lc_realloc, lc_free, NULL};
+  long step, fails = 0;
+  for (step = 1; step < 100; step++) {
+    memset(&lc, 0, sizeof lc);
+    lc.fail_big = step;
+    ddbst_load_options o;
+    memset(&o, 0, sizeof o);
+    o.size = sizeof o;
+    o.allocator = &hooks;
+    ddbst_model *m = (ddbst_model *)&o; /* must come back NULL */
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    int rc = ddbst_model_load(json, strlen(json), &o, &m, &err);
+    if (rc == 0) {
+      lc.fail_big = 0;
+      ddbst_item *it = ddbst_item_new(m, ddbst_model_entity(m, "A"));
+      assert_non_null(it);
+      if (try_set(it, "s", t, &err) != 0)
+        fail_msg("the long enum value: %s: %s", err.path, err.message);
+      ddbst_item_free(it);
+      ddbst_model_free(m);
+      assert_int_equal(lc.live, 0);
+      break;
+    }
+    fails++;
+    expect_enomem("ddbst_model_load (a long text's copy)", step, rc, &err);
+    assert_null(m);
+    if (lc.live != 0)
+      fail_msg("a long text's copy failing (%ld): %ld blocks live", step,
+               lc.live);
+  }
+  /* five texts, each read into the tree and then kept by the model */
+  assert_true(fails >= 10);
+  free(json);
+  free(t);
+}
+
 /* ---- items and buffers ---- */
 
 static void item_new(void **state) {
@@ -591,7 +677,8 @@ static void json_call(void **state) {
 int main(void) {
   if (sodium_init() < 0) return 1;
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(model_load),   cmocka_unit_test(item_new),
+      cmocka_unit_test(model_load),   cmocka_unit_test(model_load_long_texts),
+      cmocka_unit_test(item_new),
       cmocka_unit_test(buf_new),      cmocka_unit_test(keys_json),
       cmocka_unit_test(put_request),  cmocka_unit_test(update_request),
       cmocka_unit_test(query_request), cmocka_unit_test(txn),
