@@ -7,9 +7,31 @@
 #define DDBST_LOAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "json/tree.h"
 #include "model/model.h"
+
+/* Names looked up once per attribute or pattern, hashed once per load
+ * (load_names.c). Slots hold an entry's index + 1 (0: free); state 0:
+ * not built yet, 1: built, -1: the model outgrew the table (then a walk). */
+enum {
+  DDBST__KEY_NAMES_MAX = 128,
+  DDBST__KEY_SLOTS = 256,
+  DDBST__ENTITY_SLOTS = 1024
+};
+typedef struct ddbst__key_names {
+  int state;
+  unsigned n;
+  uint16_t slot[DDBST__KEY_SLOTS];
+  const char *name[DDBST__KEY_NAMES_MAX];
+  size_t len[DDBST__KEY_NAMES_MAX];
+  const char *clash[DDBST__KEY_NAMES_MAX];
+} ddbst__key_names;
+typedef struct ddbst__entity_names {
+  int state;
+  uint16_t slot[DDBST__ENTITY_SLOTS];
+} ddbst__entity_names;
 
 typedef struct ddbst__loader {
   ddbst_model *m;
@@ -36,6 +58,8 @@ typedef struct ddbst__loader {
    * (load_overlap.c); NULL before, or when out of memory (then every pair
    * is compared). */
   struct ddbst__keysigs *sigs;
+  ddbst__key_names keys;
+  ddbst__entity_names entities;
 } ddbst__loader;
 
 /* ---- reporting (load_check.c) ---- */
@@ -97,6 +121,13 @@ const char *ddbst__load_literal(ddbst__loader *L, const ddbst__attr *a,
  * -1 when there is none. */
 int ddbst__attr_index(const ddbst__entity *e, const char *name);
 int ddbst__index_named(const ddbst_model *m, const char *name);
+
+/* What attribute `name` would shadow of the table's keys ("partition key",
+ * "sort key", "entity attribute", "index key attribute"), NULL when none;
+ * once the table is loaded (load_names.c). */
+const char *ddbst__load_key_clash(ddbst__loader *L, const char *name);
+/* The entity named `name`, or -1; once every entity is loaded. */
+int ddbst__load_entity_named(ddbst__loader *L, const char *name);
 
 /* ---- the parts ---- */
 

@@ -450,18 +450,7 @@ static int has_own(const ddbst__entity *e, const ddbst__template *t) {
 static void check_not_key_attr(ddbst__loader *L, const ddbst__attr *a,
                                const ddbst__jnode *at) {
   const ddbst_model *m = L->m;
-  const char *clash = NULL;
-  if (m->pk_attr && strcmp(a->name, m->pk_attr) == 0) clash = "partition key";
-  if (m->sk_attr && strcmp(a->name, m->sk_attr) == 0) clash = "sort key";
-  if (m->entity_attr && strcmp(a->name, m->entity_attr) == 0)
-    clash = "entity attribute";
-  for (int i = 0; i < m->nindexes; i++)
-    if (ddbst__index_written(&m->indexes[i]) &&
-        ((m->indexes[i].pk_attr &&
-          strcmp(a->name, m->indexes[i].pk_attr) == 0) ||
-         (m->indexes[i].sk_attr &&
-          strcmp(a->name, m->indexes[i].sk_attr) == 0)))
-      clash = "index key attribute";
+  const char *clash = ddbst__load_key_clash(L, a->name);
   if (clash)
     ddbst__load_report(
         L, at, "'%s' is the table's %s; ddbst writes it from the key templates",

@@ -180,11 +180,8 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
   for (size_t i = 0; i < count && p->entities; i++) {
     const ddbst__jnode *x =
         what->type == DDBST__J_ARRAY ? what->items[i] : what;
-    int e = -1;
-    if (x->type == DDBST__J_STRING)
-      for (int j = 0; j < m->nentities && e < 0; j++)
-        if (m->entities[j].name && strcmp(m->entities[j].name, x->text) == 0)
-          e = j;
+    int e = x->type == DDBST__J_STRING ? ddbst__load_entity_named(L, x->text)
+                                       : -1;
     if (e < 0) {
       char tail[DDBST__TAIL_CAP];
       if (x->type != DDBST__J_STRING)
@@ -263,21 +260,24 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
     } else {
       int a = ddbst__attr_index(first, range->text);
       int in_sk = 0;
-      ddbst__suggest s;
-      ddbst__suggest_init(&s, range->text);
-      for (int i = 0; i < first_key->sk.nsegs; i++) {
-        int f = first_key->sk.segs[i].attr;
-        if (f >= 0 && f == a) in_sk = 1;
-        if (f >= 0) ddbst__suggest_offer(&s, first->attrs[f].name);
-      }
-      char tail[DDBST__TAIL_CAP];
-      if (!in_sk)
+      for (int i = 0; i < first_key->sk.nsegs; i++)
+        if (a >= 0 && first_key->sk.segs[i].attr == a) in_sk = 1;
+      if (in_sk) {
+        p->range = a;
+      } else {
+        /* the edit distances only for the message */
+        ddbst__suggest s;
+        ddbst__suggest_init(&s, range->text);
+        for (int i = 0; i < first_key->sk.nsegs; i++) {
+          int f = first_key->sk.segs[i].attr;
+          if (f >= 0) ddbst__suggest_offer(&s, first->attrs[f].name);
+        }
+        char tail[DDBST__TAIL_CAP];
         ddbst__load_report_field(
             L, "range", range, "'%s' is not a facet of %s's sort key %s%s",
             range->text, first->name, first_key->sk.source,
             ddbst__suggest_tail(ddbst__suggest_best(&s), tail, sizeof tail));
-      else
-        p->range = a;
+      }
     }
   }
 
