@@ -97,6 +97,11 @@ int ddbst__load_expect(ddbst__loader *L, const ddbst__jnode *n, ddbst__jtype t,
  * allowed field that `obj` lacks is reported as "did you mean" it. */
 void ddbst__load_check_fields(ddbst__loader *L, const ddbst__jnode *obj,
                               const char *const *allowed);
+/* The same, and got[i] = the member named allowed[i] (NULL when absent;
+ * `got` has a slot per allowed field): the one walk of the members the
+ * lookups after it read, instead of a search per field. */
+void ddbst__load_fields(ddbst__loader *L, const ddbst__jnode *obj,
+                        const char *const *allowed, const ddbst__jnode **got);
 /* 1 when a member of `obj` was reported as a misspelling of `field`
  * (ddbst__load_check_fields said "did you mean" it): then "'field' is
  * required" is that same typo, and is not reported again. */
@@ -110,6 +115,11 @@ int ddbst__load_first_unknown(ddbst__loader *L, int index, const char *name);
 const ddbst__jnode *ddbst__load_string(ddbst__loader *L,
                                        const ddbst__jnode *obj,
                                        const char *field, int required);
+/* The same for member `n` of `obj` (named `field`), already looked up. */
+const ddbst__jnode *ddbst__load_string_of(ddbst__loader *L,
+                                          const ddbst__jnode *obj,
+                                          const char *field,
+                                          const ddbst__jnode *n, int required);
 /* Entity, attribute and pattern names: identifiers. */
 int ddbst__is_identifier(const char *s);
 /* A literal (default, condition or filter value) for attribute `a`, as

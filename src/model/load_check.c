@@ -155,11 +155,21 @@ static const char *misspelt(const ddbst__jnode *obj, const char *key,
 
 void ddbst__load_check_fields(ddbst__loader *L, const ddbst__jnode *obj,
                               const char *const *allowed) {
+  ddbst__load_fields(L, obj, allowed, NULL);
+}
+
+void ddbst__load_fields(ddbst__loader *L, const ddbst__jnode *obj,
+                        const char *const *allowed, const ddbst__jnode **got) {
+  if (got)
+    for (const char *const *a = allowed; *a; a++) got[a - allowed] = NULL;
   for (size_t i = 0; i < obj->count; i++) {
-    int ok = 0;
-    for (const char *const *a = allowed; *a; a++)
-      if (strcmp(obj->keys[i], *a) == 0) ok = 1;
-    if (ok) continue;
+    const char *key = obj->keys[i];
+    const char *const *f = allowed; /* the first byte spares most strcmps */
+    while (*f && ((*f)[0] != key[0] || strcmp(*f, key) != 0)) f++;
+    if (*f) {
+      if (got) got[f - allowed] = obj->items[i];
+      continue;
+    }
     const char *meant = misspelt(obj, obj->keys[i], allowed);
     if (meant) {
       L->meant_in[L->nmeant % 16] = obj;
@@ -203,7 +213,15 @@ int ddbst__load_first_unknown(ddbst__loader *L, int index, const char *name) {
 const ddbst__jnode *ddbst__load_string(ddbst__loader *L,
                                        const ddbst__jnode *obj,
                                        const char *field, int required) {
-  const ddbst__jnode *n = ddbst__jobj_get(obj, field);
+  return ddbst__load_string_of(L, obj, field, ddbst__jobj_get(obj, field),
+                               required);
+}
+
+const ddbst__jnode *ddbst__load_string_of(ddbst__loader *L,
+                                          const ddbst__jnode *obj,
+                                          const char *field,
+                                          const ddbst__jnode *n,
+                                          int required) {
   if (!n) {
     if (required && !ddbst__load_misspelt(L, obj, field))
       ddbst__load_report_field(L, field, obj, "'%s' is required", field);

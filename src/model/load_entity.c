@@ -28,9 +28,8 @@ static int parse_type(ddbst__loader *L, const ddbst__jnode *n, ddbst__type *t) {
   return 0;
 }
 
-static int get_bool(ddbst__loader *L, const ddbst__jnode *obj,
+static int get_bool(ddbst__loader *L, const ddbst__jnode *n,
                     const char *field) {
-  const ddbst__jnode *n = ddbst__jobj_get(obj, field);
   if (!n) return 0;
   if (n->type != DDBST__J_BOOL) {
     ddbst__load_report_field(L, field, n, "expected true or false");
@@ -39,10 +38,9 @@ static int get_bool(ddbst__loader *L, const ddbst__jnode *obj,
   return n->boolean;
 }
 
-/* An option that only some types take. */
-static int type_takes(ddbst__loader *L, const ddbst__jnode *obj,
+/* An option that only some types take: `n`, member `field`. */
+static int type_takes(ddbst__loader *L, const ddbst__jnode *n,
                       const char *field, const ddbst__attr *a, int allowed) {
-  const ddbst__jnode *n = ddbst__jobj_get(obj, field);
   if (!n) return 0;
   if (!allowed) {
     ddbst__load_report_field(L, field, n, "a %s attribute has no '%s'",
@@ -57,6 +55,8 @@ static void load_attribute(ddbst__loader *L, const char *name,
   static const char *const fields[] = {
       "type",  "required", "default", "precision",   "width",
       "negative", "values", "escape", "description", "normalize", NULL};
+  enum { F_TYPE, F_REQUIRED, F_DEFAULT, F_PRECISION, F_WIDTH, F_NEGATIVE,
+         F_VALUES, F_ESCAPE, F_DESCRIPTION, F_NORMALIZE, NFIELDS };
   a->name = ddbst__load_dup(L, name);
   if (!a->name) return;
   a->precision = DDBST__PREC_S;
@@ -75,10 +75,12 @@ static void load_attribute(ddbst__loader *L, const char *name,
   }
   if (!ddbst__load_expect(L, n, DDBST__J_OBJECT, "a type name or an object"))
     return;
-  ddbst__load_check_fields(L, n, fields);
-  const ddbst__jnode *note = ddbst__load_string(L, n, "description", 0);
+  const ddbst__jnode *got[NFIELDS];
+  ddbst__load_fields(L, n, fields, got);
+  const ddbst__jnode *note =
+      ddbst__load_string_of(L, n, "description", got[F_DESCRIPTION], 0);
   if (note) a->description = ddbst__load_dup(L, note->text);
-  const ddbst__jnode *t = ddbst__jobj_get(n, "type");
+  const ddbst__jnode *t = got[F_TYPE];
   if (!t) {
     if (!ddbst__load_misspelt(L, n, "type"))
       ddbst__load_report(L, n, "'type' is required");
@@ -88,10 +90,11 @@ static void load_attribute(ddbst__loader *L, const char *name,
   int typed = parse_type(L, t, &a->type);
   ddbst__load_pop(L, old);
   if (!typed) return;
-  a->required = get_bool(L, n, "required");
+  a->required = get_bool(L, got[F_REQUIRED], "required");
 
-  if (type_takes(L, n, "precision", a, a->type == DDBST__T_TIMESTAMP)) {
-    const ddbst__jnode *p = ddbst__jobj_get(n, "precision");
+  if (type_takes(L, got[F_PRECISION], "precision", a,
+                 a->type == DDBST__T_TIMESTAMP)) {
+    const ddbst__jnode *p = got[F_PRECISION];
     if (p->type == DDBST__J_STRING && strcmp(p->text, "s") == 0)
       a->precision = DDBST__PREC_S;
     else if (p->type == DDBST__J_STRING && strcmp(p->text, "ms") == 0)
@@ -102,8 +105,8 @@ static void load_attribute(ddbst__loader *L, const char *name,
       ddbst__load_report_field(L, "precision", p,
                                "expected \"s\", \"ms\" or \"us\"");
   }
-  if (type_takes(L, n, "width", a, a->type == DDBST__T_INTEGER)) {
-    const ddbst__jnode *w = ddbst__jobj_get(n, "width");
+  if (type_takes(L, got[F_WIDTH], "width", a, a->type == DDBST__T_INTEGER)) {
+    const ddbst__jnode *w = got[F_WIDTH];
     int64_t v = 0;
     if (w->type != DDBST__J_NUMBER || ddbst__int_parse(w->text, w->len, &v) ||
         v < 1 || v > 19)
@@ -112,8 +115,9 @@ static void load_attribute(ddbst__loader *L, const char *name,
     else
       a->width = (int)v;
   }
-  if (type_takes(L, n, "negative", a, a->type == DDBST__T_INTEGER)) {
-    const ddbst__jnode *g = ddbst__jobj_get(n, "negative");
+  if (type_takes(L, got[F_NEGATIVE], "negative", a,
+                 a->type == DDBST__T_INTEGER)) {
+    const ddbst__jnode *g = got[F_NEGATIVE];
     if (g->type == DDBST__J_STRING && strcmp(g->text, "refuse") == 0)
       a->sortable_negative = 0;
     else if (g->type == DDBST__J_STRING && strcmp(g->text, "sortable") == 0)
@@ -125,8 +129,8 @@ static void load_attribute(ddbst__loader *L, const char *name,
       ddbst__load_report_field(L, "negative", g,
                                "sortable negative integers need a 'width'");
   }
-  if (type_takes(L, n, "escape", a, a->type == DDBST__T_STRING)) {
-    const ddbst__jnode *x = ddbst__jobj_get(n, "escape");
+  if (type_takes(L, got[F_ESCAPE], "escape", a, a->type == DDBST__T_STRING)) {
+    const ddbst__jnode *x = got[F_ESCAPE];
     if (x->type == DDBST__J_STRING && strcmp(x->text, "ordered") == 0)
       a->escape = DDBST__ESCAPE_ORDERED;
     else if (x->type == DDBST__J_BOOL)
@@ -137,8 +141,9 @@ static void load_attribute(ddbst__loader *L, const char *name,
                                "\"ordered\" (escapes that keep the values' "
                                "order)");
   }
-  if (type_takes(L, n, "normalize", a, a->type == DDBST__T_STRING)) {
-    const ddbst__jnode *x = ddbst__jobj_get(n, "normalize");
+  if (type_takes(L, got[F_NORMALIZE], "normalize", a,
+                 a->type == DDBST__T_STRING)) {
+    const ddbst__jnode *x = got[F_NORMALIZE];
     if (x->type == DDBST__J_STRING && strcmp(x->text, "NFC") == 0)
       a->normalize = DDBST__NORM_NFC;
     else if (x->type == DDBST__J_STRING &&
@@ -149,7 +154,7 @@ static void load_attribute(ddbst__loader *L, const char *name,
                                "expected \"NFC\" or \"NFKC_Casefold\"");
   }
   if (a->type == DDBST__T_ENUM) {
-    const ddbst__jnode *vs = ddbst__jobj_get(n, "values");
+    const ddbst__jnode *vs = got[F_VALUES];
     size_t o2 = ddbst__load_push(L, "values");
     if (!vs) {
       ddbst__load_report(L, n, "an enum needs 'values'");
@@ -177,10 +182,10 @@ static void load_attribute(ddbst__loader *L, const char *name,
     }
     ddbst__load_pop(L, o2);
   } else {
-    type_takes(L, n, "values", a, 0);
+    type_takes(L, got[F_VALUES], "values", a, 0);
   }
 
-  const ddbst__jnode *d = ddbst__jobj_get(n, "default");
+  const ddbst__jnode *d = got[F_DEFAULT];
   if (d) {
     size_t o3 = ddbst__load_push(L, "default");
     if (d->type == DDBST__J_STRING && strcmp(d->text, "now") == 0 &&
@@ -486,6 +491,8 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
   static const char *const fields[] = {"attributes", "key",     "indexes",
                                        "unique",     "version", "timestamps",
                                        "description", NULL};
+  enum { F_ATTRIBUTES, F_KEY, F_INDEXES, F_UNIQUE, F_VERSION, F_TIMESTAMPS,
+         F_DESCRIPTION, NFIELDS };
   ddbst_model *m = L->m;
   e->name = ddbst__load_dup(L, name);
   if (!e->name) return; /* out of memory: the load ends here */
@@ -498,11 +505,13 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
         "an entity name starts with a letter or '_' and holds only "
         "letters, digits, '_' and '-'");
   if (!ddbst__load_expect(L, n, DDBST__J_OBJECT, "an object")) return;
-  ddbst__load_check_fields(L, n, fields);
-  const ddbst__jnode *desc = ddbst__load_string(L, n, "description", 0);
+  const ddbst__jnode *got[NFIELDS];
+  ddbst__load_fields(L, n, fields, got);
+  const ddbst__jnode *desc =
+      ddbst__load_string_of(L, n, "description", got[F_DESCRIPTION], 0);
   if (desc) e->description = ddbst__load_dup(L, desc->text);
 
-  const ddbst__jnode *attrs = ddbst__jobj_get(n, "attributes");
+  const ddbst__jnode *attrs = got[F_ATTRIBUTES];
   size_t old = ddbst__load_push(L, "attributes");
   size_t declared = 0;
   e->attrs_unread = 1;
@@ -517,8 +526,7 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
   /* Room for the declared ones and the implicit ones the entity may add:
    * its version, and its timestamps' two (at least one slot, so that a
    * model without attributes still goes on to its keys' checks). */
-  size_t implicit = (ddbst__jobj_get(n, "version") ? 1 : 0) +
-                    (ddbst__jobj_get(n, "timestamps") ? 2 : 0);
+  size_t implicit = (got[F_VERSION] ? 1 : 0) + (got[F_TIMESTAMPS] ? 2 : 0);
   e->attrs = ddbst__load_array(L, declared + implicit ? declared + implicit : 1,
                                sizeof *e->attrs);
   if (!e->attrs) {
@@ -535,16 +543,16 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
   ddbst__load_pop(L, old);
   if (L->nomem) return; /* an attribute may lack its name */
 
-  const ddbst__jnode *ver = ddbst__jobj_get(n, "version");
+  const ddbst__jnode *ver = got[F_VERSION];
   if (ver) {
     size_t o2 = ddbst__load_push(L, "version");
     if (ddbst__load_expect(L, ver, DDBST__J_STRING, "an attribute name"))
       e->version_attr = implicit_attr(L, e, ver->text, DDBST__T_INTEGER, ver);
     ddbst__load_pop(L, o2);
   }
-  load_timestamps(L, e, ddbst__jobj_get(n, "timestamps"));
+  load_timestamps(L, e, got[F_TIMESTAMPS]);
 
-  const ddbst__jnode *key = ddbst__jobj_get(n, "key");
+  const ddbst__jnode *key = got[F_KEY];
   old = ddbst__load_push(L, "key");
   if (!key) {
     if (!ddbst__load_misspelt(L, n, "key"))
@@ -559,7 +567,7 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
   }
   ddbst__load_pop(L, old);
 
-  const ddbst__jnode *ixs = ddbst__jobj_get(n, "indexes");
+  const ddbst__jnode *ixs = got[F_INDEXES];
   if (ixs) {
     old = ddbst__load_push(L, "indexes");
     if (ddbst__load_expect(L, ixs, DDBST__J_OBJECT,
@@ -586,8 +594,14 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
           ddbst__load_check_fields(L, x, xf);
           ddbst__ekey *k = &e->indexes[e->nindexes++];
           k->index = ix;
+          /* "index NAME" for messages: a copy, not a format, as every
+           * entity of a large model makes one per index it is in */
           char where[300];
-          snprintf(where, sizeof where, "index %s", ixs->keys[i]);
+          size_t wn = strlen(ixs->keys[i]);
+          if (wn > sizeof where - 7) wn = sizeof where - 7;
+          memcpy(where, "index ", 6);
+          memcpy(where + 6, ixs->keys[i], wn);
+          where[6 + wn] = '\0';
           if (m->indexes[ix].native)
             ddbst__load_native_member(L, e, x, k);
           else if (m->indexes[ix].local)
@@ -618,7 +632,7 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
     e->indexes[i].has_own_facets =
         has_own(e, &e->indexes[i].pk) || has_own(e, &e->indexes[i].sk);
 
-  const ddbst__jnode *uq = ddbst__jobj_get(n, "unique");
+  const ddbst__jnode *uq = got[F_UNIQUE];
   if (uq) {
     old = ddbst__load_push(L, "unique");
     if (ddbst__load_expect(L, uq, DDBST__J_OBJECT,

@@ -35,9 +35,8 @@ static int same_partition(const ddbst__entity *ea, const ddbst__template *a,
   return 1;
 }
 
-static uint32_t get_limit(ddbst__loader *L, const ddbst__jnode *lim,
+static uint32_t get_limit(ddbst__loader *L, const ddbst__jnode *v,
                           const char *field) {
-  const ddbst__jnode *v = ddbst__jobj_get(lim, field);
   if (!v) return 0;
   int64_t x = 0;
   if (v->type != DDBST__J_NUMBER || ddbst__int_parse(v->text, v->len, &x) ||
@@ -114,31 +113,36 @@ static void load_pattern_filter(ddbst__loader *L, const ddbst__jnode *f,
   ddbst__load_pop(L, old);
 }
 
+/* A pattern's fields, and their slots in what ddbst__load_fields finds. */
+static const char *const fields[] = {"get",   "query", "scan",
+                                     "index", "range", "order",
+                                     "limit", "filter", "description",
+                                     NULL};
+enum { F_GET, F_QUERY, F_SCAN, F_INDEX, F_RANGE, F_ORDER, F_LIMIT, F_FILTER,
+       F_DESCRIPTION, NFIELDS };
+
 /* What lint and doc read beyond the request shape: whether the pattern
  * relies on order, the filter, the description; and what a scan refuses. */
 static void load_pattern_review(ddbst__loader *L, const ddbst__jnode *n,
+                                const ddbst__jnode *const *got,
                                 ddbst__pattern *p) {
-  if (p->op == DDBST__OP_SCAN &&
-      (ddbst__jobj_get(n, "range") || ddbst__jobj_get(n, "order")))
+  if (p->op == DDBST__OP_SCAN && (got[F_RANGE] || got[F_ORDER]))
     ddbst__load_report(
         L, n, "a scan has no key order: 'range' and 'order' do not apply");
-  p->ordered = ddbst__jobj_get(n, "order") || ddbst__jobj_get(n, "range");
-  const ddbst__jnode *f = ddbst__jobj_get(n, "filter");
+  p->ordered = got[F_ORDER] || got[F_RANGE];
+  const ddbst__jnode *f = got[F_FILTER];
   if (f && p->op == DDBST__OP_GET)
     ddbst__load_report_field(L, "filter", f,
                              "GetItem reads one item: it takes no filter");
   else if (f)
     load_pattern_filter(L, f, p);
-  const ddbst__jnode *d = ddbst__load_string(L, n, "description", 0);
+  const ddbst__jnode *d =
+      ddbst__load_string_of(L, n, "description", got[F_DESCRIPTION], 0);
   if (d) p->description = ddbst__load_dup(L, d->text);
 }
 
 void ddbst__load_pattern(ddbst__loader *L, const char *name,
                          const ddbst__jnode *n, ddbst__pattern *p) {
-  static const char *const fields[] = {"get",   "query", "scan",
-                                       "index", "range", "order",
-                                       "limit", "filter", "description",
-                                       NULL};
   ddbst_model *m = L->m;
   p->name = ddbst__load_dup(L, name);
   if (!p->name) return; /* out of memory: the load ends here */
@@ -150,10 +154,11 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
         "a pattern name starts with a letter or '_' and holds only "
         "letters, digits, '_' and '-'");
   if (!ddbst__load_expect(L, n, DDBST__J_OBJECT, "an object")) return;
-  ddbst__load_check_fields(L, n, fields);
-  const ddbst__jnode *get = ddbst__jobj_get(n, "get");
-  const ddbst__jnode *query = ddbst__jobj_get(n, "query");
-  const ddbst__jnode *scan = ddbst__jobj_get(n, "scan");
+  const ddbst__jnode *got[NFIELDS];
+  ddbst__load_fields(L, n, fields, got);
+  const ddbst__jnode *get = got[F_GET];
+  const ddbst__jnode *query = got[F_QUERY];
+  const ddbst__jnode *scan = got[F_SCAN];
   if (!!get + !!query + !!scan != 1) {
     ddbst__load_report(
         L, n,
@@ -198,7 +203,7 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
   }
   ddbst__load_pop(L, old);
 
-  const ddbst__jnode *ixn = ddbst__load_string(L, n, "index", 0);
+  const ddbst__jnode *ixn = ddbst__load_string_of(L, n, "index", got[F_INDEX], 0);
   if (ixn) {
     if (get)
       ddbst__load_report_field(
@@ -212,11 +217,10 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
           ddbst__suggest_tail(ddbst__suggest_index(m, ixn->text), tail,
                               sizeof tail));
   }
-  if (get && (ddbst__jobj_get(n, "range") || ddbst__jobj_get(n, "order") ||
-              ddbst__jobj_get(n, "limit")))
+  if (get && (got[F_RANGE] || got[F_ORDER] || got[F_LIMIT]))
     ddbst__load_report(L, n,
                        "'range', 'order' and 'limit' apply to queries only");
-  load_pattern_review(L, n, p);
+  load_pattern_review(L, n, got, p);
 
   int has_sk = p->index < 0 ? m->sk_attr != NULL
                             : m->indexes[p->index].sk_attr != NULL;
@@ -247,7 +251,7 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
     }
   }
 
-  const ddbst__jnode *range = ddbst__load_string(L, n, "range", 0);
+  const ddbst__jnode *range = ddbst__load_string_of(L, n, "range", got[F_RANGE], 0);
   if (range && first_key && !first->attrs_unread) {
     if (!has_sk) {
       ddbst__load_report_field(L, "range", range,
@@ -281,7 +285,7 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
     }
   }
 
-  const ddbst__jnode *order = ddbst__load_string(L, n, "order", 0);
+  const ddbst__jnode *order = ddbst__load_string_of(L, n, "order", got[F_ORDER], 0);
   if (order) {
     if (strcmp(order->text, "desc") == 0)
       p->descending = 1;
@@ -289,15 +293,16 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
       ddbst__load_report_field(L, "order", order,
                                "expected \"asc\" or \"desc\"");
   }
-  const ddbst__jnode *lim = ddbst__jobj_get(n, "limit");
+  const ddbst__jnode *lim = got[F_LIMIT];
   if (lim && !get) {
     old = ddbst__load_push(L, "limit");
     if (ddbst__load_expect(L, lim, DDBST__J_OBJECT,
                            "{\"default\": n, \"max\": n}")) {
       static const char *const lf[] = {"default", "max", NULL};
-      ddbst__load_check_fields(L, lim, lf);
-      p->limit_default = get_limit(L, lim, "default");
-      p->limit_max = get_limit(L, lim, "max");
+      const ddbst__jnode *lgot[2];
+      ddbst__load_fields(L, lim, lf, lgot);
+      p->limit_default = get_limit(L, lgot[0], "default");
+      p->limit_max = get_limit(L, lgot[1], "max");
       if (p->limit_default && p->limit_max && p->limit_default > p->limit_max)
         ddbst__load_report(L, lim,
                            "the default limit %u is above the maximum %u",
