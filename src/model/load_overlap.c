@@ -43,6 +43,9 @@ struct ddbst__keysigs {
   kentry *grouped;     /* the spaces' arrays, in one block each */
   int *loose;
   ddbst__tsig *guards; /* every entity's unique guards, in order */
+  int *guard_owner;    /* ... the entity of each */
+  int *guard_index;    /* ... and its index in the entity's uniques */
+  size_t nguards;
   ddbst__tsig empty;   /* the absent sort key's */
 };
 
@@ -111,12 +114,13 @@ static void make_sigs(ddbst__loader *L) {
     held += 1 + (size_t)m->entities[e].nindexes;
   }
   /* one block: the struct, then each array at an 8-byte boundary */
-  size_t n = nkeys ? nkeys : 1, at = 0, off[6];
-  const size_t sizes[6] = {sizeof(struct ddbst__keysigs), n * sizeof(ksig),
-                           (nguards ? nguards : 1) * sizeof(ddbst__tsig),
+  size_t n = nkeys ? nkeys : 1, ng = nguards ? nguards : 1, at = 0, off[8];
+  const size_t sizes[8] = {sizeof(struct ddbst__keysigs), n * sizeof(ksig),
+                           ng * sizeof(ddbst__tsig),
                            (size_t)(m->nindexes + 1) * sizeof(kspace),
-                           held * sizeof(kentry), held * sizeof(int)};
-  for (int i = 0; i < 6; i++) {
+                           held * sizeof(kentry), held * sizeof(int),
+                           ng * sizeof(int), ng * sizeof(int)};
+  for (int i = 0; i < 8; i++) {
     off[i] = at;
     at += (sizes[i] + 7) / 8 * 8;
   }
@@ -133,6 +137,9 @@ static void make_sigs(ddbst__loader *L) {
   s->spaces = (void *)(block + off[3]);
   s->grouped = (void *)(block + off[4]);
   s->loose = (void *)(block + off[5]);
+  s->guard_owner = (void *)(block + off[6]);
+  s->guard_index = (void *)(block + off[7]);
+  s->nguards = nguards;
   L->sigs = s;
   const ddbst__template empty = {.source = NULL};
   ddbst__template_sig(&empty, m->delim, m->delim_len, &s->empty);
@@ -148,9 +155,12 @@ static void make_sigs(ddbst__loader *L) {
     }
   size_t g = 0;
   for (int e = 0; e < m->nentities; e++)
-    for (int u = 0; u < m->entities[e].nuniques; u++)
+    for (int u = 0; u < m->entities[e].nuniques; u++, g++) {
       ddbst__template_sig(&m->entities[e].uniques[u].tmpl, m->delim,
-                          m->delim_len, &s->guards[g++]);
+                          m->delim_len, &s->guards[g]);
+      s->guard_owner[g] = e;
+      s->guard_index[g] = u;
+    }
   make_spaces(m, s);
 }
 
@@ -172,6 +182,78 @@ static int may_share(const ddbst_model *m, const ddbst__ekey *a,
          ddbst__templates_may_share(a_sk, b_sk, m->delim, m->delim_len);
 }
 
+/* The first entry of space ks's group of partition signature `pk`. */
+static int group_start(const kspace *ks, uint64_t pk) {
+  kentry want = {pk, -1};
+  int lo = 0, hi = ks->ngrouped;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (by_pk(&ks->grouped[mid], &want) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Entity i's key `a` in space ix against entity j's (j < i): refused when
+ * they could be the same. */
+static void check_pair(ddbst__loader *L, int ix, int i, const ddbst__ekey *a,
+                       const ksig *si, int j) {
+  const ddbst_model *m = L->m;
+  if (si) {
+    const ksig *sj = key_sig(L, ix, j);
+    if (!sj->has || !sig_may_share(&si->pk, &sj->pk) ||
+        !sig_may_share(&si->sk, &sj->sk))
+      return;
+  }
+  const ddbst__entity *ei = &m->entities[i], *ej = &m->entities[j];
+  const ddbst__ekey *b = ddbst__entity_key(ej, ix);
+  if (!b || !b->pk.nsegs || !may_share(m, a, &a->sk, b, &b->sk)) return;
+  size_t old = ddbst__load_push(L, "entities");
+  size_t o2 = ddbst__load_push(L, ei->name);
+  ddbst__load_report(
+      L, NULL,
+      "%s and %s can have the same key in %s (%s / %s and %s / %s): "
+      "a key could not tell them apart; give them different literals",
+      ej->name, ei->name, ix < 0 ? "the table" : m->indexes[ix].name,
+      b->pk.source, b->sk.nsegs ? b->sk.source : "-", a->pk.source,
+      a->sk.nsegs ? a->sk.source : "-");
+  ddbst__load_pop(L, o2);
+  ddbst__load_pop(L, old);
+}
+
+/* Entity i's key `a` against unique guard u of entity j (the gi-th guard
+ * of the model): refused when a guard item could have its key. */
+static void check_guard(ddbst__loader *L, const ddbst__entity *ei,
+                        const ddbst__ekey *a, const ksig *si, int j, int u,
+                        size_t gi) {
+  const ddbst_model *m = L->m;
+  if (si) {
+    const ddbst__tsig *gs = &L->sigs->guards[gi];
+    if (!sig_may_share(&si->pk, gs) ||
+        !sig_may_share(&si->sk, m->sk_attr ? gs : &L->sigs->empty))
+      return;
+  }
+  const ddbst__unique *g = &m->entities[j].uniques[u];
+  ddbst__ekey gk;
+  memset(&gk, 0, sizeof gk);
+  gk.pk = g->tmpl;
+  const ddbst__template empty = {.source = NULL};
+  if (!may_share(m, a, &a->sk, &gk, m->sk_attr ? &g->tmpl : &empty)) return;
+  size_t old = ddbst__load_push(L, "entities");
+  size_t o2 = ddbst__load_push(L, m->entities[j].name);
+  size_t o3 = ddbst__load_push(L, "unique");
+  size_t o4 = ddbst__load_push(L, g->name);
+  ddbst__load_report(
+      L, NULL,
+      "the guard items of %s.%s (%s) can have the same key as %s "
+      "items; give the guard template its own literal",
+      m->entities[j].name, g->name, g->tmpl.source, ei->name);
+  ddbst__load_pop(L, o4);
+  ddbst__load_pop(L, o3);
+  ddbst__load_pop(L, o2);
+  ddbst__load_pop(L, old);
+}
+
 /* Keys must say which entity an item is: two entities (or an entity and a
  * unique guard) whose templates could produce the same key are refused. */
 void ddbst__check_ambiguous_keys(ddbst__loader *L) {
@@ -186,61 +268,38 @@ void ddbst__check_ambiguous_keys(ddbst__loader *L) {
        * their keys are values, which entities may share */
       if (ix >= 0 && m->indexes[ix].native) continue;
       const ksig *si = L->sigs ? key_sig(L, ix, i) : NULL;
-      for (int j = 0; j < i; j++) {
-        if (si) {
-          const ksig *sj = key_sig(L, ix, j);
-          if (!sj->has || !sig_may_share(&si->pk, &sj->pk) ||
-              !sig_may_share(&si->sk, &sj->sk))
-            continue;
+      if (si && pk_concrete(si)) {
+        /* only i's partition group and the loose entities can share its
+         * key: merged in entity order, the order of the full scan */
+        const kspace *ks = &L->sigs->spaces[ix + 1];
+        uint64_t want = pk_key(si);
+        int ga = group_start(ks, want), b = 0;
+        for (;;) {
+          int in_group = ga < ks->ngrouped && ks->grouped[ga].pk == want &&
+                         ks->grouped[ga].entity < i;
+          int in_loose = b < ks->nloose && ks->loose[b] < i;
+          if (!in_group && !in_loose) break;
+          int j = in_group && (!in_loose || ks->grouped[ga].entity < ks->loose[b])
+                      ? ks->grouped[ga++].entity
+                      : ks->loose[b++];
+          check_pair(L, ix, i, a, si, j);
         }
-        const ddbst__entity *ej = &m->entities[j];
-        const ddbst__ekey *b = ddbst__entity_key(ej, ix);
-        if (!b || !b->pk.nsegs || !may_share(m, a, &a->sk, b, &b->sk)) continue;
-        size_t old = ddbst__load_push(L, "entities");
-        size_t o2 = ddbst__load_push(L, ei->name);
-        ddbst__load_report(
-            L, NULL,
-            "%s and %s can have the same key in %s (%s / %s and %s / %s): "
-            "a key could not tell them apart; give them different literals",
-            ej->name, ei->name, ix < 0 ? "the table" : m->indexes[ix].name,
-            b->pk.source, b->sk.nsegs ? b->sk.source : "-", a->pk.source,
-            a->sk.nsegs ? a->sk.source : "-");
-        ddbst__load_pop(L, o2);
-        ddbst__load_pop(L, old);
+      } else {
+        for (int j = 0; j < i; j++) check_pair(L, ix, i, a, si, j);
       }
       /* unique guards live in the table, keyed by their template twice */
       /* ... and so in an index keyed on the table's keys alone */
-      int guards = ix < 0 || ddbst__index_all_shared(&m->indexes[ix]);
-      size_t gi = 0;
-      for (int j = 0; guards && j < m->nentities; j++)
-        for (int u = 0; u < m->entities[j].nuniques; u++, gi++) {
-          if (si) {
-            const ddbst__tsig *gs = &L->sigs->guards[gi];
-            if (!sig_may_share(&si->pk, gs) ||
-                !sig_may_share(&si->sk, m->sk_attr ? gs : &L->sigs->empty))
-              continue;
-          }
-          const ddbst__unique *g = &m->entities[j].uniques[u];
-          ddbst__ekey gk;
-          memset(&gk, 0, sizeof gk);
-          gk.pk = g->tmpl;
-          const ddbst__template empty = {.source = NULL};
-          if (!may_share(m, a, &a->sk, &gk, m->sk_attr ? &g->tmpl : &empty))
-            continue;
-          size_t old = ddbst__load_push(L, "entities");
-          size_t o2 = ddbst__load_push(L, m->entities[j].name);
-          size_t o3 = ddbst__load_push(L, "unique");
-          size_t o4 = ddbst__load_push(L, g->name);
-          ddbst__load_report(
-              L, NULL,
-              "the guard items of %s.%s (%s) can have the same key as %s "
-              "items; give the guard template its own literal",
-              m->entities[j].name, g->name, g->tmpl.source, ei->name);
-          ddbst__load_pop(L, o4);
-          ddbst__load_pop(L, o3);
-          ddbst__load_pop(L, o2);
-          ddbst__load_pop(L, old);
-        }
+      if (ix >= 0 && !ddbst__index_all_shared(&m->indexes[ix])) continue;
+      if (L->sigs) {
+        for (size_t gi = 0; gi < L->sigs->nguards; gi++)
+          check_guard(L, ei, a, si, L->sigs->guard_owner[gi],
+                      L->sigs->guard_index[gi], gi);
+      } else {
+        size_t gi = 0;
+        for (int j = 0; j < m->nentities; j++)
+          for (int u = 0; u < m->entities[j].nuniques; u++, gi++)
+            check_guard(L, ei, a, si, j, u, gi);
+      }
     }
 }
 
@@ -292,6 +351,21 @@ static int falls_in(const ddbst__loader *L, const ddbst__pattern *p,
           ddbst__template_may_start_with(&o->sk, q, qn, m->delim, m->delim_len));
 }
 
+/* Whether unique guard u of entity e (the gi-th of the model) can fall in
+ * the key range of falls_in. */
+static int guard_in_range(const ddbst__loader *L, const ddbst__ekey *k,
+                          const ksig *sp, const ddbst__tsig *sq, const char *q,
+                          size_t qn, int e, int u, size_t gi) {
+  const ddbst_model *m = L->m;
+  if (sp && sp->has &&
+      (!sig_may_share(&sp->pk, &L->sigs->guards[gi]) ||
+       !sig_may_start(&L->sigs->guards[gi], sq)))
+    return 0;
+  const ddbst__template *g = &m->entities[e].uniques[u].tmpl;
+  return ddbst__templates_may_share(&k->pk, g, m->delim, m->delim_len) &&
+         ddbst__template_may_start_with(g, q, qn, m->delim, m->delim_len);
+}
+
 /* Whether items that are not the pattern's can fall in its key range: an
  * entity outside it (or a unique guard) whose keys may share its partition
  * and start with the sort-key text the pattern reads. Such a pattern filters
@@ -326,16 +400,10 @@ void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p) {
     /* the pattern's partition group and the loose entities, in entity
      * order: the first intruder is the one the full scan finds */
     const kspace *ks = &L->sigs->spaces[p->index + 1];
-    kentry want = {pk_key(sp), -1};
-    int lo = 0, hi = ks->ngrouped;
-    while (lo < hi) { /* the group's first entry */
-      int mid = lo + (hi - lo) / 2;
-      if (by_pk(&ks->grouped[mid], &want) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    int a = lo, b = 0;
+    uint64_t want = pk_key(sp);
+    int a = group_start(ks, want), b = 0;
     while (!intruder) {
-      int in_group = a < ks->ngrouped && ks->grouped[a].pk == want.pk;
+      int in_group = a < ks->ngrouped && ks->grouped[a].pk == want;
       if (!in_group && b == ks->nloose) break;
       int e = in_group && (b == ks->nloose || ks->grouped[a].entity < ks->loose[b])
                   ? ks->grouped[a++].entity
@@ -348,17 +416,17 @@ void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p) {
   }
   int guards = p->index < 0 || ddbst__index_all_shared(&m->indexes[p->index]);
   size_t gi = 0;
-  for (int e = 0; guards && e < m->nentities && !intruder; e++)
-    for (int u = 0; u < m->entities[e].nuniques && !intruder; u++, gi++) {
-      if (sp && sp->has &&
-          (!sig_may_share(&sp->pk, &L->sigs->guards[gi]) ||
-           !sig_may_start(&L->sigs->guards[gi], &sq)))
-        continue;
-      const ddbst__template *g = &m->entities[e].uniques[u].tmpl;
-      if (ddbst__templates_may_share(&k->pk, g, m->delim, m->delim_len) &&
-          ddbst__template_may_start_with(g, q, qn, m->delim, m->delim_len))
+  if (L->sigs) { /* the guards by the flat list: most entities have none */
+    for (; guards && gi < L->sigs->nguards && !intruder; gi++)
+      if (guard_in_range(L, k, sp, &sq, q, qn, L->sigs->guard_owner[gi],
+                         L->sigs->guard_index[gi], gi))
         intruder = "a unique guard";
-    }
+  } else {
+    for (int e = 0; guards && e < m->nentities && !intruder; e++)
+      for (int u = 0; u < m->entities[e].nuniques && !intruder; u++, gi++)
+        if (guard_in_range(L, k, sp, &sq, q, qn, e, u, gi))
+          intruder = "a unique guard";
+  }
   for (int f = 0; p->index >= 0 && f < p->nfilter; f++)
     check_filter_projected(L, p, first->attrs[p->filter[f].attr].name,
                            "the pattern declares");
