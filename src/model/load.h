@@ -18,7 +18,7 @@
 enum {
   DDBST__KEY_NAMES_MAX = 128,
   DDBST__KEY_SLOTS = 256,
-  DDBST__ENTITY_SLOTS = 1024
+  DDBST__NAME_SLOTS = 1024
 };
 typedef struct ddbst__key_names {
   int state;
@@ -28,10 +28,10 @@ typedef struct ddbst__key_names {
   size_t len[DDBST__KEY_NAMES_MAX];
   const char *clash[DDBST__KEY_NAMES_MAX];
 } ddbst__key_names;
-typedef struct ddbst__entity_names {
+typedef struct ddbst__name_slots {
   int state;
-  uint16_t slot[DDBST__ENTITY_SLOTS];
-} ddbst__entity_names;
+  uint16_t slot[DDBST__NAME_SLOTS];
+} ddbst__name_slots;
 
 typedef struct ddbst__loader {
   ddbst_model *m;
@@ -59,7 +59,7 @@ typedef struct ddbst__loader {
    * is compared). */
   struct ddbst__keysigs *sigs;
   ddbst__key_names keys;
-  ddbst__entity_names entities;
+  ddbst__name_slots entities, indexes;
 } ddbst__loader;
 
 /* ---- reporting (load_check.c) ---- */
@@ -138,6 +138,8 @@ int ddbst__index_named(const ddbst_model *m, const char *name);
 const char *ddbst__load_key_clash(ddbst__loader *L, const char *name);
 /* The entity named `name`, or -1; once every entity is loaded. */
 int ddbst__load_entity_named(ddbst__loader *L, const char *name);
+/* ddbst__index_named, once the table is loaded. */
+int ddbst__load_index_named(ddbst__loader *L, const char *name);
 
 /* ---- the parts ---- */
 

@@ -576,7 +576,7 @@ void ddbst__load_entity(ddbst__loader *L, const char *name,
       for (size_t i = 0; i < ixs->count && e->indexes; i++) {
         size_t o2 = ddbst__load_push(L, ixs->keys[i]);
         const ddbst__jnode *x = ixs->items[i];
-        int ix = ddbst__index_named(m, ixs->keys[i]);
+        int ix = ddbst__load_index_named(L, ixs->keys[i]);
         if (ix < 0) {
           char tail[DDBST__TAIL_CAP];
           if (ddbst__load_first_unknown(L, 1, ixs->keys[i]))

@@ -75,41 +75,51 @@ const char *ddbst__load_key_clash(ddbst__loader *L, const char *name) {
   return NULL;
 }
 
-/* ---- entities ---- */
+/* ---- entities and indexes ---- */
 
-static void build_entities(const ddbst_model *m, ddbst__entity_names *t) {
-  if (m->nentities > DDBST__ENTITY_SLOTS / 2) {
-    t->state = -1;
-    return;
+/* The name of entry i of a name table, NULL when it has none. */
+typedef const char *(*name_of_fn)(const ddbst_model *m, int i);
+
+static const char *entity_name(const ddbst_model *m, int i) {
+  return m->entities[i].name;
+}
+static const char *index_name(const ddbst_model *m, int i) {
+  return m->indexes[i].name;
+}
+
+/* The first of `n` entries named `name`, or -1: by the table, built at the
+ * first lookup (the entries are all loaded by then), or by a walk when
+ * they outgrow it. */
+static int named(const ddbst_model *m, ddbst__name_slots *t, int n,
+                 name_of_fn name_of, const char *name) {
+  uint32_t mask = DDBST__NAME_SLOTS - 1;
+  if (!t->state) {
+    t->state = n > DDBST__NAME_SLOTS / 2 ? -1 : 1;
+    for (int j = 0; t->state > 0 && j < n; j++) {
+      const char *s = name_of(m, j);
+      if (!s) continue;
+      size_t len = strlen(s);
+      uint32_t i = ddbst__fnv1a(s, len) & mask;
+      for (; t->slot[i]; i = (i + 1) & mask)
+        if (strcmp(name_of(m, t->slot[i] - 1), s) == 0) break;
+      if (!t->slot[i]) t->slot[i] = (uint16_t)(j + 1); /* the first wins */
+    }
   }
-  t->state = 1;
-  uint32_t mask = DDBST__ENTITY_SLOTS - 1;
-  for (int j = 0; j < m->nentities; j++) {
-    const ddbst__entity *e = &m->entities[j];
-    if (!e->name) continue;
-    uint32_t i = ddbst__fnv1a(e->name, e->name_len) & mask;
-    while (t->slot[i]) i = (i + 1) & mask; /* names are unique (JSON keys) */
-    t->slot[i] = (uint16_t)(j + 1);
+  if (t->state < 0) {
+    for (int j = 0; j < n; j++)
+      if (name_of(m, j) && strcmp(name_of(m, j), name) == 0) return j;
+    return -1;
   }
+  for (uint32_t i = ddbst__fnv1a(name, strlen(name)) & mask; t->slot[i];
+       i = (i + 1) & mask)
+    if (strcmp(name_of(m, t->slot[i] - 1), name) == 0) return t->slot[i] - 1;
+  return -1;
 }
 
 int ddbst__load_entity_named(ddbst__loader *L, const char *name) {
-  const ddbst_model *m = L->m;
-  ddbst__entity_names *t = &L->entities;
-  if (!t->state) build_entities(m, t);
-  if (t->state < 0) {
-    for (int j = 0; j < m->nentities; j++)
-      if (m->entities[j].name && strcmp(m->entities[j].name, name) == 0)
-        return j;
-    return -1;
-  }
-  size_t n = strlen(name);
-  uint32_t mask = DDBST__ENTITY_SLOTS - 1;
-  for (uint32_t i = ddbst__fnv1a(name, n) & mask; t->slot[i];
-       i = (i + 1) & mask) {
-    const ddbst__entity *e = &m->entities[t->slot[i] - 1];
-    if (e->name_len == n && memcmp(e->name, name, n) == 0)
-      return t->slot[i] - 1;
-  }
-  return -1;
+  return named(L->m, &L->entities, L->m->nentities, entity_name, name);
+}
+
+int ddbst__load_index_named(ddbst__loader *L, const char *name) {
+  return named(L->m, &L->indexes, L->m->nindexes, index_name, name);
 }

@@ -209,7 +209,7 @@ void ddbst__load_pattern(ddbst__loader *L, const char *name,
       ddbst__load_report_field(
           L, "index", ixn,
           "GetItem reads only the table; query an index instead");
-    p->index = ddbst__index_named(m, ixn->text);
+    p->index = ddbst__load_index_named(L, ixn->text);
     char tail[DDBST__TAIL_CAP];
     if (p->index < 0 && ddbst__load_first_unknown(L, 1, ixn->text))
       ddbst__load_report_field(
