@@ -38,7 +38,13 @@ typedef struct kspace {
 } kspace;
 
 struct ddbst__keysigs {
-  ksig *keys;          /* [(index + 1) * nentities + entity] */
+  /* The keys entities have, each entity's in a row: its table key, then
+   * its index keys in its own order (ddbst__entity.indexes); an entity's
+   * row starts at first[entity]. Only the keys held: a matrix of every
+   * index by every entity was mostly empty, and made the load's peak. */
+  ksig *keys;
+  int *first;
+  ksig none;           /* the key an entity does not have */
   kspace *spaces;      /* [index + 1] */
   kentry *grouped;     /* the spaces' arrays, in one block each */
   int *loose;
@@ -83,8 +89,18 @@ static int by_pk(const void *a, const void *b) {
 
 /* Each space's arrays follow the last one's: they hold only the entities
  * with a key there, at most every entity's table key and index keys. */
+static const ksig *sig_of(const ddbst_model *m, const struct ddbst__keysigs *s,
+                          int ix, int e) {
+  const ksig *row = &s->keys[s->first[e]];
+  if (ix < 0) return row;
+  const ddbst__entity *en = &m->entities[e];
+  for (int k = 0; k < en->nindexes; k++)
+    if (en->indexes[k].index == ix) return &row[1 + k];
+  return &s->none;
+}
+
 static void make_spaces(const ddbst_model *m, struct ddbst__keysigs *s) {
-  size_t ne = (size_t)m->nentities, grouped = 0, loose = 0;
+  size_t grouped = 0, loose = 0;
   for (int ix = -1; ix < m->nindexes; ix++) {
     kspace *sp = &s->spaces[ix + 1];
     if (ix >= 0) {
@@ -95,7 +111,7 @@ static void make_spaces(const ddbst_model *m, struct ddbst__keysigs *s) {
     sp->loose = s->loose + loose;
     sp->ngrouped = sp->nloose = 0;
     for (int e = 0; e < m->nentities; e++) {
-      const ksig *k = &s->keys[(size_t)(ix + 1) * ne + (size_t)e];
+      const ksig *k = sig_of(m, s, ix, e);
       if (pk_concrete(k))
         sp->grouped[sp->ngrouped++] = (kentry){pk_key(k), e};
       else if (k->key)
@@ -107,20 +123,22 @@ static void make_spaces(const ddbst_model *m, struct ddbst__keysigs *s) {
 
 static void make_sigs(ddbst__loader *L) {
   const ddbst_model *m = L->m;
-  size_t nkeys = (size_t)(m->nindexes + 1) * (size_t)m->nentities, nguards = 0;
+  size_t nguards = 0;
   size_t held = 0; /* the keys entities have: one in the table, their indexes' */
   for (int e = 0; e < m->nentities; e++) {
     nguards += (size_t)m->entities[e].nuniques;
     held += 1 + (size_t)m->entities[e].nindexes;
   }
   /* one block: the struct, then each array at an 8-byte boundary */
-  size_t n = nkeys ? nkeys : 1, ng = nguards ? nguards : 1, at = 0, off[8];
-  const size_t sizes[8] = {sizeof(struct ddbst__keysigs), n * sizeof(ksig),
+  size_t n = held ? held : 1, ng = nguards ? nguards : 1, at = 0, off[9];
+  const size_t sizes[9] = {sizeof(struct ddbst__keysigs), n * sizeof(ksig),
                            ng * sizeof(ddbst__tsig),
                            (size_t)(m->nindexes + 1) * sizeof(kspace),
-                           held * sizeof(kentry), held * sizeof(int),
-                           ng * sizeof(int), ng * sizeof(int)};
-  for (int i = 0; i < 8; i++) {
+                           n * sizeof(kentry), n * sizeof(int),
+                           ng * sizeof(int), ng * sizeof(int),
+                           (size_t)(m->nentities ? m->nentities : 1) *
+                               sizeof(int)};
+  for (int i = 0; i < 9; i++) {
     off[i] = at;
     at += (sizes[i] + 7) / 8 * 8;
   }
@@ -139,20 +157,27 @@ static void make_sigs(ddbst__loader *L) {
   s->loose = (void *)(block + off[5]);
   s->guard_owner = (void *)(block + off[6]);
   s->guard_index = (void *)(block + off[7]);
+  s->first = (void *)(block + off[8]);
+  memset(&s->none, 0, sizeof s->none);
   s->nguards = nguards;
   L->sigs = s;
   const ddbst__template empty = {.source = NULL};
   ddbst__template_sig(&empty, m->delim, m->delim_len, &s->empty);
-  for (int ix = -1; ix < m->nindexes; ix++)
-    for (int e = 0; e < m->nentities; e++) {
-      ksig *k = &s->keys[(size_t)(ix + 1) * (size_t)m->nentities + (size_t)e];
-      const ddbst__ekey *a = ddbst__entity_key(&m->entities[e], ix);
-      k->key = a != NULL;
-      k->has = a && a->pk.nsegs;
+  size_t row = 0;
+  for (int e = 0; e < m->nentities; e++) {
+    const ddbst__entity *en = &m->entities[e];
+    s->first[e] = (int)row;
+    for (int x = -1; x < en->nindexes; x++, row++) {
+      ksig *k = &s->keys[row];
+      const ddbst__ekey *a = x < 0 ? &en->key : &en->indexes[x];
+      memset(k, 0, sizeof *k);
+      k->key = 1;
+      k->has = a->pk.nsegs != 0;
       if (!k->has) continue;
       ddbst__template_sig(&a->pk, m->delim, m->delim_len, &k->pk);
       ddbst__template_sig(&a->sk, m->delim, m->delim_len, &k->sk);
     }
+  }
   size_t g = 0;
   for (int e = 0; e < m->nentities; e++)
     for (int u = 0; u < m->entities[e].nuniques; u++, g++) {
@@ -171,7 +196,7 @@ void ddbst__overlap_sigs_free(ddbst__loader *L) {
 }
 
 static const ksig *key_sig(const ddbst__loader *L, int ix, int e) {
-  return &L->sigs->keys[(size_t)(ix + 1) * (size_t)L->m->nentities + (size_t)e];
+  return sig_of(L->m, L->sigs, ix, e);
 }
 
 /* A sort key template that is absent matches only the absent sort key. */
