@@ -238,18 +238,15 @@ const ddbst__jnode *ddbst__load_string_of(ddbst__loader *L,
 /* Entity, attribute and pattern names: identifiers, so that they read the
  * same in templates, messages and generated code. */
 int ddbst__is_identifier(const char *s) {
-  size_t n = strlen(s);
-  if (n == 0 || n > 255) return 0;
-  if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') ||
-        s[0] == '_'))
-    return 0;
-  for (size_t i = 1; i < n; i++) {
-    char c = s[i];
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+  /* one pass, no strlen: every name of a model comes through here */
+  unsigned char c = (unsigned char)s[0];
+  if (!(((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_')) return 0;
+  size_t n = 1;
+  for (; (c = (unsigned char)s[n]) != '\0'; n++)
+    if (!(((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
           (c >= '0' && c <= '9') || c == '_' || c == '-'))
       return 0;
-  }
-  return 1;
+  return n <= 255;
 }
 
 /* ---- literals and names ---- */
