@@ -17,6 +17,7 @@
 typedef struct ksig {
   uint8_t key; /* the entity has this key */
   uint8_t has; /* ... with a partition template */
+  uint8_t has_sk; /* ... and a sort key template */
   ddbst__tsig pk, sk;
 } ksig;
 
@@ -24,6 +25,7 @@ typedef struct ksig {
 typedef struct kentry {
   uint64_t pk;
   int entity;
+  int row; /* its key's signature: ddbst__keysigs.keys[row] */
 } kentry;
 
 /* One key space's entities with a key there: those whose partition
@@ -113,7 +115,8 @@ static void make_spaces(const ddbst_model *m, struct ddbst__keysigs *s) {
     for (int e = 0; e < m->nentities; e++) {
       const ksig *k = sig_of(m, s, ix, e);
       if (pk_concrete(k))
-        sp->grouped[sp->ngrouped++] = (kentry){pk_key(k), e};
+        sp->grouped[sp->ngrouped++] =
+            (kentry){pk_key(k), e, (int)(k - s->keys)};
       else if (k->key)
         sp->loose[sp->nloose++] = e;
     }
@@ -173,6 +176,7 @@ static void make_sigs(ddbst__loader *L) {
       memset(k, 0, sizeof *k);
       k->key = 1;
       k->has = a->pk.nsegs != 0;
+      k->has_sk = a->sk.nsegs != 0;
       if (!k->has) continue;
       ddbst__template_sig(&a->pk, m->delim, m->delim_len, &k->pk);
       ddbst__template_sig(&a->sk, m->delim, m->delim_len, &k->sk);
@@ -209,7 +213,7 @@ static int may_share(const ddbst_model *m, const ddbst__ekey *a,
 
 /* The first entry of space ks's group of partition signature `pk`. */
 static int group_start(const kspace *ks, uint64_t pk) {
-  kentry want = {pk, -1};
+  kentry want = {pk, -1, 0};
   int lo = 0, hi = ks->ngrouped;
   while (lo < hi) {
     int mid = lo + (hi - lo) / 2;
@@ -222,10 +226,10 @@ static int group_start(const kspace *ks, uint64_t pk) {
 /* Entity i's key `a` in space ix against entity j's (j < i): refused when
  * they could be the same. */
 static void check_pair(ddbst__loader *L, int ix, int i, const ddbst__ekey *a,
-                       const ksig *si, int j) {
+                       const ksig *si, const ksig *sj, int j) {
   const ddbst_model *m = L->m;
   if (si) {
-    const ksig *sj = key_sig(L, ix, j);
+    if (!sj) sj = key_sig(L, ix, j);
     if (!sj->has || !sig_may_share(&si->pk, &sj->pk) ||
         !sig_may_share(&si->sk, &sj->sk))
       return;
@@ -304,21 +308,31 @@ void ddbst__check_ambiguous_keys(ddbst__loader *L) {
                          ks->grouped[ga].entity < i;
           int in_loose = b < ks->nloose && ks->loose[b] < i;
           if (!in_group && !in_loose) break;
-          int j = in_group && (!in_loose || ks->grouped[ga].entity < ks->loose[b])
-                      ? ks->grouped[ga++].entity
-                      : ks->loose[b++];
-          check_pair(L, ix, i, a, si, j);
+          if (in_group && (!in_loose || ks->grouped[ga].entity < ks->loose[b])) {
+            check_pair(L, ix, i, a, si, &L->sigs->keys[ks->grouped[ga].row],
+                       ks->grouped[ga].entity);
+            ga++;
+          } else {
+            check_pair(L, ix, i, a, si, NULL, ks->loose[b++]);
+          }
         }
       } else {
-        for (int j = 0; j < i; j++) check_pair(L, ix, i, a, si, j);
+        for (int j = 0; j < i; j++) check_pair(L, ix, i, a, si, NULL, j);
       }
       /* unique guards live in the table, keyed by their template twice */
       /* ... and so in an index keyed on the table's keys alone */
       if (ix >= 0 && !ddbst__index_all_shared(&m->indexes[ix])) continue;
       if (L->sigs) {
-        for (size_t gi = 0; gi < L->sigs->nguards; gi++)
+        const ddbst__tsig *gsk = m->sk_attr ? NULL : &L->sigs->empty;
+        for (size_t gi = 0; gi < L->sigs->nguards; gi++) {
+          /* check_guard's first test, here: most guards fail it */
+          const ddbst__tsig *gs = &L->sigs->guards[gi];
+          if (!sig_may_share(&si->pk, gs) ||
+              !sig_may_share(&si->sk, gsk ? gsk : gs))
+            continue;
           check_guard(L, ei, a, si, L->sigs->guard_owner[gi],
                       L->sigs->guard_index[gi], gi);
+        }
       } else {
         size_t gi = 0;
         for (int j = 0; j < m->nentities; j++)
@@ -358,17 +372,20 @@ static void check_filter_projected(ddbst__loader *L, const ddbst__pattern *p,
  * (k's partition, sort keys starting with q[0..qn)); sp and sq are the
  * signatures of k and q, when made. */
 static int falls_in(const ddbst__loader *L, const ddbst__pattern *p,
-                    const ddbst__ekey *k, const ksig *sp,
+                    const ddbst__ekey *k, const ksig *sp, const ksig *so,
                     const ddbst__tsig *sq, const char *q, size_t qn, int e) {
   const ddbst_model *m = L->m;
-  const ksig *so = sp && sp->has ? key_sig(L, p->index, e) : NULL;
-  if (so && !so->key) return 0;
+  /* e's signature (`so`, when the caller has it) first: it turns most
+   * entities away without their keys */
+  if (sp && sp->has) {
+    if (!so) so = key_sig(L, p->index, e);
+    if (!so->key) return 0;
+    if (so->has && (!sig_may_share(&sp->pk, &so->pk) ||
+                    (so->has_sk && !sig_may_start(&so->sk, sq))))
+      return 0; /* cannot fall in the range */
+  }
   const ddbst__ekey *o = ddbst__entity_key(&m->entities[e], p->index);
   if (!o) return 0;
-  if (so && so->has &&
-      (!sig_may_share(&sp->pk, &so->pk) ||
-       (o->sk.nsegs && !sig_may_start(&so->sk, sq))))
-    return 0; /* cannot fall in the range */
   for (int i = 0; i < p->nentities; i++)
     if (p->entities[i] == e) return 0;
   return ddbst__templates_may_share(&k->pk, &o->pk, m->delim, m->delim_len) &&
@@ -430,14 +447,21 @@ void ddbst__check_pattern_range(ddbst__loader *L, ddbst__pattern *p) {
     while (!intruder) {
       int in_group = a < ks->ngrouped && ks->grouped[a].pk == want;
       if (!in_group && b == ks->nloose) break;
-      int e = in_group && (b == ks->nloose || ks->grouped[a].entity < ks->loose[b])
-                  ? ks->grouped[a++].entity
-                  : ks->loose[b++];
-      if (falls_in(L, p, k, sp, &sq, q, qn, e)) intruder = m->entities[e].name;
+      const ksig *so = NULL;
+      int e;
+      if (in_group && (b == ks->nloose || ks->grouped[a].entity < ks->loose[b])) {
+        so = &L->sigs->keys[ks->grouped[a].row];
+        e = ks->grouped[a++].entity;
+      } else {
+        e = ks->loose[b++];
+      }
+      if (falls_in(L, p, k, sp, so, &sq, q, qn, e))
+        intruder = m->entities[e].name;
     }
   } else {
     for (int e = 0; e < m->nentities && !intruder; e++)
-      if (falls_in(L, p, k, sp, &sq, q, qn, e)) intruder = m->entities[e].name;
+      if (falls_in(L, p, k, sp, NULL, &sq, q, qn, e))
+        intruder = m->entities[e].name;
   }
   int guards = p->index < 0 || ddbst__index_all_shared(&m->indexes[p->index]);
   size_t gi = 0;
