@@ -308,6 +308,12 @@ int ddbst__ffi_op_stream(call *c, const ddbst__jnode *req) {
   }
   ddbst_stream *s = ddbst__ffi_stream_new(c);
   if (!s) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
+  /* failures name records by their index in the whole event: read whole */
+  if (!(failed && failed->type == DDBST__J_ARRAY) &&
+      !ddbst__ffi_stream_sliced(c, s, body, len)) {
+    ddbst__ffi_stream_free(c, s);
+    return 0;
+  }
   int n = ddbst_stream_parse(s, body, len, &c->err);
   if (n >= 0) {
     ddbst__jw *w = &c->w;

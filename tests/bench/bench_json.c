@@ -20,8 +20,8 @@ static struct {
   const char *cursor; /* the cursor alone, inside query_cursor */
   size_t cursor_len;
   ddbst_prepared *put, *query, *update; /* the same ops prepared (no JSON) */
-  /* {"op":"stream","event":"<records>"}: 100 (115 KB, past what the
-   * session's scratch keeps: 64 KiB a piece) and 25 (within it) */
+  /* {"op":"stream","event":"<records>"}: 100 (115 KB: read a slice of
+   * records at a time, its text in the arena) and 25 (read whole) */
   char *stream_request, *stream25_request;
   size_t stream_request_len, stream25_request_len;
   ddbst_json *catalog;         /* a session of the catalog model */

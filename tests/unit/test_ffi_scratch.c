@@ -186,10 +186,11 @@ static char *wrap(const char *head, const char *text, size_t len, int quote,
 }
 
 /* Requests that carry a response (a page, a stream event, errors to
- * explain: req[0..2], req[8], req[9]) and huge ones (a 2 MB string with escapes, 200,000 elements,
+ * explain: req[0..2], req[8], req[9]; a large stream event, req[10]) and
+ * huge ones (a 2 MB string with escapes, 200,000 elements,
  * a batch of 3,000 writes),
  * each malloc'd; returns how many. */
-enum { BIG_REQUESTS = 10 };
+enum { BIG_REQUESTS = 11 };
 static int big_requests(char *req[BIG_REQUESTS], size_t len[BIG_REQUESTS]) {
   size_t n;
   char *page = read_response("local-query-users-page1.json", &n);
@@ -273,6 +274,23 @@ static int big_requests(char *req[BIG_REQUESTS], size_t len[BIG_REQUESTS]) {
   req[7] = wrap("{\"op\":\"batchWrite\",\"items\":[", deletes, d, 0, "]}",
                 &len[7]);
   free(deletes);
+  /* a stream event of 132 records (the event's 11, twelve times): read a
+   * slice at a time, its text kept by the arena */
+  event = read_response("local-stream-event.json", &n);
+  char *open = strchr(event, '['), *close = strrchr(event, ']');
+  size_t inner = (size_t)(close - open - 1), e = 0;
+  char *records = malloc(12 * (inner + 1) + 16);
+  e += (size_t)sprintf(records, "{\"Records\":[");
+  for (int i = 0; i < 12; i++) {
+    if (i) records[e++] = ',';
+    memcpy(records + e, open + 1, inner);
+    e += inner;
+  }
+  e += (size_t)sprintf(records + e, "]}");
+  req[10] = wrap("{\"op\":\"stream\",\"event\":", records, e, 1, "}",
+                 &len[10]);
+  free(records);
+  free(event);
   return BIG_REQUESTS;
 }
 
