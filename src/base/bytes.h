@@ -725,4 +725,61 @@ static inline void ddbst__lower_ascii(char *s, size_t n) {
     if (s[i] >= 'A' && s[i] <= 'Z') s[i] = (char)(s[i] - 'A' + 'a');
 }
 
+/* ---------------------------------- JSON structure: quotes and braces */
+
+/* Where s[0..64) holds '"', '\\', '{' and '}': bit k of each mask for s[k].
+ * All that finding where an object ends has to look at
+ * (ffi/stream_slices.c): strings are told from the quotes' bits as a
+ * whole, so that a brace inside one costs nothing. */
+typedef struct ddbst__json_marks {
+  uint64_t quotes, slashes, opens, closes;
+} ddbst__json_marks;
+
+static inline void ddbst__json_marks_bytes(const char *s, ddbst__json_marks *m) {
+  m->quotes = m->slashes = m->opens = m->closes = 0;
+  for (unsigned k = 0; k < 64; k++) {
+    uint64_t bit = (uint64_t)1 << k;
+    if (s[k] == '"') m->quotes |= bit;
+    if (s[k] == '\\') m->slashes |= bit;
+    if (s[k] == '{') m->opens |= bit;
+    if (s[k] == '}') m->closes |= bit;
+  }
+}
+
+#if defined(__SSE2__)
+static inline void ddbst__json_marks_sse2(const char *s, ddbst__json_marks *m) {
+  const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'),
+                o = _mm_set1_epi8('{'), c = _mm_set1_epi8('}');
+  m->quotes = m->slashes = m->opens = m->closes = 0;
+  for (unsigned k = 0; k < 4; k++) {
+    __m128i v = ddbst__load16(s + 16 * k);
+    unsigned at = 16 * k;
+    m->quotes |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q)) << at;
+    m->slashes |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, b)) << at;
+    m->opens |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, o)) << at;
+    m->closes |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)) << at;
+  }
+}
+#endif
+
+static inline void ddbst__json_marks_of(const char *s, ddbst__json_marks *m) {
+#if defined(__SSE2__)
+  ddbst__json_marks_sse2(s, m);
+#else
+  ddbst__json_marks_bytes(s, m);
+#endif
+}
+
+/* Bit k set when an odd number of bits at 0..k are: from the quotes' bits
+ * (none escaped), the bytes inside strings, each opening quote with them. */
+static inline uint64_t ddbst__prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
 #endif

@@ -101,8 +101,10 @@ void ddbst__ffi_put_values(call *c, const ddbst_item *it) {
     } else if (!strcmp(type, "boolean")) {
       ddbst__jw_json(w, v, n);
     } else if (ddbst__ffi_is_document(type)) { /* held as DynamoDB JSON */
+      /* the request's parse is done: its kept arrays serve this one */
       ddbst__jnode *av;
-      if (!ddbst__jw_status(w, ddbst__jtree_parse(&c->ar, v, n, &av, &c->err)))
+      if (!ddbst__jw_status(w, ddbst__jtree_parse_kept(&c->ar, &c->tree, v, n,
+                                                       &av, &c->err)))
         write_plain(w, av);
     } else {
       ddbst__jw_strn(w, v, n);

@@ -56,6 +56,13 @@ ddbst_batch *ddbst__ffi_batch_new(call *c);
 void ddbst__ffi_batch_free(call *c, ddbst_batch *b);
 ddbst_stream *ddbst__ffi_stream_new(call *c);
 void ddbst__ffi_stream_free(call *c, ddbst_stream *s);
+/* The stream op's answer, {"records":[...]}, for an event of 32 KiB or
+ * more read into `s` a slice of records at a time (stream_slices.c):
+ * returns 0 when it is written, 1 when the event is to be read whole (any
+ * shape but {"Records":[...]}, or a slice refused: nothing is written, and
+ * the whole parse tells the error). */
+int ddbst__ffi_stream_sliced(call *c, ddbst_stream *s, const char *event,
+                             size_t len);
 
 /* A session's allocator, model and cursor keys (NULL: none), for the
  * prepared operations (prepared.c) built on it. */

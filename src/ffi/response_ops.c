@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ffi/ffi.h"
+#include "response/explain.h"
 
 static const char *ddb_kind_name(int kind) {
   static const char *const names[] = {"None",
@@ -195,11 +196,11 @@ int ddbst__ffi_op_explain(call *c, const ddbst__jnode *req) {
     return ddbst__ffi_fail(c, DDBST_EINVAL, "request",
                            "expected the request object");
   if (orig && orig->type == DDBST__J_NULL) orig = NULL;
-  ddbst_page *pg = ddbst_page_new(c->m);
+  ddbst_page *pg = ddbst__ffi_page_new(c);
   if (!pg) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
   int parsed = ddbst_page_parse_error(pg, body, len, &c->err);
   if (parsed < 0) {
-    ddbst_page_free(pg);
+    ddbst__ffi_page_free(c, pg);
     return parsed;
   }
   ddbst__jw *w = &c->w;
@@ -225,8 +226,11 @@ int ddbst__ffi_op_explain(call *c, const ddbst__jnode *req) {
       int bop = k == K_UPDATE   ? DDBST_OP_UPDATE_ITEM
                 : k == K_DELETE ? DDBST_OP_DELETE_ITEM
                                 : DDBST_OP_PUT_ITEM;
-      kind =
-          rc ? rc : ddbst_item_explain(it, bop, flags, pg, &c->tmp, &c->err);
+      /* the compile's buffers are free once the item's expressions are
+       * compiled: the write's entries are written there */
+      kind = rc ? rc
+                : ddbst__item_explain_in(it, bop, flags, pg, &c->tmp,
+                                         &c->xtmp, &c->xwork, &c->err);
     } else {
       kind = ddbst__ffi_fail(
           c, DDBST_EINVAL, "op",
@@ -272,7 +276,7 @@ int ddbst__ffi_op_explain(call *c, const ddbst__jnode *req) {
     ddbst__ffi_item_free(c, it);
   }
   ddbst__jw_close(w, '}');
-  ddbst_page_free(pg);
+  ddbst__ffi_page_free(c, pg);
   return w->rc;
 }
 
@@ -304,6 +308,12 @@ int ddbst__ffi_op_stream(call *c, const ddbst__jnode *req) {
   }
   ddbst_stream *s = ddbst__ffi_stream_new(c);
   if (!s) return ddbst__ffi_fail(c, DDBST_ENOMEM, "", NULL);
+  /* failures name records by their index in the whole event: read whole */
+  if (!(failed && failed->type == DDBST__J_ARRAY) &&
+      !ddbst__ffi_stream_sliced(c, s, body, len)) {
+    ddbst__ffi_stream_free(c, s);
+    return 0;
+  }
   int n = ddbst_stream_parse(s, body, len, &c->err);
   if (n >= 0) {
     ddbst__jw *w = &c->w;

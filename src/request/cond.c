@@ -39,7 +39,7 @@ static int compile(const ddbst__xmem *mem, const ddbst_model *m, int entity,
     ddbst__arena_init(&x->ar, &m->alloc);
   const ddbst__entity *e = &m->entities[entity];
   ddbst__xparse p = {&x->ar, kind == DDBST_EXPR_UPDATE, fields[kind], text,
-                     len, NULL, err};
+                     len, NULL, err, NULL};
   ddbst__xres r;
   memset(&r, 0, sizeof r);
   r.p = &p;
@@ -52,6 +52,7 @@ static int compile(const ddbst__xmem *mem, const ddbst_model *m, int entity,
   } else {
     ddbst__buf_init(&r.tmp, &m->alloc);
   }
+  p.tmp = &r.tmp;
   int rc = 0;
   x->uses = ddbst__arena_alloc(&x->ar, (size_t)e->nattrs + 1);
   if (!x->uses) rc = DDBST_ENOMEM;

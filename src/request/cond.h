@@ -195,6 +195,9 @@ typedef struct ddbst__xparse {
    * that path and the character of the path's text */
   const char *src_jpath;
   ddbst_error *err;
+  /* the compile's work buffer, lent: the JSON form writes its array and
+   * object literals' text there before copying them into `ar` */
+  ddbst_buf *tmp;
 } ddbst__xparse;
 
 /* A new zeroed node of `kind` with room for `nkids` kids, or NULL. */

@@ -10,7 +10,7 @@
 
 typedef struct jparser {
   ddbst__xparse *p;
-  ddbst_buf tmp;
+  ddbst_buf *tmp; /* the compile's, lent (p->tmp) */
   int depth;
 } jparser;
 
@@ -107,10 +107,10 @@ static int literal(jparser *J, const ddbst__jnode *v, const char *path,
     n->len = strlen(n->text);
     return 0;
   }
-  ddbst_buf_reset(&J->tmp);
-  if (write_json(&J->tmp, v)) return DDBST_ENOMEM;
-  n->text = ddbst__arena_strndup(J->p->ar, J->tmp.data, J->tmp.len);
-  n->len = J->tmp.len;
+  ddbst_buf_reset(J->tmp);
+  if (write_json(J->tmp, v)) return DDBST_ENOMEM;
+  n->text = ddbst__arena_strndup(J->p->ar, J->tmp->data, J->tmp->len);
+  n->len = J->tmp->len;
   return n->text ? 0 : DDBST_ENOMEM;
 }
 
@@ -417,7 +417,7 @@ int ddbst__xparse_json(ddbst__xparse *p, const ddbst__jnode *v,
   jparser J;
   memset(&J, 0, sizeof J);
   J.p = p;
-  ddbst__buf_init(&J.tmp, p->ar->alloc);
+  J.tmp = p->tmp;
   int rc;
   if (!p->update) {
     rc = condition(&J, v, p->field, root);
@@ -442,6 +442,5 @@ int ddbst__xparse_json(ddbst__xparse *p, const ddbst__jnode *v,
       *nactions = n;
     }
   }
-  ddbst__buf_release(&J.tmp);
   return rc;
 }

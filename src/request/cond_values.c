@@ -78,21 +78,26 @@ static const char *text_check(ddbst__lform form, const char *s, size_t n) {
   return form == DDBST__L_BOUND ? NULL : ddbst__utf8_check(s, n);
 }
 
+/* Values this long are wrapped on the stack: the converter keeps its own
+ * records there up to 2 KiB too, so a literal of that size (a condition's
+ * list or map, a parameter's) converts without allocating. */
+enum { WRAP_ON_STACK = 2048 };
+
 /* One JSON value (the text of an array, an object, or a parameter's bound
  * JSON) as the AttributeValue DynamoDB stores it: converted as the one
  * element of a list, which is then unwrapped. */
 static int put_json(ddbst_buf *out, const char *s, size_t n, char *why,
                     size_t cap) {
   size_t start = out->len;
-  ddbst_buf wrap;
-  ddbst__buf_init(&wrap, &out->alloc);
-  int rc = ddbst__buf_putc(&wrap, '[');
-  rc = rc ? rc : ddbst__buf_append(&wrap, s, n);
-  rc = rc ? rc : ddbst__buf_putc(&wrap, ']');
-  rc = rc ? rc
-          : ddbst__json_to_attribute_value(wrap.data, wrap.len, DDBST__JV_LIST,
-                                           out, why, cap);
-  ddbst__buf_release(&wrap);
+  char local[WRAP_ON_STACK];
+  char *wrap = n + 2 <= sizeof local ? local : ddbst__malloc(&out->alloc, n + 2);
+  if (!wrap) return DDBST_ENOMEM;
+  wrap[0] = '[';
+  memcpy(wrap + 1, s, n);
+  wrap[n + 1] = ']';
+  int rc = ddbst__json_to_attribute_value(wrap, n + 2, DDBST__JV_LIST, out,
+                                          why, cap);
+  if (wrap != local) ddbst__free(&out->alloc, wrap);
   if (rc) return rc;
   /* {"L":[X]} with exactly one element X */
   const char *av = out->data + start;

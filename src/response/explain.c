@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "request/txn_view.h"
+#include "response/explain.h"
 #include "response/page.h"
 
 /* The key of entry `i` of a view: "pk / sk" into buf. */
@@ -331,26 +332,38 @@ int ddbst_txn_failure(const ddbst_txn *txn, const ddbst_page *pg, int k,
   return kind;
 }
 
-int ddbst_item_explain(ddbst_item *item, int op, uint32_t flags,
-                       const ddbst_page *pg, ddbst_buf *out,
-                       ddbst_error *err) {
+int ddbst__item_explain_in(ddbst_item *item, int op, uint32_t flags,
+                           const ddbst_page *pg, ddbst_buf *out,
+                           ddbst_buf *scratch, ddbst_buf *keys,
+                           ddbst_error *err) {
   if (out) ddbst_buf_reset(out); /* builders replace */
   if (!item || !out)
     return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
   if (pg && pg->m != item->m)
     return ddbst__fail(err, DDBST_EINVAL, NULL,
                        "the page belongs to another model");
+  ddbst__txn_op ops[DDBST__TXN_MAX]; /* 3 KiB: one write's entries */
+  ddbst_buf_reset(scratch);
+  ddbst_buf_reset(keys);
+  ddbst__txn_view v;
+  int rc = ddbst__item_view(item, op, flags, ops, scratch, keys, &v, err);
+  return rc ? rc : explain(item->m, &v, pg, out, err);
+}
+
+int ddbst_item_explain(ddbst_item *item, int op, uint32_t flags,
+                       const ddbst_page *pg, ddbst_buf *out,
+                       ddbst_error *err) {
+  if (!item) {
+    if (out) ddbst_buf_reset(out);
+    return ddbst__fail(err, DDBST_EINVAL, NULL, "item or buffer is NULL");
+  }
   const ddbst_allocator *a = &item->m->alloc;
-  ddbst__txn_op *ops = ddbst__malloc(a, DDBST__TXN_MAX * sizeof *ops);
   ddbst_buf scratch, keys;
   ddbst__buf_init(&scratch, a);
   ddbst__buf_init(&keys, a);
-  int rc = ops ? 0 : ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
-  ddbst__txn_view v;
-  if (!rc) rc = ddbst__item_view(item, op, flags, ops, &scratch, &keys, &v, err);
-  if (!rc) rc = explain(item->m, &v, pg, out, err);
+  int rc = ddbst__item_explain_in(item, op, flags, pg, out, &scratch, &keys,
+                                  err);
   ddbst__buf_release(&scratch);
   ddbst__buf_release(&keys);
-  ddbst__free(a, ops);
   return rc;
 }

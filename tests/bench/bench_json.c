@@ -20,8 +20,8 @@ static struct {
   const char *cursor; /* the cursor alone, inside query_cursor */
   size_t cursor_len;
   ddbst_prepared *put, *query, *update; /* the same ops prepared (no JSON) */
-  /* {"op":"stream","event":"<records>"}: 100 (115 KB, past what the
-   * session's scratch keeps: 64 KiB a piece) and 25 (within it) */
+  /* {"op":"stream","event":"<records>"}: 100 (115 KB: read a slice of
+   * records at a time, its text in the arena) and 25 (read whole) */
   char *stream_request, *stream25_request;
   size_t stream_request_len, stream25_request_len;
   ddbst_json *catalog;         /* a session of the catalog model */
@@ -60,6 +60,33 @@ static const char put_conditional_request[] =
     "\",\"name\":\"" BENCH_PROJECT_NAME "\",\"status\":\"active\"},\"condition\":"
     "\"attribute_not_exists(projectId) or status = \\\"archived\\\"\",\"now\":"
     NOW_TEXT "}";
+
+/* A condition in the JSON form whose values are lists and maps: compared
+ * whole, listed in an IN, looked for with contains */
+static const char put_condition_documents_request[] =
+    "{\"op\":\"put\",\"entity\":\"Event\",\"values\":{\"projectId\":\""
+    BENCH_PROJECT_ID "\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
+    "\"01J0000000000000000000000A\",\"type\":\"archived\",\"payload\":{"
+    "\"tags\":[\"a\",\"b\"],\"by\":{\"user\":\"u-1\"}}},\"condition\":{"
+    "\"or\":[{\"attribute_not_exists\":\"eventId\"},{\"and\":["
+    "{\"=\":[\"payload.tags\",[\"a\",\"b\"]]},"
+    "{\"in\":[\"payload.by\",{\"value\":{\"user\":\"u-1\"}},{\"value\":{"
+    "\"user\":\"u-2\",\"role\":\"admin\"}}]},"
+    "{\"contains\":[\"payload.history\",{\"value\":{\"at\":1,\"by\":[\"u-1\"]}}]}"
+    "]}]},\"now\":" NOW_TEXT "}";
+
+/* A create's cancellation explained: the unique email was taken (the
+ * answer DynamoDB Local gives, tests/data/responses) */
+static const char explain_request[] =
+    "{\"op\":\"explain\",\"request\":{\"op\":\"create\",\"entity\":\"User\","
+    "\"values\":{\"orgId\":\"" BENCH_ORG "\",\"userId\":\"u-2\",\"email\":"
+    "\"ann.lee@example.com\",\"role\":\"admin\",\"name\":\"Ann\"}},"
+    "\"response\":\"{\\\"__type\\\":\\\"com.amazonaws.dynamodb.v20120810#"
+    "TransactionCanceledException\\\",\\\"CancellationReasons\\\":[{"
+    "\\\"Code\\\":\\\"None\\\"},{\\\"Code\\\":\\\"ConditionalCheckFailed\\\","
+    "\\\"Message\\\":\\\"The conditional request failed\\\"}],\\\"Message\\\":"
+    "\\\"Transaction cancelled, please refer cancellation reasons for "
+    "specific reasons [None, ConditionalCheckFailed]\\\"}\"}";
 
 /* A transaction of four writes: the project archived if active, its
  * organisation's plan changed, an old project removed, an event put if
@@ -106,6 +133,17 @@ static int op_json_put(bench_ctx *c) {
 static int op_json_put_conditional(bench_ctx *c) {
   (void)c;
   return json_call(put_conditional_request, sizeof put_conditional_request - 1);
+}
+
+static int op_json_put_condition_documents(bench_ctx *c) {
+  (void)c;
+  return json_call(put_condition_documents_request,
+                   sizeof put_condition_documents_request - 1);
+}
+
+static int op_json_explain(bench_ctx *c) {
+  (void)c;
+  return json_call(explain_request, sizeof explain_request - 1);
 }
 
 static int op_json_transact(bench_ctx *c) {
@@ -292,6 +330,14 @@ void bench_json(bench_ctx *c) {
   bench_run(c, "json_put_conditional",
             "put_conditional through ddbst_json_call (its condition as text)",
             op_json_put_conditional, 5000, 0);
+  bench_run(c, "json_put_condition_documents",
+            "a put whose JSON-form condition compares lists and maps, "
+            "ddbst_json_call",
+            op_json_put_condition_documents, 5000, 0);
+  bench_run(c, "json_explain",
+            "create_user's cancellation (the email taken) explained, "
+            "ddbst_json_call",
+            op_json_explain, 5000, 0);
   bench_run(c, "json_transact",
             "4 writes (2 with conditions) in one TransactWriteItems, "
             "ddbst_json_call",

@@ -485,6 +485,44 @@ static void lower_ascii(void **state) {
   }
 }
 
+/* The marks of '"', '\\', '{' and '}' in 64 bytes: both forms agree with
+ * the plain reading, each of them at every position among other bytes
+ * (their neighbours in ASCII, bytes past it); and the prefix XOR. */
+static void json_marks(void **state) {
+  (void)state;
+  static const char marked[] = "\"\\{}";
+  static const char others[] = "a[]:,\x7a\x7c\x5b\x5d\x21\x23 \x80\xff\x01";
+  char s[64];
+  for (unsigned pos = 0; pos < 64; pos++)
+    for (size_t k = 0; k < 4 * (sizeof others - 1); k++) {
+      for (unsigned i = 0; i < 64; i++)
+        s[i] = others[(k + i) % (sizeof others - 1)];
+      s[pos] = marked[k % 4];
+      s[(pos * 7 + k) % 64] = marked[(k + 1) % 4];
+      ddbst__json_marks want = {0, 0, 0, 0}, got;
+      for (unsigned i = 0; i < 64; i++) {
+        uint64_t bit = (uint64_t)1 << i;
+        if (s[i] == '"') want.quotes |= bit;
+        if (s[i] == '\\') want.slashes |= bit;
+        if (s[i] == '{') want.opens |= bit;
+        if (s[i] == '}') want.closes |= bit;
+      }
+      ddbst__json_marks_bytes(s, &got);
+      assert_memory_equal(&got, &want, sizeof want);
+#if defined(__SSE2__)
+      ddbst__json_marks_sse2(s, &got);
+      assert_memory_equal(&got, &want, sizeof want);
+#endif
+    }
+  uint64_t x = 0x8000000100000021u, want = 0;
+  int odd = 0;
+  for (unsigned i = 0; i < 64; i++) {
+    odd ^= (int)(x >> i & 1);
+    want |= (uint64_t)odd << i;
+  }
+  assert_true(ddbst__prefix_xor(x) == want);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(words),
@@ -496,6 +534,7 @@ int main(void) {
       cmocka_unit_test(fits16_both_forms),
       cmocka_unit_test(digits_in_word),
       cmocka_unit_test(lower_ascii),
+      cmocka_unit_test(json_marks),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -99,6 +99,32 @@ static const char *const requests[] = {
     "payload.count + :one, payload.tags = list_append(payload.tags, :t)\","
     "\"params\":{\"one\":1,\"t\":[\"x\"]},\"condition\":\"payload.owner = "
     "\\\"ann\\\"\",\"now\":1773478800000000}",
+    /* lists and maps: a put of document values (the answer's "values"
+     * read back through the call's kept parse), conditions and a filter
+     * whose literals are lists and maps, in both forms (compiled in the
+     * call's memory, converted on the stack) */
+    "{\"op\":\"put\",\"entity\":\"Event\",\"values\":{\"projectId\":"
+    "\"p1\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
+    "\"01J0000000000000000000000A\",\"type\":\"x\",\"payload\":{\"a\":{"
+    "\"b\":[{\"c\":[1,\"two\"]}]},\"tags\":[\"x\"]}},"
+    "\"now\":1773478800000000}",
+    "{\"op\":\"put\",\"entity\":\"Event\",\"values\":{\"projectId\":"
+    "\"p1\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
+    "\"01J0000000000000000000000A\",\"type\":\"x\"},\"condition\":{\"or\":["
+    "{\"=\":[\"payload.tags\",[\"x\",\"y\"]]},{\"in\":[\"payload.by\","
+    "{\"value\":{\"user\":\"u-1\"}},[1,[2]]]},{\"contains\":["
+    "\"payload.history\",{\"value\":{\"at\":1,\"by\":[\"u-1\"]}}]}]},"
+    "\"now\":1773478800000000}",
+    "{\"op\":\"update\",\"entity\":\"Event\",\"values\":{\"projectId\":"
+    "\"p1\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
+    "\"01J0000000000000000000000A\"},\"set\":{\"type\":\"y\"},\"condition\":"
+    "\"payload.tags = [\\\"x\\\"] or payload.by in ({\\\"user\\\": 1}, [2]) or "
+    "payload.m = :m\",\"params\":{\"m\":{\"k\":[1,{\"j\":null}]}},"
+    "\"now\":1773478800000000}",
+    "{\"op\":\"query\",\"pattern\":\"listEvents\",\"values\":{"
+    "\"projectId\":\"p1\"},\"filter\":{\"and\":[{\"in\":[\"payload.tags\","
+    "[\"a\"],[\"b\",\"c\"]]},{\"<>\":[\"payload.by\",{\"value\":{\"u\":"
+    "[1]}}]}]},\"limit\":5}",
     /* pages of other operations after a query's page, on the kept page */
     "{\"op\":\"page\",\"operation\":\"GetItem\",\"response\":\"{\\\"Item\\\":"
     "{\\\"PK\\\":{\\\"S\\\":\\\"ORG#acme\\\"},\\\"SK\\\":{\\\"S\\\":"
@@ -159,11 +185,12 @@ static char *wrap(const char *head, const char *text, size_t len, int quote,
   return r;
 }
 
-/* Requests that carry a response (a page, a stream event, an error to
- * explain) and huge ones (a 2 MB string with escapes, 200,000 elements,
+/* Requests that carry a response (a page, a stream event, errors to
+ * explain: req[0..2], req[8], req[9]; a large stream event, req[10]) and
+ * huge ones (a 2 MB string with escapes, 200,000 elements,
  * a batch of 3,000 writes),
  * each malloc'd; returns how many. */
-enum { BIG_REQUESTS = 8 };
+enum { BIG_REQUESTS = 11 };
 static int big_requests(char *req[BIG_REQUESTS], size_t len[BIG_REQUESTS]) {
   size_t n;
   char *page = read_response("local-query-users-page1.json", &n);
@@ -180,7 +207,25 @@ static int big_requests(char *req[BIG_REQUESTS], size_t len[BIG_REQUESTS]) {
                 "\"entity\":\"User\",\"values\":{\"orgId\":\"1\",\"userId\":"
                 "\"3\",\"email\":\"ann@x.com\",\"role\":\"admin\",\"name\":"
                 "\"Ann\"}},\"response\":",
-                error, n, 0, "}", &len[2]);
+                error, n, 1, "}", &len[2]);
+  /* and a transaction's (its second entry's condition) */
+  req[8] = wrap("{\"op\":\"explain\",\"request\":{\"op\":\"transact\","
+                "\"items\":[{\"op\":\"delete\",\"entity\":\"Organisation\","
+                "\"values\":{\"orgId\":\"1\"}},{\"op\":\"put\",\"entity\":"
+                "\"Project\",\"values\":{\"orgId\":\"1\",\"projectId\":\"p-1\","
+                "\"createdAt\":\"2026-03-14T09:00:00Z\",\"name\":\"W\",\"status\":"
+                "\"active\"},\"condition\":\"status = \\\"archived\\\"\"}]},"
+                "\"response\":",
+                error, n, 1, "}", &len[8]);
+  free(error);
+  /* a single write's refused condition, explained */
+  error = read_response("local-error-conditional.json", &n);
+  req[9] = wrap("{\"op\":\"explain\",\"request\":{\"op\":\"put\",\"entity\":"
+                "\"Project\",\"values\":{\"orgId\":\"1\",\"projectId\":\"p-1\","
+                "\"createdAt\":\"2026-03-14T09:00:00Z\",\"name\":\"W\",\"status\":"
+                "\"active\"},\"condition\":{\"in\":[\"status\",\"archived\","
+                "\"active\"]}},\"response\":",
+                error, n, 1, "}", &len[9]);
   free(error);
   /* a name of 2 MB, with escapes: too big for an item, but read whole */
   size_t big = 2u << 20;
@@ -229,6 +274,23 @@ static int big_requests(char *req[BIG_REQUESTS], size_t len[BIG_REQUESTS]) {
   req[7] = wrap("{\"op\":\"batchWrite\",\"items\":[", deletes, d, 0, "]}",
                 &len[7]);
   free(deletes);
+  /* a stream event of 132 records (the event's 11, twelve times): read a
+   * slice at a time, its text kept by the arena */
+  event = read_response("local-stream-event.json", &n);
+  char *open = strchr(event, '['), *close = strrchr(event, ']');
+  size_t inner = (size_t)(close - open - 1), e = 0;
+  char *records = malloc(12 * (inner + 1) + 16);
+  e += (size_t)sprintf(records, "{\"Records\":[");
+  for (int i = 0; i < 12; i++) {
+    if (i) records[e++] = ',';
+    memcpy(records + e, open + 1, inner);
+    e += inner;
+  }
+  e += (size_t)sprintf(records + e, "]}");
+  req[10] = wrap("{\"op\":\"stream\",\"event\":", records, e, 1, "}",
+                 &len[10]);
+  free(records);
+  free(event);
   return BIG_REQUESTS;
 }
 
@@ -296,16 +358,27 @@ static void warm_calls_allocate_only_the_answer(void **state) {
       fail_msg("request %zu: %ld allocations once warm", i, warm);
     assert_int_equal(calls_of(s, &ca, put, strlen(put)), 1);
   }
-  /* a page of users: the page object is the scratch's too; and a stream
+  /* a page of users: the page object is the scratch's too; a stream
    * event (a string over half an arena block: the rewound blocks serve
-   * it) */
-  for (int i = 0; i < 2; i++) {
+   * it); explanations (the page the error is read into is the scratch's,
+   * and a single write's entries are written in its buffers) */
+  static const int responses[] = {0, 1, 2, 8, 9};
+  static const char *const answers[] = {
+      "{\"items\":[", "{\"records\":[{", "{\"dynamodb\":{",
+      "{\"dynamodb\":{", "{\"dynamodb\":{"};
+  for (size_t k = 0; k < sizeof responses / sizeof responses[0]; k++) {
+    int i = responses[k];
     (void)calls_of(s, &ca, big[i], big_len[i]);
-    assert_int_equal(calls_of(s, &ca, big[i], big_len[i]), 1);
+    long warm = calls_of(s, &ca, big[i], big_len[i]);
+    if (warm != 1)
+      fail_msg("big request %d: %ld allocations once warm", i, warm);
+    char *a = ddbst_json_call(s, big[i], big_len[i], NULL);
+    if (strncmp(a, answers[k], strlen(answers[k])))
+      fail_msg("big request %d: %.200s", i, a);
+    if (i >= 2 && !strstr(a, "\"explanation\":"))
+      fail_msg("big request %d explains nothing: %.300s", i, a);
+    ddbst_json_free(a);
   }
-  char *a = ddbst_json_call(s, big[1], big_len[1], NULL);
-  if (strncmp(a, "{\"records\":[{", 13)) fail_msg("stream: %.200s", a);
-  ddbst_json_free(a);
   for (int i = 0; i < nbig; i++) {
     (void)calls_of(s, &ca, big[i], big_len[i]);
     /* after any request, however big, a put is warm again: at once, or
