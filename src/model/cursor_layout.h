@@ -47,7 +47,7 @@ typedef struct ddbst__clayout {
   const ddbst__entity *e; /* NULL: no key in the index the pattern reads */
   const ddbst__template *t[4];
   const ddbst__cfkey *carried; /* ncarried, in the plan's block */
-  unsigned char nfixed, ncarried;
+  int nfixed, ncarried;
   /* Where facet f of template t[a] (a >= 1) comes from (slot[a - 1][f]):
    * carried value k (k), or fixed facet k (-1 - k). */
   signed char slot[3][DDBST__MAX_FACETS];
