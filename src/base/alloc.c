@@ -132,6 +132,12 @@ void *ddbst__arena_alloc(ddbst__arena *ar, size_t n) {
   return p;
 }
 
+void *ddbst__arena_alloc_words(ddbst__arena *ar, size_t n) {
+  char *p = bump(ar, n ? n : 1, sizeof(void *));
+  if (p) memset(p, 0, n);
+  return p;
+}
+
 /* Text needs no alignment: names and key parts, most of them under 16
  * bytes, are packed one after the other. */
 char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n) {

@@ -50,6 +50,10 @@ void ddbst__arena_free(ddbst__arena *ar);
 void ddbst__arena_rewind(ddbst__arena *ar, size_t keep);
 /* Zeroed, max-aligned memory, or NULL. */
 void *ddbst__arena_alloc(ddbst__arena *ar, size_t n);
+/* Zeroed memory aligned for pointers and 32-bit words only, or NULL: what
+ * holds nothing wider packs tighter (the JSON tree's 24-byte scalar
+ * nodes would take 32 at max_align_t). */
+void *ddbst__arena_alloc_words(ddbst__arena *ar, size_t n);
 /* A NUL-terminated copy of s[0..n), or NULL: packed, not aligned. */
 char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n);
 

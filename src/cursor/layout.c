@@ -40,7 +40,7 @@ int ddbst__cursor_entity_fits(const shape *s, const layout *L, const view *vals,
       return 0;
     for (int f = 0; f < L->t[a]->nfacets; f++) {
       view v = {vals[a].p + spans[2 * f], spans[2 * f + 1]};
-      int k = L->slot[a][f];
+      int k = L->slot[a - 1][f];
       if (k < 0) {
         if (!view_eq(v, fixed[-1 - k]))
           return 0;

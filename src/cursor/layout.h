@@ -38,7 +38,7 @@ _Static_assert((int)MAX_VALUES == (int)DDBST__CURSOR_MAX_VALUES,
 /* Pattern `p`'s shape, and its layout for entities[j] (NULL when that
  * entity has no key in the index the pattern reads). `p` is a query. */
 static inline const shape *ddbst__cursor_plan_shape(const ddbst__pattern *p) {
-  return &p->cursor->shape;
+  return p->cursor->shape;
 }
 static inline const layout *ddbst__cursor_plan_layout(const ddbst__pattern *p,
                                                       int j) {

@@ -200,7 +200,7 @@ static int build_key(const shape *s, const layout *L, int a, const view *fixed,
     if (seg->attr < 0) {
       part = (view){seg->text, seg->len};
     } else {
-      int k = L->slot[a][f++];
+      int k = L->slot[a - 1][f++];
       if (k < 0) {
         part = fixed[-1 - k];
         json_plain &= !dirty[2];

@@ -5,7 +5,24 @@
 #ifndef DDBST_COMPILE_H
 #define DDBST_COMPILE_H
 
+#include "base/hash.h"
 #include "model/model.h"
+
+/* Texts a compile step keeps once (compile_text_pool.c): equal texts share
+ * one NUL-terminated copy in the model's arena. One pool per step, released
+ * at its end (the arena's copies stay). */
+typedef struct ddbst__text_pool {
+  ddbst_model *m;
+  ddbst__strset set;
+  ddbst__jtext *texts;
+  uint32_t n, cap;
+} ddbst__text_pool;
+void ddbst__text_pool_init(ddbst__text_pool *tp, ddbst_model *m);
+/* *out = s[0..n) (raw_len 0), shared with an equal text kept before: 0 or
+ * DDBST_ENOMEM. */
+int ddbst__text_pool_keep(ddbst__text_pool *tp, const char *s, size_t n,
+                          ddbst__jtext *out);
+void ddbst__text_pool_release(ddbst__text_pool *tp);
 
 /* Interned names and the JSON texts of names (compile_names.c). */
 int ddbst__compile_names(ddbst_model *m);

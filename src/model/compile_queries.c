@@ -6,10 +6,13 @@
 #include "model/compile.h"
 
 /* The start of each query pattern's body and its collection's common sort
- * key start: what ddbst_query_request would otherwise derive per call. */
+ * key start: what ddbst_query_request would otherwise derive per call. The
+ * head depends on the index alone: its patterns share one copy. */
 int ddbst__compile_queries(ddbst_model *m) {
   ddbst_buf tmp;
   ddbst__buf_init(&tmp, &m->alloc);
+  ddbst__text_pool pool;
+  ddbst__text_pool_init(&pool, m);
   int rc = 0;
   for (int i = 0; !rc && i < m->npatterns; i++) {
     ddbst__pattern *p = &m->patterns[i];
@@ -24,9 +27,8 @@ int ddbst__compile_queries(ddbst_model *m) {
     rc = rc ? rc
             : ddbst__buf_puts(&tmp, ",\"KeyConditionExpression\":\"#n0 = :v0");
     if (rc) break;
-    p->query_head.p = ddbst__arena_strndup(&m->arena, tmp.data, tmp.len);
-    p->query_head.n = (uint32_t)tmp.len;
-    if (!p->query_head.p) rc = DDBST_ENOMEM;
+    rc = ddbst__text_pool_keep(&pool, tmp.data, tmp.len, &p->query_head);
+    if (rc) break;
 
     const char *sk_attr = p->index >= 0 ? m->indexes[p->index].sk_attr
                                         : m->sk_attr;
@@ -51,5 +53,6 @@ int ddbst__compile_queries(ddbst_model *m) {
     p->sk_common_len = (uint32_t)common;
   }
   ddbst__buf_release(&tmp);
+  ddbst__text_pool_release(&pool);
   return rc;
 }

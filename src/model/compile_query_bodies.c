@@ -32,15 +32,14 @@ static int literal_start(const ddbst__template *t, ddbst_buf *scratch,
   return rc ? rc : ddbst__buf_putc(value, '}');
 }
 
-static int keep(ddbst_model *m, ddbst_buf *b, ddbst__jtext *j) {
-  j->p = ddbst__arena_strndup(&m->arena, b->data, b->len);
-  j->n = (uint32_t)b->len;
-  j->raw_len = 0;
-  return j->p ? 0 : DDBST_ENOMEM;
+/* The texts depend on the index, the entity's sort-key literal, the order
+ * and the limit: the patterns that agree on them share one copy. */
+static int keep(ddbst__text_pool *pool, ddbst_buf *b, ddbst__jtext *j) {
+  return ddbst__text_pool_keep(pool, b->data, b->len, j);
 }
 
-static int one_pattern(ddbst_model *m, ddbst__pattern *p, ddbst_buf *open,
-                       ddbst_buf *value) {
+static int one_pattern(ddbst_model *m, ddbst__text_pool *pool,
+                       ddbst__pattern *p, ddbst_buf *open, ddbst_buf *value) {
   if (p->op != DDBST__OP_QUERY || p->nentities != 1 || p->nfilter ||
       (p->type_filter && m->entity_attr))
     return 0;
@@ -73,7 +72,7 @@ static int one_pattern(ddbst_model *m, ddbst__pattern *p, ddbst_buf *open,
   }
   rc = rc ? rc
           : ddbst__buf_puts(open, "},\"ExpressionAttributeValues\":{\":v0\":");
-  rc = rc ? rc : keep(m, open, &p->fixed_open);
+  rc = rc ? rc : keep(pool, open, &p->fixed_open);
   if (rc) return rc;
   /* after the partition key's value */
   ddbst_buf_reset(open);
@@ -84,12 +83,13 @@ static int one_pattern(ddbst_model *m, ddbst__pattern *p, ddbst_buf *open,
   rc = rc ? rc : ddbst__buf_putc(open, '}');
   if (!rc && p->descending)
     rc = ddbst__buf_puts(open, ",\"ScanIndexForward\":false");
-  return rc ? rc : keep(m, open, &p->fixed_close);
+  return rc ? rc : keep(pool, open, &p->fixed_close);
 }
 
 /* ,"Limit":N of the limit a query reads when it gives none, so that
  * query_body copies it rather than writing its digits. */
-static int default_limit(ddbst_model *m, ddbst__pattern *p, ddbst_buf *b) {
+static int default_limit(ddbst__text_pool *pool, ddbst__pattern *p,
+                         ddbst_buf *b) {
   uint32_t limit = p->limit_default ? p->limit_default : p->limit_max;
   if (p->limit_max && limit > p->limit_max) limit = p->limit_max;
   if (p->op != DDBST__OP_QUERY || !limit) return 0;
@@ -98,7 +98,7 @@ static int default_limit(ddbst_model *m, ddbst__pattern *p, ddbst_buf *b) {
   ddbst_buf_reset(b);
   int rc = ddbst__buf_puts(b, ",\"Limit\":");
   rc = rc ? rc : ddbst__buf_append(b, digits, (size_t)n);
-  rc = rc ? rc : keep(m, b, &p->limit_text);
+  rc = rc ? rc : keep(pool, b, &p->limit_text);
   if (!rc) p->limit_text_of = limit;
   return rc;
 }
@@ -107,12 +107,15 @@ int ddbst__compile_query_bodies(ddbst_model *m) {
   ddbst_buf open, value;
   ddbst__buf_init(&open, &m->alloc);
   ddbst__buf_init(&value, &m->alloc);
+  ddbst__text_pool pool;
+  ddbst__text_pool_init(&pool, m);
   int rc = 0;
   for (int i = 0; !rc && i < m->npatterns; i++) {
-    rc = one_pattern(m, &m->patterns[i], &open, &value);
-    rc = rc ? rc : default_limit(m, &m->patterns[i], &open);
+    rc = one_pattern(m, &pool, &m->patterns[i], &open, &value);
+    rc = rc ? rc : default_limit(&pool, &m->patterns[i], &open);
   }
   ddbst__buf_release(&open);
   ddbst__buf_release(&value);
+  ddbst__text_pool_release(&pool);
   return rc;
 }

@@ -17,9 +17,12 @@ enum { DDBST__ROLE_IX_PK, DDBST__ROLE_IX_SK, DDBST__ROLE_PK, DDBST__ROLE_SK };
 /* Facets of four key templates: the most a cursor carries. */
 enum { DDBST__CURSOR_MAX_VALUES = 4 * DDBST__MAX_FACETS };
 
+/* One per index (and one for the table) that query patterns read, shared
+ * by those patterns: 801 queries of a 1,000-pattern model held 26
+ * different shapes. */
 typedef struct ddbst__cshape {
   const ddbst_model *m;
-  const ddbst__pattern *p;
+  int index; /* the index the query reads, -1: the table */
   const char *name[4];
   const ddbst__jtext *jname[4]; /* "PK": */
   int role[4];
@@ -43,27 +46,27 @@ typedef struct ddbst__cfkey {
 typedef struct ddbst__clayout {
   const ddbst__entity *e; /* NULL: no key in the index the pattern reads */
   const ddbst__template *t[4];
-  int nfixed;
-  const ddbst__cfkey *carried; /* ncarried, in the model's arena */
-  int ncarried;
-  /* Where facet f of template t[a] (a >= 1) comes from: carried value k
-   * (slot k), or fixed facet k (slot -1 - k). */
-  signed char slot[4][DDBST__MAX_FACETS];
+  const ddbst__cfkey *carried; /* ncarried, in the plan's block */
+  int nfixed, ncarried;
+  /* Where facet f of template t[a] (a >= 1) comes from (slot[a - 1][f]):
+   * carried value k (k), or fixed facet k (-1 - k). */
+  signed char slot[3][DDBST__MAX_FACETS];
 } ddbst__clayout;
 
 _Static_assert(DDBST__CURSOR_MAX_VALUES <= 127 && DDBST__MAX_FACETS <= 128,
                "layout slots fit a signed char");
 
-/* A query pattern's cursor: its shape, and a layout per entity it reads
- * (layouts[j] for entities[j]). */
+/* A query pattern's cursor: its shape (its index's), and a layout per
+ * entity it reads (layouts[j] for entities[j]); one block in the arena
+ * with the carried facets and the context's head after the layouts. */
 struct ddbst__cursor_plan {
-  ddbst__cshape shape;
-  ddbst__clayout *layouts;
+  const ddbst__cshape *shape;
   /* The cursor context's head (cursor/envelope.c): the CBOR array's first
    * byte, the pattern's name, the index's name or null, and the order, so
    * that sealing and opening write only the partition after it. */
   const uint8_t *ctx_head;
   size_t ctx_head_len;
+  ddbst__clayout layouts[];
 };
 
 /* The head of a CBOR text string of n < 65536 bytes at `at` (the shortest,
@@ -84,10 +87,9 @@ static inline size_t ddbst__cbor_text_head(uint8_t *at, size_t n) {
   return 3;
 }
 
-/* The key attributes of pattern `p`'s LastEvaluatedKey, the query's
- * partition first. */
-void ddbst__cursor_shape(const ddbst_model *m, const ddbst__pattern *p,
-                         ddbst__cshape *s);
+/* The key attributes of the LastEvaluatedKey of a query of index `index`
+ * (-1: the table), the query's partition first. */
+void ddbst__cursor_shape(const ddbst_model *m, int index, ddbst__cshape *s);
 
 /* The template entity `e` writes key attribute `role` with, or NULL. */
 const ddbst__template *ddbst__cursor_template(const ddbst__entity *e, int index,

@@ -1718,7 +1718,9 @@ static void allocation_failure_saas(void **state) {
   long spared = oom_loop(read_example("examples/saas/model.json"), 0, &failed);
   print_message("%ld allocation failures handled\n", failed);
   assert_int_equal(spared, 0);
-  assert_true(failed > 100);
+  /* the tree's levels keep their arrays and the compile steps allocate in
+   * the arena: the load made 39 allocations when this was written */
+  assert_true(failed > 30);
 }
 
 /* Was a bug (YAJL): the same loop without sparing YAJL crashes: yajl_alloc and
