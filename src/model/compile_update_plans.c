@@ -58,7 +58,8 @@ static int add_key(plan_maker *k, const ddbst__entity *e, ddbst__ustep *steps,
     ddbst__jtext t;
     rc = take(k, &t);
     if (rc) break;
-    steps[(*nsteps)++] = (ddbst__ustep){t.p, t.n, run->pieces[i].attr, 7};
+    steps[(*nsteps)++] =
+        (ddbst__ustep){t.p, t.n, (uint16_t)run->pieces[i].attr, 7};
     rc = add(k, run->pieces[i].lit, run->pieces[i].lit_len);
   }
   if (rc) return rc;
@@ -181,7 +182,9 @@ static int add_member(plan_maker *k, const ddbst__jtext *mt, int d, int first) {
 static int step(plan_maker *k, ddbst__ushape *s, int attr, unsigned mask) {
   ddbst__jtext t;
   int rc = take(k, &t);
-  if (!rc) s->steps[s->nsteps++] = (ddbst__ustep){t.p, t.n, attr, mask};
+  if (!rc)
+    s->steps[s->nsteps++] =
+        (ddbst__ustep){t.p, t.n, (uint16_t)attr, (uint16_t)mask};
   return rc;
 }
 

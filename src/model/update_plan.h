@@ -38,8 +38,8 @@ typedef struct ddbst__uindex {
 typedef struct ddbst__ustep {
   const char *text; /* in the arena: padded */
   uint32_t len;
-  int attr;
-  unsigned scan_mask;
+  uint16_t attr;
+  uint16_t scan_mask;
 } ddbst__ustep;
 
 /* The whole body of an update that sets one attribute (with the entity's
