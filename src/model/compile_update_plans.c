@@ -58,8 +58,7 @@ static int add_key(plan_maker *k, const ddbst__entity *e, ddbst__ustep *steps,
     ddbst__jtext t;
     rc = take(k, &t);
     if (rc) break;
-    steps[(*nsteps)++] =
-        (ddbst__ustep){t.p, t.n, (uint16_t)run->pieces[i].attr, 7};
+    steps[(*nsteps)++] = (ddbst__ustep){t.p, t.n, run->pieces[i].attr};
     rc = add(k, run->pieces[i].lit, run->pieces[i].lit_len);
   }
   if (rc) return rc;
@@ -178,14 +177,28 @@ static int add_member(plan_maker *k, const ddbst__jtext *mt, int d, int first) {
   return rc;
 }
 
-/* The pending text, then attribute `attr`'s value: a step of `s`. */
-static int step(plan_maker *k, ddbst__ushape *s, int attr, unsigned mask) {
+/* The pending text, then attribute `attr`'s value (its scan under `mask`
+ * checked: see ddbst__ucheck): a step of `s`. */
+static int step(plan_maker *k, ddbst__ushape *s, unsigned char *masks,
+                int attr, unsigned mask) {
   ddbst__jtext t;
   int rc = take(k, &t);
-  if (!rc)
-    s->steps[s->nsteps++] =
-        (ddbst__ustep){t.p, t.n, (uint16_t)attr, (uint16_t)mask};
+  if (!rc) s->steps[s->nsteps++] = (ddbst__ustep){t.p, t.n, attr};
+  masks[attr] |= (unsigned char)mask;
   return rc;
+}
+
+/* Each value `s` copies, once, with the checks its uses ask. */
+static int checks(plan_maker *k, ddbst__ushape *s, const unsigned char *masks,
+                  int nattrs) {
+  int n = 0;
+  for (int a = 0; a < nattrs; a++) n += masks[a] != 0;
+  s->checks = ddbst__arena_alloc(&k->m->arena, (size_t)n * sizeof *s->checks);
+  if (!s->checks) return DDBST_ENOMEM;
+  for (int a = 0; a < nattrs; a++)
+    if (masks[a])
+      s->checks[s->nchecks++] = (ddbst__ucheck){(uint8_t)a, masks[a]};
+  return 0;
 }
 
 static int lowest(uint64_t b) {
@@ -230,8 +243,10 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
   size_t fixed = p->fixed;
   char t[96];
   /* the Key object's texts are the plan's own: shared, not made again */
+  unsigned char masks[64] = {0};
   for (int i = 0; i < p->nsteps; i++) {
     s->steps[s->nsteps++] = p->steps[i];
+    masks[p->steps[i].attr] |= 7;
     p->fixed += p->steps[i].len;
   }
   ddbst_buf_reset(&k->pending);
@@ -269,7 +284,7 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
   for (uint64_t b = assign; !rc && b; b &= b - 1, d++) {
     snprintf(t, sizeof t, "%s\":v%d\":{\"S\":\"", d ? "\"}," : "", d);
     rc = add(k, t, strlen(t));
-    rc = rc ? rc : step(k, s, lowest(b), 6);
+    rc = rc ? rc : step(k, s, masks, lowest(b), 6);
   }
   for (int i = 0; !rc && i < nrw; i++)
     for (int j = 0; !rc && j < rw[i]->nkeys; j++, d++) {
@@ -278,7 +293,7 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
       rc = add(k, t, strlen(t));
       for (int f = 0; !rc && f < tp->nfacets; f++) {
         rc = add(k, tp->pieces[f].lit, tp->pieces[f].lit_len);
-        rc = rc ? rc : step(k, s, tp->pieces[f].attr, 7);
+        rc = rc ? rc : step(k, s, masks, tp->pieces[f].attr, 7);
       }
       rc = rc ? rc : add(k, tp->tail, tp->tail_len);
     }
@@ -290,10 +305,23 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
   }
   rc = rc ? rc : add(k, "}}", 2);
   rc = rc ? rc : take(k, &s->end);
+  rc = rc ? rc : checks(k, s, masks, e->nattrs);
   s->fixed = p->fixed - fixed;
   p->fixed = fixed;
   if (!rc) p->shapes[a] = s;
   return rc;
+}
+
+/* The values' text lengths L the plan takes are those below the limit:
+ * key_uses * L + key_literal_max <= the sort key's limit, and size_fixed +
+ * (key_uses + 1) * L <= the item's (0: none). */
+static size_t text_limit(const ddbst__update_plan *p, size_t key_uses) {
+  if (p->key_literal_max > DDBST__SK_MAX || p->size_fixed > DDBST__ITEM_MAX)
+    return 0;
+  size_t by_item = (DDBST__ITEM_MAX - p->size_fixed) / (key_uses + 1);
+  if (!key_uses) return by_item + 1;
+  size_t by_key = (DDBST__SK_MAX - p->key_literal_max) / key_uses;
+  return (by_key < by_item ? by_key : by_item) + 1;
 }
 
 static int make_plan(plan_maker *k, const ddbst__entity *e) {
@@ -344,6 +372,9 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
   }
   rc = member(k, pk, "},\"ExpressionAttributeValues\":", &p->pk_end);
   if (rc) return rc;
+  p->text_limit = text_limit(p, e->key_uses);
+  p->first_limit = e->nuniques ? 0 : p->text_limit;
+  p->updated = e->updated_attr >= 0 ? bit(e->updated_attr) : 0;
   /* each attribute's update alone: its whole body (with the stamp, when
    * the entity keeps one the plan writes) */
   int u = e->updated_attr;

@@ -92,6 +92,12 @@ static inline void put_assignment(cursors *c, const ddbst__jtext *member,
   c->values += HEAD_LEN;
 }
 
+/* Nothing kept: what was written is past the buffer's length. */
+static int left(ddbst_buf *out) {
+  out->data[out->len] = '\0';
+  return 0;
+}
+
 /* Two or more assignments, or one without its whole body: the body's
  * three regions written side by side from the plan's members. Not inlined:
  * its frame would cost the whole bodies' way on every call. */
@@ -137,7 +143,7 @@ DDBST__NOINLINE static int write_plan(ddbst_item *it,
   for (const ddbst__ustep *s = p->steps, *end = s + p->nsteps; s < end;
        s++) {
     const ddbst__val *v = &vals[s->attr];
-    if (v->scan != DDBST__SCAN_KNOWN) return ddbst__left(out);
+    if (v->scan != DDBST__SCAN_KNOWN) return left(out);
     /* the texts (the arena) and the values (the item's text) are padded */
     ddbst__copy_text64(o, s->text, s->len);
     o += s->len;
@@ -170,7 +176,7 @@ DDBST__NOINLINE static int write_plan(ddbst_item *it,
     for (int j = 0; j < u->nkeys; j++, k++) {
       put_assignment(&c, &u->keys[j].member, k);
       c.values = put_key(it, c.values, u->keys[j].t);
-      if (!c.values) return ddbst__left(out);
+      if (!c.values) return left(out);
     }
   }
   if (version) { /* #nK = if_not_exists(#nK, :vK) + :vK+1 */
@@ -204,22 +210,20 @@ DDBST__NOINLINE static int write_plan(ddbst_item *it,
 /* request.h */
 int ddbst__update_planned(ddbst_item *it, const ddbst__entity *e,
                           const struct ddbst__update_plan *p, ddbst_buf *out) {
-  /* Every key is at most its literals and key_uses times the values'
-   * text (as put_plan.c bounds it): under the sort key's limit no key
-   * passes its own, and the item's size is under the names, the literals,
-   * the values and the keys' facets. */
+  /* no key past its limit, the item under 400 KB (text_limit) */
   size_t text_len = it->text.len, text_bound = e->key_uses * text_len;
-  if (text_bound + p->key_literal_max > DDBST__SK_MAX ||
-      p->size_fixed + text_bound + text_len > DDBST__ITEM_MAX)
+  if (text_len >= p->text_limit)
     return 0;
   uint64_t given = ddbst__given_mask(it->vals, e->nattrs);
   uint64_t assign = given & p->settable;
   if (assign & ~p->assignable) return 0;
   const ddbst__ushape *s = ddbst__shape_of(p, given, assign);
   if (!s) return write_plan(it, p, given, assign, text_bound, out);
+  if (!ddbst__shape_clean(it->vals, s)) return 0;
   if (ddbst__buf_reserve(out, ddbst__shape_room(s, text_bound, text_len)))
     return DDBST_ENOMEM;
-  return ddbst__write_shape(it, s, out);
+  ddbst__write_shape(it, s, out);
+  return 1;
 }
 
 /* Not the short way: the item as it was given (the stamp taken back). */

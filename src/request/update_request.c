@@ -49,26 +49,29 @@ int ddbst__update_request(ddbst_item *it, uint32_t flags,
                                   ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
   const ddbst__update_plan *p = e->update_plan;
-  int u = e->updated_attr;
-  if (!p || e->nuniques ||
+  /* no condition, update actions or parameters (has_exprs), REMOVE, ADD
+   * or append, expected version, upsert or return values */
+  if (!p ||
       (flags & (DDBST_UPSERT | DDBST_RETURN_MASK |
                 DDBST_RETURN_OLD_ON_FAILURE)) ||
-      it->update || it->cond || it->has_update_ops ||
-      it->has_expected_version || (u >= 0 && !it->vals[u].set))
+      it->has_exprs || it->has_update_ops || it->has_expected_version)
     return update_rest(it, flags, now_us, out, err);
+  /* and no unique constraint (first_limit 0) */
   size_t text_len = it->text.len, text_bound = e->key_uses * text_len;
-  if (text_bound + p->key_literal_max > DDBST__SK_MAX ||
-      p->size_fixed + text_bound + text_len > DDBST__ITEM_MAX)
+  if (text_len >= p->first_limit)
     return update_rest(it, flags, now_us, out, err);
   uint64_t given = ddbst__given_mask(it->vals, e->nattrs);
   uint64_t assign = given & p->settable;
-  if (assign & ~p->assignable)
+  /* updatedAt given, or none kept: nothing to stamp */
+  if ((assign & ~p->assignable) | (p->updated & ~given))
     return update_rest(it, flags, now_us, out, err);
   const ddbst__ushape *s = ddbst__shape_of(p, given, assign);
   if (!s) return request_by_plan(it, flags, now_us, out, err);
+  if (!ddbst__shape_clean(it->vals, s))
+    return update_rest(it, flags, now_us, out, err);
   size_t room = ddbst__shape_room(s, text_bound, text_len);
   if (out->cap - out->len <= room)
     return shape_grown(it, flags, now_us, room, out, err);
-  if (ddbst__write_shape(it, s, out)) return DDBST_OP_UPDATE_ITEM;
-  return update_rest(it, flags, now_us, out, err);
+  ddbst__write_shape(it, s, out);
+  return DDBST_OP_UPDATE_ITEM;
 }

@@ -50,31 +50,36 @@ static inline uint64_t ddbst__given_mask(const ddbst__val *vals, int n) {
   return g;
 }
 
-/* Nothing kept: what was written is past the buffer's length. */
-static inline int ddbst__left(ddbst_buf *out) {
-  out->data[out->len] = '\0';
-  return 0;
-}
-
-/* The item as the general writer leaves it: no key list, no records. */
+/* The item as the general writer leaves it: no key list, no records
+ * (keytext's bytes left as they were, as the put plan leaves them: with
+ * no key listed, nothing reads them, and the next key built starts it
+ * again). */
 static inline void ddbst__as_general(ddbst_item *it) {
-  it->keytext.len = 0; /* ddbst_buf_reset, without a call */
-  if (it->keytext.data) it->keytext.data[0] = '\0';
   it->nkeys = 0;
   ddbst__expr_reset(it);
 }
 
+/* Whether each value the whole body `s` copies was found clean when set
+ * (a key's facet: no delimiter and no escape; a value: no escape). A test
+ * a value (folded, the loop was vectorized, which cost four times more for
+ * the usual four values). */
+static inline int ddbst__shape_clean(const ddbst__val *vals,
+                                     const ddbst__ushape *s) {
+  for (const ddbst__ucheck *c = s->checks, *end = c + s->nchecks; c < end;
+       c++)
+    if ((vals[c->attr].scan & c->mask) != DDBST__SCAN_KNOWN) return 0;
+  return 1;
+}
+
 /* An update of one attribute (and the stamp): its whole body's texts
- * between its values, as a put plan writes a put, the room reserved. Each
- * value must have been found clean when set (a key's facet: no delimiter
- * and no escape; a value: no escape); the test is folded over the copies
- * and read once, at the end: 0 then, nothing kept. */
-static inline int ddbst__write_shape(ddbst_item *it, const ddbst__ushape *s,
-                              ddbst_buf *out) {
+ * between its values, as a put plan writes a put, the values found clean
+ * (ddbst__shape_clean) and the room reserved. */
+static inline void ddbst__write_shape(ddbst_item *it, const ddbst__ushape *s,
+                                      ddbst_buf *out) {
+  ddbst__as_general(it);
   const char *text = it->text.data;
   const ddbst__val *vals = it->vals;
   char *o = out->data + out->len;
-  unsigned unclean = 0;
   for (const ddbst__ustep *st = s->steps, *end = st + s->nsteps; st < end;
        st++) {
     const ddbst__val *v = &vals[st->attr];
@@ -82,19 +87,15 @@ static inline int ddbst__write_shape(ddbst_item *it, const ddbst__ushape *s,
      * them (char stores alias everything) */
     const char *t = st->text, *value = text + v->off;
     size_t tn = st->len, vn = v->len;
-    unclean |= (v->scan & st->scan_mask) ^ DDBST__SCAN_KNOWN;
     ddbst__copy_text64(o, t, tn);
     o += tn;
     ddbst__copy_padded(o, value, vn);
     o += vn;
   }
-  if (unclean) return ddbst__left(out);
   ddbst__copy_text64(o, s->end.p, s->end.n);
   o += s->end.n;
   *o = '\0';
   out->len = (size_t)(o - out->data);
-  ddbst__as_general(it);
-  return 1;
 }
 
 /* The room a whole body needs: its texts, and the values' with room to
