@@ -11,33 +11,27 @@
 #include <string.h>
 
 #include "model/compile.h"
+#include "model/plan_texts.h"
 #include "model/update_plan.h"
 
 typedef struct plan_maker {
-  ddbst_model *m;
-  ddbst_buf pending; /* the text since the last value */
+  ddbst__plan_maker t; /* the texts and arrays, each kept once */
   ddbst__update_plan *p;
 } plan_maker;
 
 static int add(plan_maker *k, const char *s, size_t n) {
-  return ddbst__buf_append(&k->pending, s, n);
+  return ddbst__plan_add(&k->t, s, n);
 }
 
-/* The pending text into the arena, as a jtext (padded, NUL after). */
+/* The pending text kept, its bytes counted in the plan's `fixed`. */
 static int take(plan_maker *k, ddbst__jtext *t) {
-  const char *p =
-      ddbst__arena_strndup(&k->m->arena, k->pending.data, k->pending.len);
-  if (!p) return DDBST_ENOMEM;
-  *t = (ddbst__jtext){p, (uint32_t)k->pending.len, 0};
-  k->p->fixed += k->pending.len;
-  ddbst_buf_reset(&k->pending);
-  return 0;
+  return ddbst__plan_take(&k->t, t);
 }
 
 /* `,"#n0":` then `name`'s JSON, and `tail`. */
 static int member(plan_maker *k, const ddbst__name *nm, const char *tail,
                   ddbst__jtext *t) {
-  ddbst_buf_reset(&k->pending);
+  ddbst_buf_reset(&k->t.pending);
   int rc = add(k, ",\"#n0\":", 7);
   rc = rc ? rc : add(k, nm->json.p, nm->json.n);
   rc = rc ? rc : add(k, tail, strlen(tail));
@@ -50,8 +44,8 @@ static int member(plan_maker *k, const ddbst__name *nm, const char *tail,
 static int add_key(plan_maker *k, const ddbst__entity *e, ddbst__ustep *steps,
                    int *nsteps) {
   const ddbst__jrun *run = &e->key.avrun;
-  ddbst_buf_reset(&k->pending);
-  int rc = add(k, k->m->begin.p, k->m->begin.n);
+  ddbst_buf_reset(&k->t.pending);
+  int rc = add(k, k->t.m->begin.p, k->t.m->begin.n);
   rc = rc ? rc : add(k, ",\"Key\":{", 8);
   rc = rc ? rc : add(k, run->head, run->head_len);
   for (int i = 0; !rc && i < run->npieces; i++) {
@@ -63,17 +57,17 @@ static int add_key(plan_maker *k, const ddbst__entity *e, ddbst__ustep *steps,
   }
   if (rc) return rc;
   /* the run ends with `"},`: the object closes instead */
-  if (k->pending.len < 3 ||
-      memcmp(k->pending.data + k->pending.len - 3, "\"},", 3) != 0)
+  if (k->t.pending.len < 3 ||
+      memcmp(k->t.pending.data + k->t.pending.len - 3, "\"},", 3) != 0)
     return 1;
-  k->pending.len -= 1;
+  k->t.pending.len -= 1;
   return add(k, "},\"UpdateExpression\":\"SET", 25);
 }
 
 static int key_steps(plan_maker *k, const ddbst__entity *e) {
   ddbst__update_plan *p = k->p;
   p->steps = ddbst__arena_alloc(
-      &k->m->arena, (size_t)(e->key.avrun.npieces + 1) * sizeof *p->steps);
+      &k->t.m->arena, (size_t)(e->key.avrun.npieces + 1) * sizeof *p->steps);
   if (!p->steps) return DDBST_ENOMEM;
   int rc = add_key(k, e, p->steps, &p->nsteps);
   return rc ? rc : take(k, &p->key_end);
@@ -111,7 +105,7 @@ static int count(const ddbst__name *nm, const ddbst__name *const *names,
 static int make_index(plan_maker *k, const ddbst__entity *e,
                       const ddbst__ekey *ek, ddbst__uindex *u,
                       const ddbst__name *const *names, int nnames) {
-  const ddbst_model *m = k->m;
+  const ddbst_model *m = k->t.m;
   const ddbst__index *ix = &m->indexes[ek->index];
   u->k = ek;
   touch_template(u, e, &ek->pk);
@@ -162,44 +156,51 @@ static int all_names(const ddbst_model *m, const ddbst__entity *e,
 /* `text` with its digit (at `at`) made `d`. */
 static int add_digit(plan_maker *k, const char *text, size_t n, size_t at,
                      int d) {
-  size_t start = k->pending.len;
+  size_t start = k->t.pending.len;
   int rc = add(k, text, n);
-  if (!rc) k->pending.data[start + at] = (char)('0' + d);
+  if (!rc) k->t.pending.data[start + at] = (char)('0' + d);
   return rc;
 }
 
 /* A names-map member (`,"#n0":"status"`) numbered `d`, opening the map
  * when it is the first. */
 static int add_member(plan_maker *k, const ddbst__jtext *mt, int d, int first) {
-  size_t start = k->pending.len;
+  size_t start = k->t.pending.len;
   int rc = add_digit(k, mt->p, mt->n, 4, d);
-  if (!rc && first) k->pending.data[start] = '{';
+  if (!rc && first) k->t.pending.data[start] = '{';
   return rc;
 }
 
 /* The pending text, then attribute `attr`'s value (its scan under `mask`
  * checked: see ddbst__ucheck): a step of `s`. */
-static int step(plan_maker *k, ddbst__ushape *s, unsigned char *masks,
-                int attr, unsigned mask) {
+static int step(plan_maker *k, ddbst__ustep *steps, int *nsteps,
+                unsigned char *masks, int attr, unsigned mask) {
   ddbst__jtext t;
   int rc = take(k, &t);
-  if (!rc) s->steps[s->nsteps++] = (ddbst__ustep){t.p, t.n, attr};
+  if (!rc) steps[(*nsteps)++] = (ddbst__ustep){t.p, t.n, attr};
   masks[attr] |= (unsigned char)mask;
   return rc;
 }
 
-/* Each value `s` copies, once, with the checks its uses ask. */
-static int checks(plan_maker *k, ddbst__ushape *s, const unsigned char *masks,
-                  int nattrs) {
-  int n = 0;
-  for (int a = 0; a < nattrs; a++) n += masks[a] != 0;
-  s->checks = ddbst__arena_alloc(&k->m->arena, (size_t)n * sizeof *s->checks);
-  if (!s->checks) return DDBST_ENOMEM;
+/* The shape `s` kept, with its steps and its checks (each value it copies,
+ * once, with the checks its uses ask): entities alike share them. */
+static const ddbst__ushape *keep_shape(plan_maker *k, ddbst__ushape *s,
+                                       const ddbst__ustep *steps,
+                                       const unsigned char *masks,
+                                       int nattrs) {
+  ddbst__ucheck checks[64];
   for (int a = 0; a < nattrs; a++)
-    if (masks[a])
-      s->checks[s->nchecks++] = (ddbst__ucheck){(uint8_t)a, masks[a]};
-  return 0;
+    if (masks[a]) checks[s->nchecks++] = (ddbst__ucheck){(uint8_t)a, masks[a]};
+  s->steps = (ddbst__ustep *)ddbst__plan_keep(
+      &k->t, steps, (size_t)s->nsteps * sizeof *steps);
+  s->checks = (ddbst__ucheck *)ddbst__plan_keep(
+      &k->t, checks, (size_t)s->nchecks * sizeof *checks);
+  if (!s->steps || !s->checks) return NULL;
+  return ddbst__plan_keep(&k->t, s, sizeof *s);
 }
+
+/* A whole body's steps, at most (more: no whole body). */
+enum { MAX_STEPS = 128 };
 
 static int lowest(uint64_t b) {
   int a = 0;
@@ -216,9 +217,11 @@ static int popcount(uint64_t b) {
 /* The whole body of an update of attribute `a` alone (and the stamp): the
  * placeholders numbered as the general writer numbers them (the values in
  * attribute order, the index keys, the version, the condition's name).
- * None when an index it touches is not plannable, has "when" conditions
- * (decided per request), or needs a value the update does not give. */
-static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
+ * None (0) when an index it touches is not plannable, has "when"
+ * conditions (decided per request), or needs a value the update does not
+ * give; 1 when made. */
+static int make_shape(plan_maker *k, const ddbst__entity *e, int a,
+                      const ddbst__ushape **shapes) {
   ddbst__update_plan *p = k->p;
   uint64_t assign = bit(a) | p->stamp, given = assign | p->facets, need = 0;
   const ddbst__uindex *rw[64];
@@ -233,11 +236,11 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
     for (int j = 0; j < u->nkeys; j++) nsteps += u->keys[j].t->nfacets;
   }
   int n = popcount(assign) + nkeys, version = p->version.p != NULL;
-  if (n > 8) return 0;
-  ddbst__ushape *s = ddbst__arena_alloc(&k->m->arena, sizeof *s);
-  if (!s) return DDBST_ENOMEM;
-  s->steps = ddbst__arena_alloc(&k->m->arena, (size_t)nsteps * sizeof *s->steps);
-  if (!s->steps) return DDBST_ENOMEM;
+  if (n > 8 || nsteps > MAX_STEPS) return 0;
+  ddbst__ushape shape, *s = &shape;
+  memset(s, 0, sizeof *s); /* kept by its bytes: no stray ones */
+  ddbst__ustep steps[MAX_STEPS];
+  memset(steps, 0, sizeof steps);
   s->assign = assign;
   s->need = need;
   size_t fixed = p->fixed;
@@ -245,11 +248,11 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
   /* the Key object's texts are the plan's own: shared, not made again */
   unsigned char masks[64] = {0};
   for (int i = 0; i < p->nsteps; i++) {
-    s->steps[s->nsteps++] = p->steps[i];
+    steps[s->nsteps++] = p->steps[i];
     masks[p->steps[i].attr] |= 7;
     p->fixed += p->steps[i].len;
   }
-  ddbst_buf_reset(&k->pending);
+  ddbst_buf_reset(&k->t.pending);
   int rc = add(k, p->key_end.p, p->key_end.n);
   /* SET #n0 = :v0, #n1 = :v1 ... */
   for (int d = 0; !rc && d < n; d++) {
@@ -284,7 +287,7 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
   for (uint64_t b = assign; !rc && b; b &= b - 1, d++) {
     snprintf(t, sizeof t, "%s\":v%d\":{\"S\":\"", d ? "\"}," : "", d);
     rc = add(k, t, strlen(t));
-    rc = rc ? rc : step(k, s, masks, lowest(b), 6);
+    rc = rc ? rc : step(k, steps, &s->nsteps, masks, lowest(b), 6);
   }
   for (int i = 0; !rc && i < nrw; i++)
     for (int j = 0; !rc && j < rw[i]->nkeys; j++, d++) {
@@ -293,7 +296,8 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
       rc = add(k, t, strlen(t));
       for (int f = 0; !rc && f < tp->nfacets; f++) {
         rc = add(k, tp->pieces[f].lit, tp->pieces[f].lit_len);
-        rc = rc ? rc : step(k, s, masks, tp->pieces[f].attr, 7);
+        rc = rc ? rc : step(k, steps, &s->nsteps, masks, tp->pieces[f].attr,
+                            7);
       }
       rc = rc ? rc : add(k, tp->tail, tp->tail_len);
     }
@@ -305,11 +309,11 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a) {
   }
   rc = rc ? rc : add(k, "}}", 2);
   rc = rc ? rc : take(k, &s->end);
-  rc = rc ? rc : checks(k, s, masks, e->nattrs);
   s->fixed = p->fixed - fixed;
   p->fixed = fixed;
-  if (!rc) p->shapes[a] = s;
-  return rc;
+  if (rc) return rc;
+  shapes[a] = keep_shape(k, s, steps, masks, e->nattrs);
+  return shapes[a] ? 1 : DDBST_ENOMEM;
 }
 
 /* The values' text lengths L the plan takes are those below the limit:
@@ -325,7 +329,7 @@ static size_t text_limit(const ddbst__update_plan *p, size_t key_uses) {
 }
 
 static int make_plan(plan_maker *k, const ddbst__entity *e) {
-  ddbst_model *m = k->m;
+  ddbst_model *m = k->t.m;
   ddbst__update_plan *p = k->p;
   int rc = key_steps(k, e);
   if (rc) return rc;
@@ -384,19 +388,24 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
   for (int i = 0; e->version_attr >= 0 && i < p->nindexes; i++)
     if (p->indexes[i].touch & bit(e->version_attr)) return 0;
   p->stamp = u >= 0 ? bit(u) : 0;
-  p->shapes = ddbst__arena_alloc(&m->arena, (size_t)e->nattrs *
-                                                sizeof *p->shapes);
-  if (!p->shapes) return DDBST_ENOMEM;
-  for (int a = 0; !rc && a < e->nattrs; a++)
-    if (p->assignable & bit(a)) rc = make_shape(k, e, a);
-  return rc;
+  const ddbst__ushape *shapes[64] = {0};
+  int made = 0;
+  for (int a = 0; a < e->nattrs; a++) {
+    if (!(p->assignable & bit(a))) continue;
+    rc = make_shape(k, e, a, shapes);
+    if (rc < 0) return rc;
+    made += rc;
+  }
+  /* kept: entities alike share the array too */
+  if (made)
+    p->shapes = ddbst__plan_keep(&k->t, shapes,
+                                 (size_t)e->nattrs * sizeof *shapes);
+  return made && !p->shapes ? DDBST_ENOMEM : 0;
 }
 
 int ddbst__compile_update_plans(ddbst_model *m) {
   plan_maker k;
-  memset(&k, 0, sizeof k);
-  k.m = m;
-  ddbst__buf_init(&k.pending, &m->alloc);
+  ddbst__plan_maker_init(&k.t, m);
   int rc = 0;
   for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
@@ -411,6 +420,7 @@ int ddbst__compile_update_plans(ddbst_model *m) {
       break;
     }
     memset(k.p, 0, sizeof *k.p);
+    k.t.fixed = &k.p->fixed;
     rc = make_plan(&k, en);
     if (rc == 1) { /* not the shape a plan writes */
       rc = 0;
@@ -418,6 +428,6 @@ int ddbst__compile_update_plans(ddbst_model *m) {
     }
     if (!rc) en->update_plan = k.p;
   }
-  ddbst__buf_release(&k.pending);
+  ddbst__plan_maker_release(&k.t);
   return rc;
 }

@@ -78,7 +78,7 @@ typedef struct ddbst__update_plan {
   uint64_t facets;     /* the primary key's facets */
   uint64_t stamp;      /* updatedAt's bit, 0 when the entity keeps none */
   /* per attribute: its update's whole body (NULL: none, see make_shape) */
-  const ddbst__ushape **shapes;
+  const ddbst__ushape *const *shapes;
   size_t fixed;        /* every text's bytes: with the values', the room */
   size_t size_fixed;   /* the item size's names and key literals, at most */
   uint32_t key_literal_max; /* the longest key template's literal bytes */
