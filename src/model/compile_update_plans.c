@@ -28,6 +28,10 @@ static int take(plan_maker *k, ddbst__jtext *t) {
   return ddbst__plan_take(&k->t, t);
 }
 
+/* A whole body's steps, at most (more: no whole body; a Key object of
+ * more facets: no plan). */
+enum { MAX_STEPS = 128 };
+
 /* `,"#n0":` then `name`'s JSON, and `tail`. */
 static int member(plan_maker *k, const ddbst__name *nm, const char *tail,
                   ddbst__jtext *t) {
@@ -64,13 +68,16 @@ static int add_key(plan_maker *k, const ddbst__entity *e, ddbst__ustep *steps,
   return add(k, "},\"UpdateExpression\":\"SET", 25);
 }
 
+/* The Key object's steps, kept (entities keyed alike share them). */
 static int key_steps(plan_maker *k, const ddbst__entity *e) {
   ddbst__update_plan *p = k->p;
-  p->steps = ddbst__arena_alloc(
-      &k->t.m->arena, (size_t)(e->key.avrun.npieces + 1) * sizeof *p->steps);
-  if (!p->steps) return DDBST_ENOMEM;
-  int rc = add_key(k, e, p->steps, &p->nsteps);
-  return rc ? rc : take(k, &p->key_end);
+  if (e->key.avrun.npieces > MAX_STEPS) return 1;
+  ddbst__ustep steps[MAX_STEPS]; /* no padding: kept by its bytes */
+  int rc = add_key(k, e, steps, &p->nsteps);
+  rc = rc ? rc : take(k, &p->key_end);
+  if (rc) return rc;
+  p->steps = ddbst__plan_keep(&k->t, steps, (size_t)p->nsteps * sizeof *steps);
+  return p->steps ? 0 : DDBST_ENOMEM;
 }
 
 /* Bit `a` of a mask (an entity has at most 64 attributes for a plan). */
@@ -199,9 +206,6 @@ static const ddbst__ushape *keep_shape(plan_maker *k, ddbst__ushape *s,
   return ddbst__plan_keep(&k->t, s, sizeof *s);
 }
 
-/* A whole body's steps, at most (more: no whole body). */
-enum { MAX_STEPS = 128 };
-
 static int lowest(uint64_t b) {
   int a = 0;
   while (!(b & 1)) b >>= 1, a++;
@@ -239,8 +243,7 @@ static int make_shape(plan_maker *k, const ddbst__entity *e, int a,
   if (n > 8 || nsteps > MAX_STEPS) return 0;
   ddbst__ushape shape, *s = &shape;
   memset(s, 0, sizeof *s); /* kept by its bytes: no stray ones */
-  ddbst__ustep steps[MAX_STEPS];
-  memset(steps, 0, sizeof steps);
+  ddbst__ustep steps[MAX_STEPS]; /* no padding: kept by its bytes */
   s->assign = assign;
   s->need = need;
   size_t fixed = p->fixed;
@@ -336,14 +339,17 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
   p->key_literal_max = literal_max(0, &e->key);
   p->size_fixed = e->key.avrun.names_raw + e->key.pk.literal_len +
                   e->key.sk.literal_len;
-  p->members = ddbst__arena_alloc(&m->arena, (size_t)e->nattrs *
-                                                 sizeof *p->members);
+  int nindexes = 0;
+  for (int i = 0; i < e->nindexes; i++)
+    nindexes += !m->indexes[e->indexes[i].index].native;
   p->indexes = ddbst__arena_alloc(
-      &m->arena, (size_t)(e->nindexes + 1) * sizeof *p->indexes);
-  /* the names list is the load's, not the model's: on the stack (a plan
-   * is made for 64 attributes and 64 indexes at most) */
+      &m->arena, (size_t)(nindexes ? nindexes : 1) * sizeof *p->indexes);
+  /* the names list and the members are the load's until kept: on the
+   * stack (a plan is made for 64 attributes and 64 indexes at most) */
   const ddbst__name *names[64 + 2 * 64 + 1];
-  if (!p->members || !p->indexes) return DDBST_ENOMEM;
+  ddbst__jtext members[64];
+  memset(members, 0, sizeof members);
+  if (!p->indexes) return DDBST_ENOMEM;
   int nnames = all_names(m, e, names);
   /* an assignment's name written once per request: any name twice in the
    * entity's list is left to the other writers */
@@ -358,10 +364,14 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
     if (!names[a] || count(names[a], names, nnames) != 1 ||
         !ddbst__type_is_string(at->type))
       continue;
-    rc = member(k, names[a], "", &p->members[a]);
+    rc = member(k, names[a], "", &members[a]);
     if (rc) return rc;
     p->assignable |= bit(a);
   }
+  /* kept: entities alike share them */
+  p->members = ddbst__plan_keep(&k->t, members,
+                                (size_t)e->nattrs * sizeof *members);
+  if (!p->members) return DDBST_ENOMEM;
   if (e->version_attr >= 0) {
     const ddbst__name *v = names[e->version_attr];
     if (!v || count(v, names, nnames) != 1) return 1;

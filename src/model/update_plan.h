@@ -53,24 +53,25 @@ typedef struct ddbst__ucheck {
  * sets; `need` what the indexes it rewrites need given. */
 typedef struct ddbst__ushape {
   uint64_t assign, need;
-  ddbst__ustep *steps;
+  const ddbst__ustep *steps;
   int nsteps;
   int nchecks;
-  ddbst__ucheck *checks; /* each value it copies once, checked before any
+  const ddbst__ucheck *checks; /* each value it copies once, checked before any
                             is copied */
   ddbst__jtext end; /* after the last value: `"}}}` or the version's */
   size_t fixed;     /* every text's bytes */
 } ddbst__ushape;
 
 typedef struct ddbst__update_plan {
-  ddbst__ustep *steps; /* `{"TableName":..,"Key":{"PK":{"S":"ORG#`, facet.. */
+  const ddbst__ustep *steps; /* `{"TableName":..,"Key":{"PK":{"S":"ORG#`,
+                                facet.. */
   int nsteps;
   ddbst__jtext key_end; /* `"}},"UpdateExpression":"SET` */
   uint64_t settable;   /* attributes an update SETs: not a primary facet or
                           the version */
   uint64_t assignable; /* of those, the ones the plan writes: a string's
                           AttributeValue, a name of its own */
-  ddbst__jtext *members; /* per attribute: `,"#n0":"status"` */
+  const ddbst__jtext *members; /* per attribute: `,"#n0":"status"` */
   ddbst__uindex *indexes;
   int nindexes;
   ddbst__jtext version; /* `,"#n0":"version"`; p NULL: the entity has none */
