@@ -4,8 +4,7 @@
 
 #include "item/item.h"
 
-/* DynamoDB's limit on one item, in bytes. */
-enum { DDBST__ITEM_MAX = 400 * 1024 };
+/* DynamoDB's limit on one item, DDBST__ITEM_MAX, is model/model.h's. */
 
 /* Bytes the canonical value `v` of attribute `a` counts for. */
 size_t ddbst__value_size(const ddbst__attr *a, const char *v, size_t n);

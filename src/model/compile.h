@@ -44,15 +44,7 @@ int ddbst__compile_create_plans(ddbst_model *m);
 /* Each entity's UpdateItem as fixed texts and bitmasks
  * (compile_update_plans.c): needs the key runs and the key sizes. */
 int ddbst__compile_update_plans(ddbst_model *m);
-/* The plans' shared texts (compile_plan_texts.c). Per attribute of `e`,
- * `"},"name":{"S":"` (p NULL for one that is not a string), in the arena,
- * their bytes added to *bytes, `t` a scratch buffer; NULL on ENOMEM. */
-const ddbst__jtext *ddbst__plan_members(ddbst_model *m, const ddbst__entity *e,
-                                        ddbst_buf *t, size_t *bytes);
-/* Appends to `t` the condition of a create's Put (no item with its key
- * yet): `,"ConditionExpression":"attribute_not_exists(#n0)",
- * "ExpressionAttributeNames":{"#n0":"PK"}`. 0 or DDBST_ENOMEM. */
-int ddbst__plan_not_exists(const ddbst_model *m, ddbst_buf *t);
+/* The plans' shared texts and their maker: model/plan_texts.h. */
 /* Unique guards that are one of their entity's index keys
  * (compile_guards.c). */
 int ddbst__compile_guards(ddbst_model *m);

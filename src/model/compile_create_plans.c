@@ -11,30 +11,27 @@
 #include "base/normalize.h"
 #include "model/compile.h"
 #include "model/facet.h"
+#include "model/plan_texts.h"
 
 typedef struct cmaker {
+  ddbst__plan_maker tx; /* the texts, each kept once */
   ddbst_model *m;
-  ddbst_buf t; /* the text being made */
+  ddbst_buf *t; /* the text being made: tx's */
   ddbst__create_plan *p;
   int rc;
   int unplanned; /* a key or guard the plan does not write */
 } cmaker;
 
 static void add(cmaker *k, const char *s, size_t n) {
-  if (!k->rc) k->rc = ddbst__buf_append(&k->t, s, n);
+  if (!k->rc) k->rc = ddbst__buf_append(k->t, s, n);
 }
 static void adds(cmaker *k, const char *s) { add(k, s, strlen(s)); }
 
 /* The text made so far into the arena (padded, NUL after), and a new one. */
 static ddbst__jtext take(cmaker *k) {
   ddbst__jtext j = {"", 0, 0};
-  if (!k->rc) {
-    j.p = ddbst__arena_strndup(&k->m->arena, k->t.data, k->t.len);
-    if (!j.p) k->rc = DDBST_ENOMEM;
-    j.n = (uint32_t)k->t.len;
-    k->p->fixed += k->t.len;
-  }
-  ddbst_buf_reset(&k->t);
+  if (!k->rc) k->rc = ddbst__plan_take(&k->tx, &j);
+  ddbst_buf_reset(k->t);
   return j;
 }
 
@@ -78,7 +75,7 @@ static void make_key(cmaker *k, const ddbst__entity *e, ddbst__ckey *c,
     return;
   }
   memset(parts, 0, (size_t)(t->nsegs + 1) * sizeof *parts);
-  *c = (ddbst__ckey){parts, 0, (uint32_t)k->t.len, ekey, 0, 0, 0, limit};
+  *c = (ddbst__ckey){parts, 0, (uint32_t)k->t->len, ekey, 0, 0, 0, limit};
   /* a JSON escape in a literal is the general writer's */
   if (!t->literals_plain || t->nsegs == 0) k->unplanned = 1;
   *fixed = t->literal_len;
@@ -97,7 +94,7 @@ static void make_key(cmaker *k, const ddbst__entity *e, ddbst__ckey *c,
     set_form(pt, s, &e->attrs[s->attr]);
     add_room(&e->attrs[s->attr], fixed, per_byte);
   }
-  if (k->t.len || c->nparts == 0) { /* the literal after the last facet */
+  if (k->t->len || c->nparts == 0) { /* the literal after the last facet */
     ddbst__cpart *pt = &parts[c->nparts++];
     ddbst__jtext j = take(k);
     pt->text = j.p;
@@ -190,7 +187,7 @@ static void add_guard(cmaker *k, const ddbst__entity *e,
   adds(k, "{\"S\":\"");
   g->holder = take(k);
   adds(k, "\"}}}}");
-  if (!k->rc) k->rc = ddbst__plan_not_exists(m, &k->t);
+  if (!k->rc) k->rc = ddbst__plan_not_exists(m, k->t);
   adds(k, "}}");
   g->end = take(k);
   /* the holder's PK and SK, copied */
@@ -239,7 +236,7 @@ static void make_plan(cmaker *k, const ddbst__entity *e) {
     add(k, e->name, e->name_len);
   }
   p->type = take(k);
-  p->members = ddbst__plan_members(m, e, &k->t, &p->fixed);
+  p->members = ddbst__plan_members(&k->tx, e, &p->fixed);
   p->strings = ddbst__arena_alloc(&m->arena,
                                   (size_t)(e->nattrs + 1) * sizeof(int));
   p->others = ddbst__arena_alloc(&m->arena,
@@ -262,7 +259,7 @@ static void make_plan(cmaker *k, const ddbst__entity *e) {
   }
   p->room_per_byte += 1; /* the members' values */
   adds(k, "\"}}");
-  if (!k->rc) k->rc = ddbst__plan_not_exists(m, &k->t);
+  if (!k->rc) k->rc = ddbst__plan_not_exists(m, k->t);
   adds(k, "}}");
   p->item_end = take(k);
   if (m->sk_attr) {
@@ -279,7 +276,8 @@ int ddbst__compile_create_plans(ddbst_model *m) {
   cmaker k;
   memset(&k, 0, sizeof k);
   k.m = m;
-  ddbst__buf_init(&k.t, &m->alloc);
+  ddbst__plan_maker_init(&k.tx, m);
+  k.t = &k.tx.pending;
   /* a delimiter of more than one byte can form across a facet's start:
    * the general writer looks for that */
   for (int e = 0; !k.rc && m->delim_len == 1 && e < m->nentities; e++) {
@@ -291,10 +289,11 @@ int ddbst__compile_create_plans(ddbst_model *m) {
       break;
     }
     memset(k.p, 0, sizeof *k.p);
+    k.tx.fixed = &k.p->fixed;
     k.unplanned = 0;
     make_plan(&k, en);
     if (!k.rc && !k.unplanned) en->create_plan = k.p;
   }
-  ddbst__buf_release(&k.t);
+  ddbst__plan_maker_release(&k.tx);
   return k.rc;
 }

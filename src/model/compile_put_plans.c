@@ -7,38 +7,23 @@
 #include <string.h>
 
 #include "model/compile.h"
+#include "model/plan_texts.h"
 
 typedef struct plan_maker {
-  ddbst_model *m;
-  ddbst_buf pending; /* the text since the last value */
+  ddbst__plan_maker t; /* the texts, each kept once */
   ddbst__put_plan *p;
 } plan_maker;
 
-static int add(plan_maker *k, const char *s, size_t n) {
-  return ddbst__buf_append(&k->pending, s, n);
-}
-
-/* The pending text into the arena, as a jtext (padded, NUL after). */
-static int take(plan_maker *k, ddbst__jtext *t) {
-  const char *p =
-      ddbst__arena_strndup(&k->m->arena, k->pending.data, k->pending.len);
-  if (!p) return DDBST_ENOMEM;
-  *t = (ddbst__jtext){p, (uint32_t)k->pending.len, 0};
-  k->p->fixed += k->pending.len; /* the ends' are counted apart */
-  ddbst_buf_reset(&k->pending);
-  return 0;
-}
-
 /* A run's texts and facets, its facets each ending a step. */
 static int add_run(plan_maker *k, const ddbst__jrun *run) {
-  int rc = add(k, run->head, run->head_len);
+  int rc = ddbst__plan_add(&k->t, run->head, run->head_len);
   for (int i = 0; !rc && i < run->npieces; i++) {
     ddbst__jtext t;
-    rc = take(k, &t);
+    rc = ddbst__plan_take(&k->t, &t);
     if (rc) break;
     k->p->steps[k->p->nsteps++] = (ddbst__pstep){t.p, t.n,
                                                  run->pieces[i].attr};
-    rc = add(k, run->pieces[i].lit, run->pieces[i].lit_len);
+    rc = ddbst__plan_add(&k->t, run->pieces[i].lit, run->pieces[i].lit_len);
   }
   return rc;
 }
@@ -52,29 +37,29 @@ static uint32_t literal_max(uint32_t max, const ddbst__ekey *k) {
  * `a` and `b`. */
 static int closing(plan_maker *k, const char *a, size_t an, const char *b,
                    size_t bn, ddbst__jtext *t) {
-  ddbst_buf_reset(&k->pending);
-  int rc = add(k, "\"}", 2);
-  rc = rc ? rc : add(k, a, an);
-  rc = rc ? rc : add(k, b, bn);
-  return rc ? rc : take(k, t);
+  ddbst_buf_reset(&k->t.pending);
+  int rc = ddbst__plan_add(&k->t, "\"}", 2);
+  rc = rc ? rc : ddbst__plan_add(&k->t, a, an);
+  rc = rc ? rc : ddbst__plan_add(&k->t, b, bn);
+  return rc ? rc : ddbst__plan_take(&k->t, t);
 }
 
 static int make_plan(plan_maker *k, const ddbst__entity *e) {
-  const ddbst_model *m = k->m;
+  const ddbst_model *m = k->t.m;
   ddbst__put_plan *p = k->p;
   int facets = e->key.avrun.npieces, nconds = 0;
   for (int i = 0; i < e->nindexes; i++) {
     facets += e->indexes[i].avrun.npieces;
     nconds += e->indexes[i].nwhen > 0;
   }
-  p->steps = ddbst__arena_alloc(&k->m->arena, (size_t)(facets + 1) *
+  p->steps = ddbst__arena_alloc(&k->t.m->arena, (size_t)(facets + 1) *
                                                   sizeof *p->steps);
-  p->conds = ddbst__arena_alloc(&k->m->arena,
+  p->conds = ddbst__arena_alloc(&k->t.m->arena,
                                 (size_t)(nconds + 1) * sizeof *p->conds);
   if (!p->steps || !p->conds) return DDBST_ENOMEM;
-  ddbst_buf_reset(&k->pending);
-  int rc = add(k, m->begin.p, m->begin.n);
-  rc = rc ? rc : add(k, ",\"Item\":{", 9);
+  ddbst_buf_reset(&k->t.pending);
+  int rc = ddbst__plan_add(&k->t, m->begin.p, m->begin.n);
+  rc = rc ? rc : ddbst__plan_add(&k->t, ",\"Item\":{", 9);
   rc = rc ? rc : add_run(k, &e->key.avrun);
   p->key_literal_max = literal_max(0, &e->key);
   for (int i = 0; !rc && i < e->nindexes; i++) {
@@ -85,17 +70,17 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
     p->key_literal_max = literal_max(p->key_literal_max, ek);
     rc = add_run(k, &ek->avrun);
   }
-  if (!rc && m->entity_attr) rc = add(k, e->type_av.p, e->type_av.n);
+  if (!rc && m->entity_attr) rc = ddbst__plan_add(&k->t, e->type_av.p, e->type_av.n);
   if (rc) return rc;
   /* every run and the type end in `"},`: the members and the end close the
    * last value themselves */
-  if (k->pending.len < 3 ||
-      memcmp(k->pending.data + k->pending.len - 3, "\"},", 3) != 0)
+  if (k->t.pending.len < 3 ||
+      memcmp(k->t.pending.data + k->t.pending.len - 3, "\"},", 3) != 0)
     return 0; /* not the shape this plan writes: no plan */
-  k->pending.len -= 3;
-  rc = take(k, &p->keys_end);
+  k->t.pending.len -= 3;
+  rc = ddbst__plan_take(&k->t, &p->keys_end);
   if (!rc) {
-    p->members = ddbst__plan_members(k->m, e, &k->pending, &p->fixed);
+    p->members = ddbst__plan_members(&k->t, e, &p->fixed);
     if (!p->members) rc = DDBST_ENOMEM;
   }
   /* the ends: a put's, and a create's (no item with its key yet:
@@ -103,11 +88,11 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
   size_t before = p->fixed;
   rc = rc ? rc : closing(k, "}}", 2, "", 0, &p->put_end);
   if (!rc) {
-    ddbst_buf_reset(&k->pending);
-    rc = add(k, "\"}}", 3);
-    rc = rc ? rc : ddbst__plan_not_exists(m, &k->pending);
-    rc = rc ? rc : add(k, "}", 1);
-    rc = rc ? rc : take(k, &p->create_end);
+    ddbst_buf_reset(&k->t.pending);
+    rc = ddbst__plan_add(&k->t, "\"}}", 3);
+    rc = rc ? rc : ddbst__plan_not_exists(m, &k->t.pending);
+    rc = rc ? rc : ddbst__plan_add(&k->t, "}", 1);
+    rc = rc ? rc : ddbst__plan_take(&k->t, &p->create_end);
   }
   /* one of the two ends is written */
   p->fixed = before + (p->put_end.n > p->create_end.n ? p->put_end.n
@@ -117,19 +102,18 @@ static int make_plan(plan_maker *k, const ddbst__entity *e) {
 
 int ddbst__compile_put_plans(ddbst_model *m) {
   plan_maker k;
-  memset(&k, 0, sizeof k);
-  k.m = m;
-  ddbst__buf_init(&k.pending, &m->alloc);
+  ddbst__plan_maker_init(&k.t, m);
   int rc = 0;
   for (int e = 0; !rc && e < m->nentities; e++) {
     ddbst__entity *en = &m->entities[e];
     if (!en->keys_simple || en->nuniques) continue;
     k.p = ddbst__arena_alloc(&m->arena, sizeof *k.p);
     if (!k.p) rc = DDBST_ENOMEM;
+    if (!rc) k.t.fixed = &k.p->fixed; /* the ends' are counted apart */
     rc = rc ? rc : make_plan(&k, en);
     /* no keys_end: not the shape a plan writes */
     if (!rc && k.p->keys_end.p) en->put_plan = k.p;
   }
-  ddbst__buf_release(&k.pending);
+  ddbst__plan_maker_release(&k.t);
   return rc;
 }

@@ -546,6 +546,9 @@ static inline const ddbst__ekey *ddbst__entity_key(const ddbst__entity *e,
 
 /* Limits DynamoDB puts on key attribute values, in bytes. */
 enum { DDBST__PK_MAX = 2048, DDBST__SK_MAX = 1024 };
+/* DynamoDB's limit on one item, in bytes (here, as the plans compiled at
+ * load bound the items they write). */
+enum { DDBST__ITEM_MAX = 400 * 1024 };
 
 /* Facets one template may hold; keeps key parsing on the stack. */
 enum { DDBST__MAX_FACETS = 16 };

@@ -141,8 +141,21 @@ static bool valid_precision(int precision) {
 static const char BAD_PRECISION[] =
     "unsupported timestamp precision (0, 3 or 6 fraction digits)";
 
+int ddbst__ts_late_day(const char *in) {
+  static const unsigned char days[13] = {0,  31, 28, 31, 30, 31, 30,
+                                         31, 31, 30, 31, 30, 31};
+  int month = ddbst__ts_two(in + 5), day = ddbst__ts_two(in + 8);
+  if (day < 1) return 0;
+  if (day <= 28) return 1;
+  if (month != 2) return day <= days[month];
+  int y = ddbst__ts_two(in) * 100 + ddbst__ts_two(in + 2);
+  int leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+  return day <= 28 + leap;
+}
+
 int ddbst__ts_is_canonical(const char *in, size_t n, int precision) {
-  return ddbst__ts_is_canonical_inline(in, n, precision);
+  int canonical = ddbst__ts_is_canonical_inline(in, n, precision);
+  return canonical < 0 ? ddbst__ts_late_day(in) : canonical;
 }
 
 const char *ddbst__ts_canon(const char *in, size_t n, int precision, char *out,

@@ -14,9 +14,20 @@ static inline int ddbst__ts_two(const char *p) {
   return (p[0] - '0') * 10 + (p[1] - '0');
 }
 
+/* Whether the day of "YYYY-MM-DD..." (digits, the month 01 to 12) is in
+ * its month (timestamp.c). */
+int ddbst__ts_late_day(const char *in);
+
+/* Two bytes as one number, the first high: ordered as the text is. */
+static inline unsigned ddbst__ts_pair(const char *p) {
+  return (unsigned)(unsigned char)p[0] << 8 | (unsigned char)p[1];
+}
+
 /* ddbst__ts_canon's fast case without its fallbacks: the shape of
  * "YYYY-MM-DDTHH:MM:SS", then 'Z', or '.', `precision` digits and 'Z', as
- * two overlapping 16-byte checks, the first bytes and the last. */
+ * two overlapping 16-byte checks, the first bytes and the last. 1: it is;
+ * 0: it is not; -1: it is if ddbst__ts_late_day says so (a day past 28,
+ * left to a call so that the common day costs the setter no frame). */
 static inline int ddbst__ts_is_canonical_inline(const char *in, size_t n,
                                                 int precision) {
   /* The first 16 bytes of every canonical timestamp, and the last 16 of one
@@ -55,17 +66,15 @@ static inline int ddbst__ts_is_canonical_inline(const char *in, size_t n,
       !ddbst__fits16(in + n - 16, tail, tail_upto))
     return 0;
   /* The tens digits are in range; what remains is the month, the hour, and
-   * the day against the month. */
-  int month = ddbst__ts_two(in + 5), day = ddbst__ts_two(in + 8);
-  if (month < 1 || month > 12 || day < 1 || ddbst__ts_two(in + 11) > 23)
+   * the day against the month, compared as two-byte texts (the shapes are
+   * digits, so "09" < "10" as numbers are). */
+  unsigned month_text = ddbst__ts_pair(in + 5), day_text = ddbst__ts_pair(in + 8);
+  if (month_text - ddbst__ts_pair("01") > ddbst__ts_pair("12") - ddbst__ts_pair("01") ||
+      ddbst__ts_pair(in + 11) > ddbst__ts_pair("23"))
     return 0;
-  if (day <= 28) return 1;
-  static const unsigned char days[13] = {0,  31, 28, 31, 30, 31, 30,
-                                         31, 31, 30, 31, 30, 31};
-  if (month != 2) return day <= days[month];
-  int y = ddbst__ts_two(in) * 100 + ddbst__ts_two(in + 2);
-  int leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-  return day <= 28 + leap;
+  if (day_text - ddbst__ts_pair("01") <= ddbst__ts_pair("28") - ddbst__ts_pair("01"))
+    return 1;
+  return -1; /* ask ddbst__ts_late_day */
 }
 
 #endif

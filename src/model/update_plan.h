@@ -32,15 +32,19 @@ typedef struct ddbst__uindex {
   int plannable; /* simple templates, names of their own: else declined */
 } ddbst__uindex;
 
-/* A text, then attribute `attr`'s value, whose scan (DDBST__SCAN_*) under
- * `scan_mask` must be exactly DDBST__SCAN_KNOWN: a key's facet takes no
- * delimiter and no escape (mask 7), a value no escape (mask 6). */
+/* A text, then attribute `attr`'s value. */
 typedef struct ddbst__ustep {
   const char *text; /* in the arena: padded */
   uint32_t len;
   int attr;
-  unsigned scan_mask;
 } ddbst__ustep;
+
+/* A value a whole body copies, whose scan (DDBST__SCAN_*) under `mask`
+ * must be exactly DDBST__SCAN_KNOWN: a key's facet takes no delimiter and
+ * no escape (mask 7), a value no escape (mask 6). */
+typedef struct ddbst__ucheck {
+  uint8_t attr, mask;
+} ddbst__ucheck;
 
 /* The whole body of an update that sets one attribute (with the entity's
  * updatedAt stamp, when it keeps one): the Key object, the expression,
@@ -49,21 +53,25 @@ typedef struct ddbst__ustep {
  * sets; `need` what the indexes it rewrites need given. */
 typedef struct ddbst__ushape {
   uint64_t assign, need;
-  ddbst__ustep *steps;
+  const ddbst__ustep *steps;
   int nsteps;
+  int nchecks;
+  const ddbst__ucheck *checks; /* each value it copies once, checked before any
+                            is copied */
   ddbst__jtext end; /* after the last value: `"}}}` or the version's */
   size_t fixed;     /* every text's bytes */
 } ddbst__ushape;
 
 typedef struct ddbst__update_plan {
-  ddbst__ustep *steps; /* `{"TableName":..,"Key":{"PK":{"S":"ORG#`, facet.. */
+  const ddbst__ustep *steps; /* `{"TableName":..,"Key":{"PK":{"S":"ORG#`,
+                                facet.. */
   int nsteps;
   ddbst__jtext key_end; /* `"}},"UpdateExpression":"SET` */
   uint64_t settable;   /* attributes an update SETs: not a primary facet or
                           the version */
   uint64_t assignable; /* of those, the ones the plan writes: a string's
                           AttributeValue, a name of its own */
-  ddbst__jtext *members; /* per attribute: `,"#n0":"status"` */
+  const ddbst__jtext *members; /* per attribute: `,"#n0":"status"` */
   ddbst__uindex *indexes;
   int nindexes;
   ddbst__jtext version; /* `,"#n0":"version"`; p NULL: the entity has none */
@@ -71,10 +79,21 @@ typedef struct ddbst__update_plan {
   uint64_t facets;     /* the primary key's facets */
   uint64_t stamp;      /* updatedAt's bit, 0 when the entity keeps none */
   /* per attribute: its update's whole body (NULL: none, see make_shape) */
-  const ddbst__ushape **shapes;
+  const ddbst__ushape *const *shapes;
   size_t fixed;        /* every text's bytes: with the values', the room */
   size_t size_fixed;   /* the item size's names and key literals, at most */
   uint32_t key_literal_max; /* the longest key template's literal bytes */
+  /* The values' text (ddbst_item.text's length) the plan takes, below:
+   * every key is at most its literals and key_uses times that text, so
+   * under the sort key's limit no key passes its own, and the item's size
+   * is under size_fixed, the text and its key_uses copies: both bounds as
+   * one compare (compile_update_plans.c's text_limit). */
+  size_t text_limit;
+  /* text_limit for ddbst_update_request's first step (update_request.c),
+   * 0 when the entity has unique constraints: that step leaves them to
+   * the guards' writer without asking. */
+  size_t first_limit;
+  uint64_t updated; /* updatedAt's bit, 0 when the entity keeps none */
 } ddbst__update_plan;
 
 #endif

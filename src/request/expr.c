@@ -4,13 +4,6 @@
 
 #include "request/expr.h"
 
-void ddbst__expr_reset(ddbst_item *it) {
-  it->nnames = 0;
-  it->nrefs = 0;
-  it->scratch_len = 0;
-  it->pvals.len = 0; /* the values rendered from parameters, made anew */
-}
-
 /* The rare placeholder past 9: its decimal suffix by hand, no printf. */
 static char *put_long_placeholder(char *o, int k) {
   char digits[12];

@@ -63,21 +63,29 @@ int ddbst__delete_body(ddbst_item *it, uint32_t flags, ddbst_buf *out,
 int ddbst__update_body(ddbst_item *it, uint32_t flags, int64_t now_us,
                        ddbst_buf *out, ddbst_error *err);
 /* ddbst__update_body's two ways: the one-pass writer of the commonest
- * update (update_simple.c: 1 written, 0 not its case and `out` as it was,
+ * update (update_plan.c: 1 written, 0 not its case and `out` as it was,
  * DDBST_ENOMEM), and the general writer, which takes every update and says
  * what is wrong with one. The same bytes where both write. */
 int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
                               ddbst_buf *out);
 /* The one-pass writer's first way: an update of the commonest shape from
- * its entity's plan (update_plan.c), with the same returns; called by
- * ddbst__update_body_simple after its own tests and the updatedAt stamp. */
-int ddbst__update_planned(ddbst_item *it, ddbst_buf *out);
+ * its entity's plan `p` (update_plan.c), with the same returns. */
+struct ddbst__update_plan;
+int ddbst__update_planned(ddbst_item *it, const ddbst__entity *e,
+                          const struct ddbst__update_plan *p, ddbst_buf *out);
+/* Its second way (update_simple.c): the assignments decided on the stack,
+ * with the same returns. */
+int ddbst__update_one_pass(ddbst_item *it, ddbst_buf *out);
 /* ddbst__update_body_simple through the plan alone (tests hold it to the
  * general writer): 1 written, 0 not its case, DDBST_ENOMEM. */
 int ddbst__update_body_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
                                ddbst_buf *out);
 int ddbst__update_body_general(ddbst_item *it, uint32_t flags, int64_t now_us,
                                ddbst_buf *out, ddbst_error *err);
+/* ddbst_update_request's body, `out` emptied and the arguments checked
+ * (update_request.c). */
+int ddbst__update_request(ddbst_item *it, uint32_t flags, int64_t now_us,
+                          ddbst_buf *out, ddbst_error *err);
 /* An update's updatedAt (when the entity keeps one and it is not given):
  * stored as the time of the update, before anything reads the values. */
 int ddbst__update_stamp(ddbst_item *it, int64_t now_us, ddbst_error *err);

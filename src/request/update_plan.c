@@ -21,6 +21,7 @@
 #include "model/update_plan.h"
 #include "request/expr.h"
 #include "request/request.h"
+#include "request/update_shape.h"
 
 /* Placeholders #n0..#n9 and :v0..:v9 are one digit: with the version's
  * name and two values and the condition's name, eight assignments. */
@@ -50,22 +51,6 @@ static inline void copy_exact(char *d, const char *s, size_t n) {
   } else {
     memcpy(d, s, n);
   }
-}
-
-static inline int lowest_bit(uint64_t b) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(b);
-#else
-  int a = 0;
-  while (!(b & 1)) b >>= 1, a++;
-  return a;
-#endif
-}
-
-/* Nothing kept: what was written is past the buffer's length. */
-static int left(ddbst_buf *out) {
-  out->data[out->len] = '\0';
-  return 0;
 }
 
 /* An index key's value, `{"S":"` to `"}`, from its template's pieces at
@@ -107,71 +92,25 @@ static inline void put_assignment(cursors *c, const ddbst__jtext *member,
   c->values += HEAD_LEN;
 }
 
-/* The item as the general writer leaves it: no key list, no records. */
-static void as_general(ddbst_item *it) {
-  ddbst_buf_reset(&it->keytext);
-  it->nkeys = 0;
-  ddbst__expr_reset(it);
+/* Nothing kept: what was written is past the buffer's length. */
+static int left(ddbst_buf *out) {
+  out->data[out->len] = '\0';
+  return 0;
 }
 
-/* An update of one attribute (and the stamp): its whole body's texts
- * between its values, as a put plan writes a put. `room`: the values'. */
-static int write_shape(ddbst_item *it, const ddbst__ushape *s, size_t room,
-                       ddbst_buf *out) {
-  if (ddbst__buf_reserve(out, s->fixed + room)) return DDBST_ENOMEM;
-  const char *text = it->text.data;
+/* Two or more assignments, or one without its whole body: the body's
+ * three regions written side by side from the plan's members. Not inlined:
+ * its frame would cost the whole bodies' way on every call. */
+DDBST__NOINLINE static int write_plan(ddbst_item *it,
+                                      const ddbst__update_plan *p,
+                                      uint64_t given, uint64_t assign,
+                                      size_t text_bound, ddbst_buf *out) {
   const ddbst__val *vals = it->vals;
-  char *o = out->data + out->len;
-  for (const ddbst__ustep *st = s->steps, *end = st + s->nsteps; st < end;
-       st++) {
-    const ddbst__val *v = &vals[st->attr];
-    if ((v->scan & st->scan_mask) != DDBST__SCAN_KNOWN) return left(out);
-    ddbst__copy_text64(o, st->text, st->len);
-    o += st->len;
-    ddbst__copy_padded(o, text + v->off, v->len);
-    o += v->len;
-  }
-  ddbst__copy_text64(o, s->end.p, s->end.n);
-  o += s->end.n;
-  *o = '\0';
-  out->len = (size_t)(o - out->data);
-  as_general(it);
-  return 1;
-}
-
-int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
-  const ddbst__entity *e = ddbst__entity_of(it);
-  const ddbst__update_plan *p = e->update_plan;
-  if (!p) return 0;
-  /* Every key is at most its literals and key_uses times the values'
-   * text (as put_plan.c bounds it): under the sort key's limit no key
-   * passes its own, and the item's size is under the names, the literals,
-   * the values and the keys' facets. */
-  size_t text_len = it->text.len, text_bound = e->key_uses * text_len;
-  if (text_bound + p->key_literal_max > DDBST__SK_MAX ||
-      p->size_fixed + text_bound + text_len > DDBST__ITEM_MAX)
-    return 0;
-  const ddbst__val *vals = it->vals;
-  uint64_t given = 0;
-  int g = 0;
-  for (; g + 4 <= e->nattrs; g += 4) /* four at a time: no loop per bit */
-    given |= (uint64_t)vals[g].set << g | (uint64_t)vals[g + 1].set << (g + 1) |
-             (uint64_t)vals[g + 2].set << (g + 2) |
-             (uint64_t)vals[g + 3].set << (g + 3);
-  for (; g < e->nattrs; g++) given |= (uint64_t)vals[g].set << g;
-  uint64_t assign = given & p->settable;
-  if (assign & ~p->assignable) return 0;
-  /* one attribute set (and the stamp): its body's texts were made whole */
-  uint64_t one = assign & ~p->stamp;
-  if (p->shapes && one && !(one & (one - 1))) {
-    const ddbst__ushape *s = p->shapes[lowest_bit(one)];
-    if (s && s->assign == assign && !(s->need & ~given))
-      return write_shape(it, s, text_bound + text_len + 64, out);
-  }
+  size_t text_len = it->text.len;
   int n = 0;
   size_t names_len = p->pk_end.n;
   for (uint64_t b = assign; b; b &= b - 1) {
-    int a = lowest_bit(b);
+    int a = ddbst__lowest_bit(b);
     if ((vals[a].scan & (DDBST__SCAN_KNOWN | DDBST__SCAN_ESCAPE)) !=
         DDBST__SCAN_KNOWN)
       return 0;
@@ -224,7 +163,7 @@ int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
   char *names_start = c.names, *values_start = c.values;
   int k = 0;
   for (uint64_t b = assign; b; b &= b - 1, k++) {
-    int a = lowest_bit(b);
+    int a = ddbst__lowest_bit(b);
     const ddbst__val *v = &vals[a];
     put_assignment(&c, &p->members[a], k);
     ddbst__copy_padded(c.values, text + v->off, v->len);
@@ -233,7 +172,7 @@ int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
     c.values += 2;
   }
   for (uint64_t b = rewritten; b; b &= b - 1) {
-    const ddbst__uindex *u = &p->indexes[lowest_bit(b)];
+    const ddbst__uindex *u = &p->indexes[ddbst__lowest_bit(b)];
     for (int j = 0; j < u->nkeys; j++, k++) {
       put_assignment(&c, &u->keys[j].member, k);
       c.values = put_key(it, c.values, u->keys[j].t);
@@ -264,6 +203,71 @@ int ddbst__update_planned(ddbst_item *it, ddbst_buf *out) {
   *values_start = '{';
   memcpy(c.values, "}}", 3);
   out->len = (size_t)(c.values + 2 - out->data);
-  as_general(it);
+  ddbst__as_general(it);
   return 1;
 }
+
+/* request.h */
+int ddbst__update_planned(ddbst_item *it, const ddbst__entity *e,
+                          const struct ddbst__update_plan *p, ddbst_buf *out) {
+  /* no key past its limit, the item under 400 KB (text_limit) */
+  size_t text_len = it->text.len, text_bound = e->key_uses * text_len;
+  if (text_len >= p->text_limit)
+    return 0;
+  uint64_t given = ddbst__given_mask(it->vals, e->nattrs);
+  uint64_t assign = given & p->settable;
+  if (assign & ~p->assignable) return 0;
+  const ddbst__ushape *s = ddbst__shape_of(p, given, assign);
+  if (!s) return write_plan(it, p, given, assign, text_bound, out);
+  if (!ddbst__shape_clean(it->vals, s)) return 0;
+  if (ddbst__buf_reserve(out, ddbst__shape_room(s, text_bound, text_len)))
+    return DDBST_ENOMEM;
+  ddbst__write_shape(it, s, out);
+  return 1;
+}
+
+/* Not the short way: the item as it was given (the stamp taken back). */
+static int decline(ddbst_item *it, const ddbst__val *before, size_t text_len) {
+  it->vals[ddbst__entity_of(it)->updated_attr] = *before;
+  it->text.len = text_len;
+  it->text.data[text_len] = '\0';
+  return 0;
+}
+
+/* Both short ways: the plan's first, then, unless `plan_only`, the one
+ * pass (update_simple.c). */
+static inline int update_short(ddbst_item *it, uint32_t flags, int64_t now_us,
+                               ddbst_buf *out, int plan_only) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  if (flags & (DDBST_UPSERT | DDBST_RETURN_MASK | DDBST_RETURN_OLD_ON_FAILURE) ||
+      it->update || it->cond || it->has_update_ops ||
+      it->has_expected_version || !e->key.avrun.head ||
+      (e->nuniques && ddbst__unique_conditions_needed(it)))
+    return 0;
+  const ddbst__update_plan *p = e->update_plan;
+  /* as the general writer does first: an update says when it was made
+   * (taken back if the general writer is to do it, so that an error leaves
+   * the item as it would have) */
+  int u = e->updated_attr;
+  if (u < 0 || it->vals[u].set) { /* nothing to stamp, nothing to take back */
+    int done = p ? ddbst__update_planned(it, e, p, out) : 0;
+    return done || plan_only ? done : ddbst__update_one_pass(it, out);
+  }
+  ddbst__val before = it->vals[u];
+  size_t text_len = it->text.len;
+  if (ddbst__update_stamp(it, now_us, NULL)) return 0;
+  int done = p ? ddbst__update_planned(it, e, p, out) : 0;
+  if (!done && !plan_only) done = ddbst__update_one_pass(it, out);
+  return done ? done : decline(it, &before, text_len);
+}
+
+int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
+                              ddbst_buf *out) {
+  return update_short(it, flags, now_us, out, 0);
+}
+
+int ddbst__update_body_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
+                               ddbst_buf *out) {
+  return update_short(it, flags, now_us, out, 1);
+}
+

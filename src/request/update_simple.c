@@ -268,20 +268,9 @@ static int write_values(ddbst_item *it, const plan *p, ddbst_buf *out) {
   return 0;
 }
 
-/* Not the short way: the item as it was given (the stamp taken back). */
-static int decline(ddbst_item *it, int stamped, const ddbst__val *before,
-                   size_t text_len) {
-  if (stamped) {
-    it->vals[ddbst__entity_of(it)->updated_attr] = *before;
-    it->text.len = text_len;
-    it->text.data[text_len] = '\0';
-  }
-  return 0;
-}
-
-/* The one pass from the assignments decided on the stack (not inlined:
- * its frame would cost the plan's way on every call). */
-DDBST__NOINLINE static int one_pass(ddbst_item *it, ddbst_buf *out) {
+/* request.h. Not inlined: its frame would cost the plan's way (update_plan.c)
+ * on every call. */
+DDBST__NOINLINE int ddbst__update_one_pass(ddbst_item *it, ddbst_buf *out) {
   plan p;
   p.n = 0;
   p.version = NULL;
@@ -314,40 +303,4 @@ DDBST__NOINLINE static int one_pass(ddbst_item *it, ddbst_buf *out) {
     return DDBST_ENOMEM;
   }
   return 1;
-}
-
-/* Both short ways: the plan's (update_plan.c) first, then, unless
- * `plan_only`, the one pass. */
-static int update_short(ddbst_item *it, uint32_t flags, int64_t now_us,
-                        ddbst_buf *out, int plan_only) {
-  const ddbst__entity *e = ddbst__entity_of(it);
-  if (flags & (DDBST_UPSERT | DDBST_RETURN_MASK | DDBST_RETURN_OLD_ON_FAILURE) ||
-      it->update || it->cond || it->has_update_ops ||
-      it->has_expected_version || !e->key.avrun.head ||
-      (e->nuniques && ddbst__unique_conditions_needed(it)))
-    return 0;
-  /* as the general writer does first: an update says when it was made
-   * (taken back if the general writer is to do it, so that an error leaves
-   * the item as it would have) */
-  int u = e->updated_attr;
-  if (u < 0 || it->vals[u].set) { /* nothing to stamp, nothing to take back */
-    int done = ddbst__update_planned(it, out);
-    return done || plan_only ? done : one_pass(it, out);
-  }
-  ddbst__val before = it->vals[u];
-  size_t text_len = it->text.len;
-  if (ddbst__update_stamp(it, now_us, NULL)) return 0;
-  int done = ddbst__update_planned(it, out);
-  if (!done && !plan_only) done = one_pass(it, out);
-  return done ? done : decline(it, 1, &before, text_len);
-}
-
-int ddbst__update_body_simple(ddbst_item *it, uint32_t flags, int64_t now_us,
-                              ddbst_buf *out) {
-  return update_short(it, flags, now_us, out, 0);
-}
-
-int ddbst__update_body_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
-                               ddbst_buf *out) {
-  return update_short(it, flags, now_us, out, 1);
 }

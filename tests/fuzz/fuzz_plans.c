@@ -74,15 +74,38 @@ static void agree(int rs, const ddbst_error *es, const ddbst_buf *bs, int rg,
 
 enum { PUT, CREATE, UPDATE };
 
+/* ddbst_update_request on `q` (its own first step, update_request.c)
+ * against the general way's `rg`: the same body (`body`, the general
+ * way's without the prefix), or the same error. */
+static void request_agrees(ddbst_item *q, int rg, const ddbst_error *eg,
+                           const char *body, size_t len) {
+  ddbst_buf *bq = ddbst_buf_new(NULL);
+  ddbst_error eq;
+  memset(&eq, 0, sizeof eq);
+  if (!bq) return;
+  ddbst_buf_append(bq, prefix, sizeof prefix - 1); /* replaced */
+  int rq = ddbst_update_request(q, 0, NOW_US, bq, &eq);
+  if (rg == 0) {
+    if (rq != DDBST_OP_UPDATE_ITEM || ddbst_buf_len(bq) != len ||
+        memcmp(ddbst_buf_data(bq), body, len) != 0)
+      __builtin_trap();
+  } else if (rq != rg || eq.code != eg->code ||
+             strcmp(eq.message, eg->message) != 0) {
+    __builtin_trap();
+  }
+  ddbst_buf_free(bq);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 3) return 0;
   ddbst_model *m = model(data[0] & 3);
   int entity = data[1] % ddbst_model_entity_count(m);
   int write = (data[2] & 3) % 3;
   unsigned unset = data[2] >> 2; /* attributes 0 to 5 */
-  ddbst_item *s = ddbst_item_new(m, entity), *g = ddbst_item_new(m, entity);
+  ddbst_item *s = ddbst_item_new(m, entity), *g = ddbst_item_new(m, entity),
+             *q = ddbst_item_new(m, entity);
   ddbst_buf *bs = ddbst_buf_new(NULL), *bg = ddbst_buf_new(NULL);
-  if (!s || !g || !bs || !bg) goto done;
+  if (!s || !g || !q || !bs || !bg) goto done;
   const char *p = (const char *)data + 3, *end = (const char *)data + size;
   int nattrs = ddbst_model_attribute_count(m, entity);
   for (int a = 0; a < nattrs && p <= end; a++) {
@@ -90,10 +113,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t n = nul ? (size_t)(nul - p) : (size_t)(end - p);
     int r1 = ddbst_item_set(s, a, p, n, NULL);
     int r2 = ddbst_item_set(g, a, p, n, NULL);
-    if (r1 != r2) __builtin_trap();
+    if (r1 != r2 || ddbst_item_set(q, a, p, n, NULL) != r1) __builtin_trap();
     if (a < 6 && (unset >> a & 1)) {
       ddbst_item_unset(s, a);
       ddbst_item_unset(g, a);
+      ddbst_item_unset(q, a);
     }
     p += n + 1;
   }
@@ -119,9 +143,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (r1 == 0) same_bytes(bs, bg);
       else if (es.code != eg.code || strcmp(es.message, eg.message) != 0)
         __builtin_trap();
+      request_agrees(q, r2, &eg, ddbst_buf_data(bg), ddbst_buf_len(bg));
       goto done;
     }
     rg = ddbst__update_body_general(g, 0, NOW_US, bg, &eg);
+    if (rg == 0)
+      request_agrees(q, rg, &eg, ddbst_buf_data(bg) + sizeof prefix - 1,
+                     ddbst_buf_len(bg) - (sizeof prefix - 1));
   } else if (has_uniques) {
     if (write != CREATE) goto done; /* a put of it has no plan */
     rs = ddbst__create_planned(s, DDBST_CREATE, NOW_US, bs, &es);
@@ -138,5 +166,6 @@ done:
   ddbst_buf_free(bg);
   ddbst_item_free(s);
   ddbst_item_free(g);
+  ddbst_item_free(q);
   return 0;
 }

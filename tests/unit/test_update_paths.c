@@ -84,7 +84,7 @@ static int fill(ddbst_item *it, int entity, const values *v, uint64_t mask) {
   return 1;
 }
 
-static long taken, declined, planned, unplanned, shaped;
+static long taken, declined, planned, unplanned, shaped, requested;
 
 typedef int (*short_writer)(ddbst_item *, uint32_t, int64_t, ddbst_buf *);
 
@@ -131,6 +131,25 @@ static void one(ddbst_item *it, int entity, const values *v, uint64_t mask,
                   "short", general, &err, a, b);
   int p = against(it, entity, v, mask, flags, ddbst__update_body_planned,
                   "planned", general, &err, a, b);
+  /* the public call, whose first step decides apart (update_request.c):
+   * the general writer's body, or its error */
+  if (!ddbst__entity_of(it)->nuniques) {
+    fill(it, entity, v, mask);
+    ddbst_buf_reset(b);
+    ddbst_error err2;
+    int rc = ddbst_update_request(it, flags, 1773478800000000, b, &err2);
+    if (general != 0) {
+      assert_int_equal(rc, general);
+    } else {
+      assert_int_equal(rc, DDBST_OP_UPDATE_ITEM);
+      if (ddbst_buf_len(a) != ddbst_buf_len(b) ||
+          memcmp(ddbst_buf_data(a), ddbst_buf_data(b), ddbst_buf_len(a)))
+        fail_msg("%s mask %llx:\n general %s\n request %s",
+                 ddbst__entity_of(it)->name, (unsigned long long)mask,
+                 ddbst_buf_data(a), ddbst_buf_data(b));
+      requested++;
+    }
+  }
   /* whether it was a whole body made at load (update_plan.c's test) */
   const ddbst__entity *e = ddbst__entity_of(it);
   const ddbst__update_plan *up = e->update_plan;
@@ -187,6 +206,7 @@ static void short_way_as_general(void **state) {
     ddbst_model_free(m);
   }
   assert_true(declined > 0);
+  assert_true(requested > 0);
   ddbst_buf_free(a);
   ddbst_buf_free(b);
 }
