@@ -204,7 +204,8 @@ typedef struct ddbst_model ddbst_model;
  * alone; an entity or index name the model does not declare, where it is
  * first named; an entity's facets are not checked when its attributes
  * could not be read. Messages about a name the model lacks end with
- * "; did you mean X?" when one is close (ddbst_suggest's rule). */
+ * "; did you mean X?" when one is close (ddbst_suggest's rule). Once an
+ * allocation fails the load is DDBST_ENOMEM and nothing more is reported. */
 typedef void (*ddbst_error_fn)(void *user, const ddbst_error *err);
 
 /* Options for loading a model. Zero-initialise, set `size` to

@@ -48,40 +48,50 @@ void ddbst__ffi_write_json(ddbst__jw *w, const ddbst__jnode *v) {
 }
 
 /* DynamoDB JSON (as ddbst_item_get gives lists, maps and sets) as plain
- * JSON: {"L":[{"N":"1"}]} → [1]. */
-static void write_plain(ddbst__jw *w, const ddbst__jnode *av) {
-  if (av->type != DDBST__J_OBJECT || av->count != 1) {
-    ddbst__jw_status(w, DDBST_EINVAL);
-    return;
-  }
+ * JSON: {"L":[{"N":"1"}]} → [1]. 0, or -1 for a value of another shape.
+ * ddbst wrote the value (from plain JSON, or from a response its parser
+ * checked), but this writer reads it again and trusts nothing: a map's
+ * member names read from an array would be NULL. */
+static int write_plain(ddbst__jw *w, const ddbst__jnode *av) {
+  if (av->type != DDBST__J_OBJECT || av->count != 1) return -1;
   const char *t = av->keys[0];
   const ddbst__jnode *v = av->items[0];
-  if (!strcmp(t, "N")) {
-    ddbst__jw_number(w, v->text, v->len);
-  } else if (!strcmp(t, "S") || !strcmp(t, "B")) {
-    ddbst__jw_strn(w, v->text, v->len);
+  if (!strcmp(t, "N") || !strcmp(t, "S") || !strcmp(t, "B")) {
+    if (v->type != DDBST__J_STRING) return -1;
+    if (t[0] == 'N')
+      ddbst__jw_number(w, v->text, v->len);
+    else
+      ddbst__jw_strn(w, v->text, v->len);
   } else if (!strcmp(t, "BOOL")) {
+    if (v->type != DDBST__J_BOOL) return -1;
     ddbst__ffi_write_json(w, v);
   } else if (!strcmp(t, "NULL")) {
     ddbst__jw_null(w);
   } else if (!strcmp(t, "SS") || !strcmp(t, "NS") || !strcmp(t, "BS")) {
+    if (v->type != DDBST__J_ARRAY) return -1;
     ddbst__jw_open(w, '[');
     for (size_t i = 0; i < v->count; i++) {
+      const ddbst__jnode *e = v->items[i];
+      if (e->type != DDBST__J_STRING) return -1;
       if (t[0] == 'N')
-        ddbst__jw_number(w, v->items[i]->text, v->items[i]->len);
+        ddbst__jw_number(w, e->text, e->len);
       else
-        ddbst__jw_strn(w, v->items[i]->text, v->items[i]->len);
+        ddbst__jw_strn(w, e->text, e->len);
     }
     ddbst__jw_close(w, ']');
-  } else {
-    int is_map = !strcmp(t, "M");
+  } else if (!strcmp(t, "M") || !strcmp(t, "L")) {
+    int is_map = t[0] == 'M';
+    if (v->type != (is_map ? DDBST__J_OBJECT : DDBST__J_ARRAY)) return -1;
     ddbst__jw_open(w, is_map ? '{' : '[');
     for (size_t i = 0; i < v->count; i++) {
       if (is_map) ddbst__jw_keyn(w, v->keys[i], v->key_lens[i]);
-      write_plain(w, v->items[i]);
+      if (write_plain(w, v->items[i])) return -1;
     }
     ddbst__jw_close(w, is_map ? '}' : ']');
+  } else {
+    return -1;
   }
+  return 0;
 }
 
 /* The item's values as a JSON object typed by the model: numbers and
@@ -104,8 +114,13 @@ void ddbst__ffi_put_values(call *c, const ddbst_item *it) {
       /* the request's parse is done: its kept arrays serve this one */
       ddbst__jnode *av;
       if (!ddbst__jw_status(w, ddbst__jtree_parse_kept(&c->ar, &c->tree, v, n,
-                                                       &av, &c->err)))
-        write_plain(w, av);
+                                                       &av, &c->err)) &&
+          write_plain(w, av))
+        ddbst__jw_status(
+            w, ddbst__fail(&c->err, DDBST_EINVAL,
+                           ddbst_model_attribute_name(c->m, entity, a),
+                           "not DynamoDB JSON of the shape ddbst writes (a "
+                           "bug in ddbst)"));
     } else {
       ddbst__jw_strn(w, v, n);
     }

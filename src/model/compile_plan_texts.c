@@ -116,9 +116,11 @@ static const char *keep(ddbst__plan_maker *k, const void *p, size_t n,
   /* a text and an array of the same bytes are told apart by the hash */
   uint32_t h = (hash_bytes((const char *)p, n) << 1 | (uint32_t)text) | 2;
   size_t i = h & (k->cap - 1);
+  /* n 0: p may be NULL (the pending text before it held anything), which
+   * memcmp may not be given even for 0 bytes */
   for (; k->kept[i].hash; i = (i + 1) & (k->cap - 1))
     if (k->kept[i].hash == h && k->kept[i].n == n &&
-        memcmp(k->kept[i].p, p, n) == 0)
+        (n == 0 || memcmp(k->kept[i].p, p, n) == 0))
       return k->kept[i].p;
   char *copy;
   if (text) {

@@ -56,6 +56,10 @@ static void vreport(ddbst__loader *L, const ddbst__jnode *at, const char *fmt,
                     va_list ap) DDBST__PRINTF(3, 0);
 static void vreport(ddbst__loader *L, const ddbst__jnode *at, const char *fmt,
                     va_list ap) {
+  /* After an allocation failure the load is DDBST_ENOMEM, and a part cut
+   * short (a name not copied, an index half read) would make a message
+   * false, or print a NULL name: nothing more is reported. */
+  if (L->nomem) return;
   ddbst_error e;
   ddbst__vfail(&e, DDBST_EMODEL, L->path, fmt, ap);
   if (at) {

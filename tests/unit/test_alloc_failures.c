@@ -177,6 +177,187 @@ static void model_load_long_texts(void **state) {
   free(t);
 }
 
+/* ---- a model with errors, an allocation failing ---- */
+
+#define PROJECTED(table, patterns)                                             \
+  "{'ddbst':1,'table':{'name':'things','partitionKey':'PK','sortKey':'SK',"    \
+  table "'indexes':{'GSI1':{'partitionKey':'G1PK','sortKey':'G1SK',"         \
+  "'projection':'KEYS_ONLY'}}},'entities':{"                                  \
+  "'Task':{'attributes':{'id':'string','list':'string'},'key':{'pk':'T#{id}'," \
+  "'sk':'T'},'indexes':{'GSI1':{'pk':'L#{list}','sk':'I#{id}'}}},"            \
+  "'Note':{'attributes':{'id':'string','list':'string'},'key':{'pk':'N#{id}',"  \
+  "'sk':'N'},'indexes':{'GSI1':{'pk':'L#{list}','sk':'I#N#{id}'}}}},"         \
+  "'patterns':{" patterns "}}"
+
+/* Models each with errors whose messages name parts of the model
+ * (entities, indexes, attributes, patterns, guards): ' for ". */
+static const char *const WRONG_MODELS[] = {
+    /* the table's indexes; an entity's index, when and facets; patterns */
+    "{'ddbst':1,'table':{'name':'app-dev','partitionKey':'PK','sortKey':'SK',"
+    "'indexes':{'GSI1':{'partitionKey':'PK','sortKey':'SK'},"
+    "'GSI2':{'partitionKey':'GSI2PK','projection':'KEYS_ONLY'},"
+    "'GSI3':{'partitionKey':'GSI2PK'}},"
+    "'entityAttribute':'_type','ttlAttribute':'expiresAt'},"
+    "'entities':{'Org':{'attributes':{'orgId':'string','name':'string'},"
+    "'key':{'pk':'ORG#{orgId}','sk':'ORG'}},"
+    "'User':{'attributes':{'orgId':'string','userId':'string',"
+    "'email':'string','status':{'type':'enum','values':['active','banned']},"
+    "'expiresAt':'ttl','_type':'string'},"
+    "'key':{'pk':'ORG#{orgId}','sk':'USER#{userId}'},"
+    "'indexes':{'GSI1':{'pk':'ORG#{orgId}','sk':'{userId}',"
+    "'when':{'state':'active'}},'GSI9':{'pk':'EMAIL#{mail}'}}},"
+    "'Log':{'attributes':{'logId':'string'},'key':{'pk':'LOG#{logId}',"
+    "'sk':'LOG'}}},"
+    "'patterns':{'p':{'query':'Org','index':'GSI2'},"
+    "'r':{'query':'User','range':'nope'},'c':{'query':['Org','Log']},"
+    "'f':{'query':'User','filter':{'zz':'x'}}}}",
+    /* two entities of one key shape, in the table and in an index */
+    "{'ddbst':1,'table':{'name':'app-dev','partitionKey':'PK','sortKey':'SK',"
+    "'indexes':{'GSI1':{'partitionKey':'G'}}},"
+    "'entities':{'Alpha':{'attributes':{'a':'string'},"
+    "'key':{'pk':'X#{a}','sk':'S'},'indexes':{'GSI1':{'pk':'E#{a}'}}},"
+    "'Beta':{'attributes':{'b':'string'},'key':{'pk':'X#{b}','sk':'S'},"
+    "'indexes':{'GSI1':{'pk':'E#{b}'}}}}}",
+    /* a guard item keyed as another entity's items */
+    "{'ddbst':1,'table':{'name':'app-dev','partitionKey':'PK','sortKey':'SK'},"
+    "'entities':{'User':{'attributes':{'id':'string','email':'string'},"
+    "'key':{'pk':'U#{id}','sk':'U#{id}'},'unique':{'byEmail':'U#{email}'}}}}",
+    /* native keys: an undeclared attribute, a boolean, one type per index */
+    "{'ddbst':1,'table':{'name':'app','partitionKey':'PK','sortKey':'SK',"
+    "'indexes':{'Board':{'partitionKey':['g','zz'],'sortKey':['pts']},"
+    "'Flags':{'partitionKey':['ok']}}},"
+    "'entities':{'A':{'attributes':{'g':'string','pts':'integer',"
+    "'ok':'boolean'},'key':{'pk':'A#{g}','sk':'A'},"
+    "'indexes':{'Board':{},'Flags':{}}},"
+    "'B':{'attributes':{'g':'string','pts':'string','zz':'string'},"
+    "'key':{'pk':'B#{g}','sk':'B'},'indexes':{'Board':{'pk':'{g}'}}}}}",
+    /* a query's range that other items fall in; one on an index that
+     * cannot run the filter that would keep them out */
+    PROJECTED("", "'itemsOfList':{'query':'Task','index':'GSI1'}"),
+    PROJECTED("'entityAttribute':'_type',",
+              "'notesOfList':{'query':'Note','index':'GSI1',"
+              "'filter':{'list':'x'}}"),
+};
+
+/* What a load with errors reports while its allocations fail: `failed`
+ * says whether the armed allocation has failed yet. */
+typedef struct error_watch {
+  int (*failed)(void);
+  long step, seen;
+} error_watch;
+
+/* Every message is whole, names no missing part (glibc prints a NULL string
+ * as "(null)"), and comes before any allocation failed: after one, a part
+ * of the model cut short would make a message false. */
+static void check_message(void *user, const ddbst_error *e) {
+  error_watch *w = user;
+  w->seen++;
+  if (memchr(e->message, '\0', sizeof e->message) == NULL ||
+      memchr(e->path, '\0', sizeof e->path) == NULL)
+    fail_msg("allocation %ld failing: a message without its NUL", w->step);
+  if (strstr(e->message, "(null)") || strstr(e->path, "(null)"))
+    fail_msg("allocation %ld failing: a NULL name in \"%s: %s\"", w->step,
+             e->path, e->message);
+  if (e->code != DDBST_EMODEL || e->message[0] == '\0')
+    fail_msg("allocation %ld failing: error %d \"%s\"", w->step, (int)e->code,
+             e->message);
+  if (w->failed())
+    fail_msg("allocation %ld failing: reported after it failed: \"%s: %s\"",
+             w->step, e->path, e->message);
+}
+
+/* `model` with ' for ", and a root "description" of `pad` bytes first. */
+static char *wrong_model(const char *model, size_t pad, size_t *len) {
+  static const char head[] = "{'ddbst':1,";
+  size_t hn = sizeof head - 1, n = strlen(model);
+  assert_true(n > hn && memcmp(model, head, hn) == 0);
+  char *json = malloc(n + pad + 32);
+  assert_non_null(json);
+  *len = (size_t)sprintf(json, "%s'description':'%*s',%s", head, (int)pad, "",
+                         model + hn);
+  for (char *c = json; *c; c++)
+    if (*c == '\'') *c = '"';
+  return json;
+}
+
+/* Loads `json` through `hooks`, its armed allocation failing, the errors
+ * watched by `w`: 1 when that allocation was never reached (the model's
+ * errors, all of them), else 0 (DDBST_ENOMEM). */
+static int load_wrong(const char *json, size_t len,
+                      const ddbst_allocator *hooks, error_watch *w,
+                      long (*live)(void)) {
+  ddbst_load_options o;
+  memset(&o, 0, sizeof o);
+  o.size = sizeof o;
+  o.allocator = hooks;
+  o.on_error = check_message;
+  o.on_error_user = w;
+  w->seen = 0;
+  ddbst_model *m = (ddbst_model *)&o; /* must come back NULL */
+  ddbst_error err;
+  memset(&err, 0, sizeof err);
+  int rc = ddbst_model_load(json, len, &o, &m, &err);
+  assert_null(m);
+  if (live() != 0)
+    fail_msg("a model with errors, allocation %ld failing: %ld blocks live",
+             w->step, live());
+  if (!w->failed()) {
+    if (rc != DDBST_EMODEL || w->seen == 0)
+      fail_msg("a model with errors: %d, %ld errors", rc, w->seen);
+    return 1;
+  }
+  expect_enomem("ddbst_model_load (a model with errors)", w->step, rc, &err);
+  return 0;
+}
+
+static int ca_failed(void) { return ca.fail_at && ca.calls >= ca.fail_at; }
+static long ca_live(void) { return ca.live; }
+
+/* Each allocation failing in turn. */
+static void model_load_with_errors(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof WRONG_MODELS / sizeof *WRONG_MODELS; i++) {
+    size_t len;
+    char *json = wrong_model(WRONG_MODELS[i], 0, &len);
+    error_watch w = {ca_failed, 0, 0};
+    for (w.step = 1; w.step < MAX_STEPS; w.step++) {
+      counting_alloc_init(&ca);
+      arm(w.step);
+      if (load_wrong(json, len, &ca.hooks, &w, ca_live)) break;
+    }
+    free(json);
+    done("ddbst_model_load (a model with errors)", w.step);
+  }
+}
+
+/* lc's allocator fails the n-th allocation of LONG_ALLOC bytes or more:
+ * an arena block (8 KiB, alloc.c) is one. */
+enum { BLOCK = 8192 };
+static int lc_failed(void) { return lc.fail_big && lc.big >= lc.fail_big; }
+static long lc_live(void) { return lc.live; }
+
+/* The model's copies (its names among them) fail only when the arena
+ * takes a block: a description of 0 to 4095 bytes, copied first, moves
+ * every copy after it across a block's end in turn, and each block failing
+ * in turn fails each copy. (Was: a message after the failure, false.) */
+static void model_load_with_errors_each_copy(void **state) {
+  (void)state;
+  ddbst_allocator hooks = {lc_malloc, lc_realloc, lc_free, NULL};
+  for (size_t i = 0; i < sizeof WRONG_MODELS / sizeof *WRONG_MODELS; i++)
+    for (size_t pad = 0; pad < BLOCK / 2; pad++) {
+      size_t len;
+      char *json = wrong_model(WRONG_MODELS[i], pad, &len);
+      error_watch w = {lc_failed, 0, 0};
+      for (w.step = 1; w.step < 100; w.step++) {
+        memset(&lc, 0, sizeof lc);
+        lc.fail_big = w.step;
+        if (load_wrong(json, len, &hooks, &w, lc_live)) break;
+      }
+      free(json);
+      assert_true(w.step > 1 && w.step < 100);
+    }
+}
+
 /* ---- items and buffers ---- */
 
 static void item_new(void **state) {
@@ -678,6 +859,8 @@ int main(void) {
   if (sodium_init() < 0) return 1;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(model_load),   cmocka_unit_test(model_load_long_texts),
+      cmocka_unit_test(model_load_with_errors),
+      cmocka_unit_test(model_load_with_errors_each_copy),
       cmocka_unit_test(item_new),
       cmocka_unit_test(buf_new),      cmocka_unit_test(keys_json),
       cmocka_unit_test(put_request),  cmocka_unit_test(update_request),

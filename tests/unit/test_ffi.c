@@ -7,6 +7,9 @@
 
 #include "ffi_session.h"
 
+#include "ffi/ffi.h"
+#include "item/item.h"
+
 /* `text` as a JSON string literal (quotes included), malloc'd. */
 static char *quoted(const char *text) {
   size_t n = strlen(text);
@@ -214,6 +217,72 @@ static void typed_values(void **state) {
          "\"projectId\":\"p1\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
          "\"01J0000000000000000000000A\",\"type\":\"deploy\",\"payload\":{"
          "\"n\":[1,\"a\",null],\"ok\":true},\"expiresAt\":1800000000}}");
+}
+
+/* A user's map whose member is named "M" and holds an array (the shape of
+ * {"M":[...]} in DynamoDB JSON) is a value like any other: ddbst writes it
+ * as {"M":{"M":{"L":[...]}}} and reads it back whole. DynamoDB JSON a user
+ * gives (a page, a stream record) is checked by the response parser and
+ * never reaches the item answer's writer. */
+static void a_map_named_like_dynamodb_json(void **state) {
+  (void)state;
+  expect("{\"op\":\"keys\",\"entity\":\"Event\",\"values\":{\"projectId\":"
+         "\"p1\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
+         "\"01j0000000000000000000000a\",\"payload\":{\"M\":[1,{\"L\":{}}],"
+         "\"SS\":\"x\"}}}",
+         "{\"keys\":{\"PK\":\"PROJECT#p1\",\"SK\":\"EVENT#2026-03-14T09:00:00Z#"
+         "01J0000000000000000000000A\",\"_type\":\"Event\"},\"item\":{"
+         "\"projectId\":\"p1\",\"ts\":\"2026-03-14T09:00:00Z\",\"eventId\":"
+         "\"01J0000000000000000000000A\",\"payload\":{\"M\":[1,{\"L\":{}}],"
+         "\"SS\":\"x\"}}}");
+}
+
+/* The item answer's writer of lists, maps and sets (answer.c) reads the
+ * DynamoDB JSON the item holds, which ddbst wrote; one of another shape is
+ * DDBST_EINVAL at the attribute, not a crash ({"M":[...]} read its
+ * elements' member names, NULL). */
+static void item_answer_refuses_a_value_ddbst_did_not_write(void **state) {
+  (void)state;
+  static const char *const bad[] = {
+      "{\"M\":[{\"S\":\"x\"}]}",  "{\"L\":{\"a\":{\"S\":\"x\"}}}",
+      "{\"M\":{\"a\":[]}}",       "{\"M\":{\"a\":{\"N\":[1]}}}",
+      "{\"L\":[{\"S\":{}}]}",     "{\"SS\":\"x\"}",
+      "{\"NS\":[1]}",             "{\"BOOL\":\"true\"}",
+      "{\"X\":[]}",               "{\"M\":{},\"L\":[]}",
+      "{}",                       "[]",
+  };
+  ddbst_model *m = load_example("examples/saas/model.json");
+  int event = ddbst_model_entity(m, "Event");
+  int payload = ddbst_model_attribute(m, event, "payload");
+  ddbst_allocator alloc;
+  ddbst__alloc_init(&alloc, NULL);
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    call c;
+    memset(&c, 0, sizeof c);
+    c.alloc = &alloc;
+    c.m = m;
+    ddbst__arena_init(&c.ar, &alloc);
+    ddbst__buf_init(&c.out, &alloc);
+    ddbst__buf_init(&c.tmp, &alloc);
+    ddbst__jw_init(&c.w, &c.out);
+    ddbst_item *it = ddbst_item_new(m, event);
+    assert_non_null(it);
+    assert_int_equal(ddbst__item_store(it, payload, bad[i], strlen(bad[i])),
+                     0);
+    ddbst__ffi_put_values(&c, it);
+    if (c.w.rc != DDBST_EINVAL || c.err.code != DDBST_EINVAL)
+      fail_msg("%s: %d %d", bad[i], c.w.rc, (int)c.err.code);
+    assert_string_equal(c.err.path, "payload");
+    assert_string_equal(c.err.message,
+                        "not DynamoDB JSON of the shape ddbst writes (a bug "
+                        "in ddbst)");
+    ddbst_item_free(it);
+    ddbst__buf_release(&c.out);
+    ddbst__buf_release(&c.tmp);
+    ddbst__jtree_kept_release(&c.tree, &alloc);
+    ddbst__arena_free(&c.ar);
+  }
+  ddbst_model_free(m);
 }
 
 static void parse(void **state) {
@@ -903,6 +972,8 @@ int main(void) {
       cmocka_unit_test(values_come_back_by_type),
       cmocka_unit_test(fields_that_would_be_ignored),
       cmocka_unit_test(answers_are_utf8),
+      cmocka_unit_test(a_map_named_like_dynamodb_json),
+      cmocka_unit_test(item_answer_refuses_a_value_ddbst_did_not_write),
       cmocka_unit_test(conditions_filters_and_actions),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -13,6 +13,7 @@
 #include "support.h"
 
 #include "item/item.h"
+#include "model/plan_texts.h"
 #include "request/request.h"
 
 #define NOW_US (INT64_C(1773478800) * 1000000)
@@ -346,9 +347,43 @@ static void update_at_item_limit(void **state) {
   ddbst_model_free(m);
 }
 
+/* The maker keeps an empty text before its scratch buffer has held
+ * anything (its data still NULL) and an empty array given as NULL: each
+ * is kept once, as "" with its NUL, and no memcmp or memcpy is handed a
+ * NULL pointer (undefined even for 0 bytes; UBSan's nonnull-attribute
+ * check sees it). */
+static void maker_keeps_empty_texts(void **state) {
+  (void)state;
+  ddbst_model *m = load_example("examples/saas/model.json");
+  ddbst__plan_maker *k = malloc(sizeof *k);
+  assert_non_null(k);
+  ddbst__plan_maker_init(k, m);
+  size_t fixed = 0;
+  k->fixed = &fixed;
+  ddbst__jtext a, b;
+  assert_null(k->pending.data);
+  assert_int_equal(ddbst__plan_take(k, &a), 0);
+  assert_null(k->pending.data);
+  assert_int_equal(ddbst__plan_take(k, &b), 0); /* found: compared */
+  assert_ptr_equal(a.p, b.p);
+  assert_int_equal(a.n, 0);
+  assert_string_equal(a.p, "");
+  assert_int_equal(fixed, 0);
+  const void *x = ddbst__plan_keep(k, NULL, 0);
+  const void *y = ddbst__plan_keep(k, NULL, 0);
+  assert_non_null(x);
+  assert_ptr_equal(x, y);
+  assert_ptr_not_equal(x, a.p); /* an array and a text are kept apart */
+  assert_ptr_equal(ddbst__plan_keep_text(k, NULL, 0), a.p);
+  ddbst__plan_maker_release(k);
+  free(k);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(create_user_failures),
+      cmocka_unit_test(maker_keeps_empty_texts),
       cmocka_unit_test(update_blog_failures),
       cmocka_unit_test(builders_replace),
       cmocka_unit_test(unset_after_set),
