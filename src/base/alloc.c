@@ -140,11 +140,15 @@ void *ddbst__arena_alloc_words(ddbst__arena *ar, size_t n) {
 
 /* Text needs no alignment: names and key parts, most of them under 16
  * bytes, are packed one after the other. */
-char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n) {
+char *ddbst__arena_text_room(ddbst__arena *ar, size_t n) {
   char *p = bump(ar, n + 1, 1);
-  if (!p) return NULL;
-  if (n) memcpy(p, s, n);
-  p[n] = '\0';
+  if (p) p[n] = '\0';
+  return p;
+}
+
+char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n) {
+  char *p = ddbst__arena_text_room(ar, n);
+  if (p && n) memcpy(p, s, n);
   return p;
 }
 

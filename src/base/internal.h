@@ -56,6 +56,10 @@ void *ddbst__arena_alloc(ddbst__arena *ar, size_t n);
 void *ddbst__arena_alloc_words(ddbst__arena *ar, size_t n);
 /* A NUL-terminated copy of s[0..n), or NULL: packed, not aligned. */
 char *ddbst__arena_strndup(ddbst__arena *ar, const char *s, size_t n);
+/* Room for a text of up to n bytes and its NUL, packed as
+ * ddbst__arena_strndup's copies, for a caller that writes the text there
+ * itself (p[n] is '\0'; a shorter text puts its own NUL), or NULL. */
+char *ddbst__arena_text_room(ddbst__arena *ar, size_t n);
 
 /* A length of the API: DDBST_NUL_TERMINATED is the text's own. */
 static inline size_t ddbst__len(const char *s, size_t n) {

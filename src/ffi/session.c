@@ -41,10 +41,10 @@ typedef struct scratch {
 /* The arena keeps more: it holds the request's strings, and a stream op's
  * event is one string (115 KB for 100 records with both images, which the
  * stream reader then reads a slice at a time within SCRATCH_KEEP,
- * stream_slices.c). After such an event a session holds less past its
- * warm size than the 320 KiB test_ffi_scratch allows after any request;
- * the reader's block the event is unescaped in is not kept (with it, more:
- * docs/performance.md, "Fifth pass: the JSON entry's last allocations"). */
+ * stream_slices.c). The tree unescapes such a string straight into the
+ * arena (json/tree.c), so the arena's copy is the only one. After such an
+ * event a session holds less past its warm size than the 320 KiB
+ * test_ffi_scratch allows after any request. */
 #define TEXT_KEEP (128u * 1024u)
 
 struct ddbst_json {

@@ -26,6 +26,14 @@ typedef struct ddbst__json_callbacks {
   int (*on_end_map)(void *ctx);
   int (*on_start_array)(void *ctx);
   int (*on_end_array)(void *ctx);
+  /* Optional: where the reader decodes a string or member name with
+   * escapes that is too long for its stack (json/read.h), n bytes, for the
+   * on_string or on_key called next to receive there (its length may be
+   * less than n only for a text that breaks json/text.h's rule, which no
+   * reader is given); NULL ends the parse as DDBST_ENOMEM. A caller that
+   * keeps the text (the tree, in its arena) then copies nothing, and the
+   * reader takes no block for it. NULL callback: the reader's own block. */
+  char *(*string_room)(void *ctx, size_t n);
 } ddbst__json_callbacks;
 
 /* The blocks the parser freed, kept for the next parse by the same owner

@@ -6,4 +6,5 @@
 #define DDBST__READ_NAME ddbst__json_read
 #define DDBST__READ_HAS(on) (cb->on != NULL)
 #define DDBST__READ_CALL(on) cb->on
+#define DDBST__READ_STRING_ROOM
 #include "json/read_loop.h"

@@ -4,7 +4,9 @@
  * differential fuzz target tests/fuzz/fuzz_json_read.c holds it to that).
  * Iterative: the open containers are a byte each on a stack grown from the
  * run's blocks, so no document can exhaust the C stack. Strings without an
- * escape are handed over in place; the others are decoded into one block. */
+ * escape are handed over in place; the others are decoded on the stack,
+ * or when long where the callbacks' string_room says, else into one
+ * block. */
 #ifndef DDBST_JSON_READ_H
 #define DDBST_JSON_READ_H
 

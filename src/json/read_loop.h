@@ -10,6 +10,10 @@
  *   DDBST__READ_HAS(on)  whether callback `on` (on_key, ...) is there
  *   DDBST__READ_CALL(on) the callback itself, to call
  * and optionally
+ *   DDBST__READ_STRING_ROOM defined when the callbacks may have string_room
+ *                        (json/parse.h): DDBST__READ_HAS(string_room) is
+ *                        then asked, and a long string with escapes is
+ *                        decoded where DDBST__READ_CALL(string_room) says
  *   DDBST__READ_WHOLE(ctx, s, len, i, end) a caller's reading of a whole
  *                        value that opens with '{' at s[i] in one step:
  *                        1 when it took s[i..*end) as the callbacks would
@@ -151,10 +155,16 @@ static size_t unescape(char *d, const char *s, size_t n) {
 enum { T_OK, T_SYNTAX, T_CUT };
 
 /* The string whose opening quote is at s[i]: *end just past its closing
- * quote, *esc whether it holds an escape. */
+ * quote, *esc whether it holds an escape, and *decoded the bytes unescape
+ * writes for it. That is exact for a text that meets json/text.h's rule,
+ * and never less: a high surrogate escape counts as the pair's 4 bytes
+ * (a lone one is '?', 1), the low one right after it as none (elsewhere
+ * '?', 1), as unescape pairs them. Counted here, where each escape is
+ * looked at anyway, so that a caller can have the text decoded straight
+ * into memory of its exact size (string_room, json/parse.h). */
 static int lex_string(const char *s, size_t len, size_t i, size_t *end,
-                      int *esc) {
-  size_t j = i + 1;
+                      int *esc, size_t *decoded) {
+  size_t j = i + 1, saved = 0, pair_at = 0;
   *esc = 0;
   for (;;) {
     j = string_stop(s, j, len);
@@ -170,15 +180,26 @@ static int lex_string(const char *s, size_t len, size_t i, size_t *end,
         if (k >= len) return T_CUT;
         if (hex_digit((unsigned char)s[k]) < 0) return T_SYNTAX;
       }
+      unsigned cp = hex4(s + j + 2);
+      size_t width = cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3;
+      if (cp >= 0xD800 && cp <= 0xDBFF) {
+        width = 4;
+        pair_at = j + 6;
+      } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+        width = j == pair_at ? 0 : 1;
+      }
+      saved += 6 - width;
       j += 6;
     } else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' ||
                c == 'n' || c == 'r' || c == 't') {
+      saved++;
       j += 2;
     } else {
       return T_SYNTAX;
     }
   }
   *end = j + 1;
+  *decoded = j - i - 1 - saved;
   return T_OK;
 }
 
@@ -241,11 +262,11 @@ static int lex_literal(const char *s, size_t len, size_t i, const char *word,
 /* A token at s[i] that may not come there: YAJL lexes a token before it
  * judges its place, so in a partial text one the end cuts is no error. */
 static int misplaced(const char *s, size_t len, size_t i, int partial) {
-  size_t end;
+  size_t end, decoded;
   int esc;
   if (!partial) return T_SYNTAX;
   switch (s[i]) {
-  case '"': return lex_string(s, len, i, &end, &esc);
+  case '"': return lex_string(s, len, i, &end, &esc, &decoded);
   case 't': return lex_literal(s, len, i, "true", &end);
   case 'f': return lex_literal(s, len, i, "false", &end);
   case 'n': return lex_literal(s, len, i, "null", &end);
@@ -290,6 +311,7 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
   char local_scratch[256];
   unsigned char *stack = local_stack;
   size_t cap = sizeof local_stack, depth = 0, i = 0;
+  size_t decoded = 0; /* an escaped string's decoded bytes (lex_string) */
   char *scratch = NULL;
   int expect = E_VALUE, rc = 0;
   r->status = DDBST__JSON_OK;
@@ -312,6 +334,24 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
     goto out;                                                              \
   } while (0)
 #define MISPLACED misplaced(s, len, i, partial)
+/* where the escaped string s[i..end) is decoded (`decoded` bytes): the
+ * stack when it fits, else the caller's room when it offers one, else a
+ * block; d NULL when out of memory */
+#ifdef DDBST__READ_STRING_ROOM
+#define CALLER_ROOM(d)                                                     \
+  (end - i > sizeof local_scratch && DDBST__READ_HAS(string_room) &&       \
+   ((d) = DDBST__READ_CALL(string_room)(ctx, decoded), 1))
+#else
+#define CALLER_ROOM(d) 0
+#endif
+#define ROOM(d)                                                            \
+  do {                                                                     \
+    if (!CALLER_ROOM(d)) {                                                 \
+      d = local_grow(r, scratch, local_scratch, sizeof local_scratch, 0,   \
+                     end - i);                                             \
+      if (d) scratch = d;                                                  \
+    }                                                                      \
+  } while (0)
   for (;;) {
     while (i < len && is_space((unsigned char)s[i])) i++;
     if (i >= len) {
@@ -351,7 +391,7 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
       if (c != '"') FAIL(MISPLACED);
       esc = 0;
       if (!plain_string(s, len, i, &end) &&
-          (t = lex_string(s, len, i, &end, &esc)) != T_OK)
+          (t = lex_string(s, len, i, &end, &esc, &decoded)) != T_OK)
         FAIL(t);
       expect = E_COLON;
       if (!DDBST__READ_HAS(on_key)) break;
@@ -359,10 +399,9 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
         REPORT(DDBST__READ_CALL(on_key)(ctx, (const unsigned char *)s + i + 1,
                           end - i - 2));
       } else {
-        char *d = local_grow(r, scratch, local_scratch,
-                             sizeof local_scratch, 0, end - i);
+        char *d;
+        ROOM(d);
         if (!d) goto nomem;
-        scratch = d;
         REPORT(DDBST__READ_CALL(on_key)(ctx, (const unsigned char *)d,
                           unescape(d, s + i + 1, end - i - 2)));
       }
@@ -396,17 +435,16 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
       case '"':
         esc = 0;
         if (!plain_string(s, len, i, &end) &&
-            (t = lex_string(s, len, i, &end, &esc)) != T_OK)
+            (t = lex_string(s, len, i, &end, &esc, &decoded)) != T_OK)
           FAIL(t);
         if (!DDBST__READ_HAS(on_string)) break;
         if (!esc) {
           REPORT(DDBST__READ_CALL(on_string)(ctx, (const unsigned char *)s + i + 1,
                                end - i - 2));
         } else {
-          char *d = local_grow(r, scratch, local_scratch,
-                               sizeof local_scratch, 0, end - i);
+          char *d;
+          ROOM(d);
           if (!d) goto nomem;
-          scratch = d;
           REPORT(DDBST__READ_CALL(on_string)(ctx, (const unsigned char *)d,
                                unescape(d, s + i + 1, end - i - 2)));
         }
@@ -468,6 +506,8 @@ out:
 #undef REPORT
 #undef FAIL
 #undef MISPLACED
+#undef ROOM
+#undef CALLER_ROOM
 }
 
 #endif

@@ -56,6 +56,7 @@ typedef struct builder {
   ddbst__arena *ar;
   const ddbst_allocator *alloc;
   const ddbst__json_run *run; /* for the offset of each value */
+  char *room; /* where the reader decoded the string it reports next */
   frame *stack; /* own, or the kept frames */
   int kept;     /* the frames' arrays outlive the parse */
   int fresh;    /* stack[fresh..] has never been opened: not yet zeroed */
@@ -132,8 +133,14 @@ static ddbst__jnode *new_node(builder *b, ddbst__jtype t) {
 }
 
 /* A NUL-terminated copy of s[0..len) in the arena, or the same text
- * copied before (tree nodes are read only), or NULL. */
+ * copied before (tree nodes are read only), or NULL; a text the reader
+ * decoded in the arena already (string_room) is kept where it is. */
 static const char *text_copy(builder *b, const char *s, size_t len) {
+  if (s == b->room) {
+    b->room[len] = '\0';
+    b->room = NULL;
+    return s;
+  }
   if (len == 0 || len > REUSED_MAX)
     return ddbst__arena_strndup(b->ar, s, len);
   unsigned h = (unsigned)len * 31u + (unsigned char)s[0] * 7u +
@@ -177,6 +184,16 @@ static int on_number(void *ctx, const char *s, size_t len) {
 }
 static int on_string(void *ctx, const unsigned char *s, size_t len) {
   return scalar(ctx, DDBST__J_STRING, (const char *)s, len, 0);
+}
+
+/* A long string or name with escapes is decoded straight into the arena,
+ * which keeps it: not into a block of the reader's first, to be copied
+ * (a stream event sent as one JSON string, 133 KB escaped, took a block of
+ * its own at every call, past what a warm session keeps). */
+static char *string_room(void *ctx, size_t n) {
+  builder *b = ctx;
+  b->room = ddbst__arena_text_room(b->ar, n);
+  return b->room;
 }
 
 static int open_container(builder *b, ddbst__jtype t) {
@@ -313,6 +330,7 @@ static const ddbst__json_callbacks callbacks = {
     .on_end_map = on_end,
     .on_start_array = on_start_array,
     .on_end_array = on_end,
+    .string_room = string_room,
 };
 
 /* The path of the value being read when the parse stopped ("values.orgId",

@@ -5,7 +5,10 @@
  * callbacks: the tokens they report (kind and bytes) must be the same, in
  * the same order, up to the same end (done, stopped, malformed), and a stop
  * must leave the same offset. Twice with one cache, as a page parses, so
- * that reused blocks are read too. */
+ * that reused blocks are read too; then once more with string_room (as the
+ * tree parses), each long string with escapes decoded into a block of
+ * exactly the length the reader asked for, which must be the length it
+ * reports (ASan traps a byte past it). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -48,6 +51,34 @@ static int t_string(void *c, const unsigned char *s, size_t n) {
 static int t_key(void *c, const unsigned char *s, size_t n) {
   return add(c, 'k', s, n);
 }
+
+/* string_room: a block of exactly n bytes, freed when its text is
+ * reported (or the parse ends), whose length must be n */
+static char *room;
+static size_t room_len;
+static char *t_room(void *c, size_t n) {
+  (void)c;
+  free(room);
+  room = malloc(n ? n : 1);
+  room_len = n;
+  return room;
+}
+static int t_room_text(void *c, char kind, const unsigned char *s, size_t n) {
+  if ((const char *)s == room) {
+    if (n != room_len) abort();
+    int go = add(c, kind, s, n);
+    free(room);
+    room = NULL;
+    return go;
+  }
+  return add(c, kind, s, n);
+}
+static int t_room_string(void *c, const unsigned char *s, size_t n) {
+  return t_room_text(c, 's', s, n);
+}
+static int t_room_key(void *c, const unsigned char *s, size_t n) {
+  return t_room_text(c, 'k', s, n);
+}
 static int t_map(void *c) { return add(c, '{', NULL, 0); }
 static int t_end_map(void *c) { return add(c, '}', NULL, 0); }
 static int t_array(void *c) { return add(c, '[', NULL, 0); }
@@ -89,12 +120,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const ddbst__json_callbacks cb = {t_null,      t_bool,  t_number,
                                     t_string,    t_map,   t_key,
                                     t_end_map,   t_array, t_end_array};
-  for (int round = 0; round < 2; round++) {
+  const ddbst__json_callbacks with_room = {
+      t_null,      t_bool,       t_number,    t_room_string,
+      t_map,       t_room_key,   t_end_map,   t_array,
+      t_end_array, t_room};
+  for (int round = 0; round < 3; round++) {
     memset(&ours, 0, sizeof ours);
     ours.stop_at = stop_at;
     ddbst__json_run r;
-    if (ddbst__json_parse(&r, &cb, &ours, json, len, &alloc, &cache))
+    if (ddbst__json_parse(&r, round < 2 ? &cb : &with_room, &ours, json, len,
+                          &alloc, &cache))
       abort(); /* malloc does not fail here */
+    free(room); /* a room the parse stopped before reporting */
+    room = NULL;
     /* YAJL takes an unterminated string after the text's value ({}"abc:
      * its lexer waits for more, and completing the parse does not ask); the
      * reader refuses it, as trailing garbage */

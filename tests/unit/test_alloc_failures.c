@@ -855,6 +855,81 @@ static void json_call(void **state) {
   free(page);
 }
 
+/* A stream request whose event, and the names in it, are long strings
+ * with escapes: the request's text is decoded straight into the session's
+ * arena (json/tree.c's string_room), the event read a slice at a time. */
+static char *long_escapes_request(size_t *len) {
+  static const char piece[] = "\\\"\xc3\xa9\\u20AC\\ud83d\\ude00\\n/";
+  size_t cap = 1 << 17, n = 0;
+  char *event = malloc(cap);
+  assert_non_null(event);
+  n += (size_t)snprintf(event, cap, "{\"Records\":[");
+  for (int r = 0; r < 4; r++) {
+    n += (size_t)snprintf(
+        event + n, cap - n,
+        "%s{\"eventName\":\"MODIFY\",\"dynamodb\":{\"Keys\":{\"PK\":{\"S\":"
+        "\"ORG#%d\"},\"SK\":{\"S\":\"ORG#%d\"}},\"NewImage\":{\"_type\":{"
+        "\"S\":\"Organisation\"},\"orgId\":{\"S\":\"%d\"},\"name\":{\"S\":\"",
+        r ? "," : "", r, r, r);
+    for (int k = 0; k < 300; k++)
+      n += (size_t)snprintf(event + n, cap - n, "%s", piece);
+    n += (size_t)snprintf(event + n, cap - n, "\"}},\"SequenceNumber\":\"1\"}}");
+  }
+  n += (size_t)snprintf(event + n, cap - n, "]}");
+  char *req = malloc(2 * n + 64), *o = req;
+  assert_non_null(req);
+  o += sprintf(o, "{\"op\":\"stream\",\"event\":\"");
+  for (size_t i = 0; i < n; i++) {
+    if (event[i] == '"' || event[i] == '\\') *o++ = '\\';
+    *o++ = event[i];
+  }
+  o += sprintf(o, "\"}");
+  free(event);
+  *len = (size_t)(o - req);
+  return req;
+}
+
+/* That request on a cold session, each allocation failing in turn (the
+ * arena's room for the event among them): the ENOMEM answer, or where a
+ * failure is borne (the tree's kept frames) the whole answer, and nothing
+ * left once the session is closed; until the call allocates less than
+ * the step. */
+static void json_call_long_escapes(void **state) {
+  (void)state;
+  size_t len;
+  char *req = long_escapes_request(&len);
+  assert_true(len > 32 * 1024); /* the event is read in slices */
+  const char *config = json_config();
+  counting_alloc_init(&ca);
+  ddbst_json *s = ddbst_json_open(config, strlen(config), &ca.hooks, NULL);
+  assert_non_null(s);
+  char *want = ddbst_json_call(s, req, len, NULL);
+  if (strncmp(want, "{\"records\":[{\"eventName\":\"MODIFY\"", 33))
+    fail_msg("%.300s", want);
+  ddbst_json_close(s);
+  long step;
+  for (step = 1; step < MAX_STEPS; step++) {
+    counting_alloc_init(&ca);
+    s = ddbst_json_open(config, strlen(config), &ca.hooks, NULL);
+    assert_non_null(s);
+    arm(step);
+    char *a = ddbst_json_call(s, req, len, NULL);
+    int failed = ca.calls >= ca.fail_at;
+    disarm();
+    if (strncmp(a, "{\"error\":", 9) == 0)
+      expect_enomem_answer("a stream of long escaped strings", step, a);
+    else if (strcmp(a, want) != 0)
+      fail_msg("allocation %ld failing: answered %.300s", step, a);
+    ddbst_json_free(a);
+    ddbst_json_close(s);
+    expect_live("a stream of long escaped strings", step, 0);
+    if (!failed) break;
+  }
+  done("a stream of long escaped strings", step);
+  ddbst_json_free(want);
+  free(req);
+}
+
 int main(void) {
   if (sodium_init() < 0) return 1;
   const struct CMUnitTest tests[] = {
@@ -868,7 +943,7 @@ int main(void) {
       cmocka_unit_test(batch),        cmocka_unit_test(page_parse),
       cmocka_unit_test(cursor_keys),  cmocka_unit_test(page_cursor),
       cmocka_unit_test(stream_parse), cmocka_unit_test(json_open),
-      cmocka_unit_test(json_call),
+      cmocka_unit_test(json_call),    cmocka_unit_test(json_call_long_escapes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

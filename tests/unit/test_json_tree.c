@@ -225,6 +225,96 @@ static void large_objects_refuse_repeated_names(void **state) {
   }
 }
 
+/* Escapes and what they decode to, cycled through a long text: each
+ * kind the reader decodes, of 1 to 4 bytes, and plain bytes. */
+static const struct {
+  const char *escaped, *decoded;
+} units[] = {
+    {"\\\"", "\""},       {"x", "x"},           {"\\\\", "\\"},
+    {"\\/", "/"},         {"\\b", "\b"},        {"\\f", "\f"},
+    {"\\n", "\n"},        {"\\r", "\r"},        {"\\t", "\t"},
+    {"\\u0041", "A"},     {"\\u00e9", "\xc3\xa9"},
+    {"\\u20AC", "\xe2\x82\xac"},                {"\xc3\xa9", "\xc3\xa9"},
+    {"\\ud83d\\ude00", "\xf0\x9f\x98\x80"},     {"yz", "yz"},
+};
+
+/* A JSON string's inside of at least `raw` bytes, written from `units`
+ * starting at `first`, into esc; its decoded text into dec. */
+static void escaped_text(size_t raw, size_t first, char *esc, size_t *esc_len,
+                         char *dec, size_t *dec_len) {
+  size_t e = 0, d = 0;
+  for (size_t u = first; e < raw; u++) {
+    size_t k = u % (sizeof units / sizeof units[0]);
+    size_t el = strlen(units[k].escaped), dl = strlen(units[k].decoded);
+    memcpy(esc + e, units[k].escaped, el);
+    memcpy(dec + d, units[k].decoded, dl);
+    e += el;
+    d += dl;
+  }
+  *esc_len = e;
+  *dec_len = d;
+}
+
+/* Strings and names with escapes on both sides of the 256 bytes the reader
+ * decodes on its stack: past them they are decoded straight into the
+ * arena (string_room), not into a block of the reader's first. The text is
+ * exact either way, NUL-terminated, and a NUL or a name given twice is
+ * refused as before. */
+static void long_escaped_strings(void **state) {
+  (void)state;
+  static char doc[16384], key[4096], keyd[4096], val[8192], vald[8192];
+  for (size_t raw = 240; raw <= 6000; raw += raw < 280 ? 1 : 997) {
+    size_t kl, kdl, vl, vdl;
+    escaped_text(raw / 2, raw % 5, key, &kl, keyd, &kdl);
+    escaped_text(raw, raw % 7, val, &vl, vald, &vdl);
+    int n = snprintf(doc, sizeof doc, "{\"%.*s\":[\"%.*s\",\"%.*s\"]}",
+                     (int)kl, key, (int)vl, val, (int)kl, key);
+    ddbst__jtree_kept kept;
+    memset(&kept, 0, sizeof kept);
+    ddbst__jnode *root = NULL;
+    ddbst_error err;
+    memset(&err, 0, sizeof err);
+    int rc = ddbst__jtree_parse_kept(&ar, &kept, doc, (size_t)n, &root, &err);
+    if (rc) fail_msg("%zu bytes: %d %s", raw, rc, err.message);
+    assert_int_equal(root->count, 1);
+    assert_int_equal(root->key_lens[0], kdl);
+    assert_memory_equal(root->keys[0], keyd, kdl);
+    assert_int_equal(root->keys[0][kdl], '\0');
+    const ddbst__jnode *list = root->items[0];
+    assert_int_equal(list->count, 2);
+    assert_int_equal(list->items[0]->len, vdl);
+    assert_memory_equal(list->items[0]->text, vald, vdl);
+    assert_int_equal(list->items[0]->text[vdl], '\0');
+    assert_int_equal(list->items[1]->len, kdl);
+    assert_memory_equal(list->items[1]->text, keyd, kdl);
+    /* the reader took no block: every string was on its stack or in the
+     * arena */
+    assert_null(kept.reader.blocks);
+    ddbst__jtree_kept_release(&kept, &ca.hooks);
+  }
+  /* refusals of a text decoded in the arena: a NUL in it, a name given
+   * twice (at their paths, as for short ones) */
+  size_t vl, vdl;
+  escaped_text(600, 0, val, &vl, vald, &vdl);
+  int n = snprintf(doc, sizeof doc, "{\"a\":{\"b\":\"%.*s\\u0000\"}}",
+                   (int)vl, val);
+  ddbst__jnode *root = NULL;
+  ddbst_error err;
+  memset(&err, 0, sizeof err);
+  assert_int_equal(ddbst__jtree_parse(&ar, doc, (size_t)n, &root, &err),
+                   DDBST_ESYNTAX);
+  assert_string_equal(err.path, "a.b");
+  assert_string_equal(err.message, "contains a NUL byte (\\u0000)");
+  n = snprintf(doc, sizeof doc, "{\"%.*s\":1,\"%.*s\":2}", (int)vl, val,
+               (int)vl, val);
+  memset(&err, 0, sizeof err);
+  assert_int_equal(ddbst__jtree_parse(&ar, doc, (size_t)n, &root, &err),
+                   DDBST_ESYNTAX);
+  /* "<name> given twice", cut at the message's size */
+  assert_true(strlen(err.message) > 200);
+  assert_memory_equal(err.message, vald, strlen(err.message));
+}
+
 static void refusals_say_where(void **state) {
   (void)state;
   for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
@@ -445,6 +535,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(names_repeat_across_objects, fresh,
                                       released),
       cmocka_unit_test_setup_teardown(refusals_say_where, fresh, released),
+      cmocka_unit_test_setup_teardown(long_escaped_strings, fresh, released),
       cmocka_unit_test_setup_teardown(nesting_and_members_are_bounded, fresh,
                                       released),
       cmocka_unit_test(text_positions),
