@@ -292,7 +292,9 @@ int ddbst__compile_create_plans(ddbst_model *m) {
     k.tx.fixed = &k.p->fixed;
     k.unplanned = 0;
     make_plan(&k, en);
-    if (!k.rc && !k.unplanned) en->create_plan = k.p;
+    if (k.rc || k.unplanned) continue;
+    en->create_plan = k.p;
+    k.rc = ddbst__compile_create_flat(&k.tx, k.p);
   }
   ddbst__plan_maker_release(&k.tx);
   return k.rc;

@@ -86,13 +86,79 @@ static int index_in(const ddbst_item *it, const ddbst__entity *e,
   return in;
 }
 
-int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
-                          ddbst_buf *out, ddbst_error *err) {
-  const ddbst__entity *e = ddbst__entity_of(it);
-  const ddbst__create_plan *p = e->create_plan;
-  if (!p || flags != DDBST_CREATE || it->cond || it->update ||
-      it->has_expected_version || it->has_update_ops)
-    return 0;
+/* The plan's flat create (ddbst__cflat): every value checked and placed
+ * in its slot, the key forms made once, then texts and values copied in
+ * turn. 1 written; 0 not served (nothing written), the plan's longer
+ * way then decides; DDBST_ENOMEM. */
+static DDBST__INLINE int write_flat(ddbst_item *it,
+                                     const ddbst__create_plan *p,
+                                     ddbst_buf *out, ddbst_error *err) {
+  const ddbst__cflat *s = p->flat;
+  const ddbst__val *vals = it->vals;
+  const char *text = it->text.data;
+  /* the item stays far under 400 KB: its keys are each under 2 KB */
+  if (it->text.len > 65536) return 0;
+  for (int i = 0; i < p->nothers; i++) /* not a string: the general's */
+    if (vals[p->others[i]].set) return 0;
+  struct {
+    const char *p;
+    size_t n;
+  } v[DDBST__CSLOTS_MAX];
+  for (int i = 0; i < s->nchecks; i++) {
+    const ddbst__ccheck *c = &s->checks[i];
+    const ddbst__val *x = &vals[c->attr];
+    if ((x->scan & c->mask) != DDBST__SCAN_KNOWN || x->len > c->max)
+      return 0;
+    v[i].p = text + x->off;
+    v[i].n = x->len;
+  }
+  /* the key forms, each with the 32 bytes a copy reads past it */
+  char forms[1024];
+  size_t used = 0;
+  for (int i = 0; i < s->nderives; i++) {
+    const ddbst__cderive *d = &s->derives[i];
+    size_t n = v[d->from].n;
+    if (used + n + 32 > sizeof forms) return 0;
+    char *f = forms + used;
+    if (!ddbst__lower_copy(f, v[d->from].p, n, d->fold) && d->need_ascii)
+      return 0; /* not ASCII: its normal form is the renderer's */
+    v[s->nchecks + i].p = f;
+    v[s->nchecks + i].n = n;
+    used += n;
+  }
+  /* each value is at most the item's text */
+  if (ddbst__buf_reserve(out, s->fixed + s->uses * it->text.len))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  char *o = out->data + out->len;
+  for (const ddbst__cstep *st = s->steps, *end = st + s->nsteps; st < end;
+       st++) {
+    /* read before the copies, which the compiler cannot tell apart from
+     * the step or the slot */
+    const char *t = st->text, *vp = v[st->slot].p;
+    size_t tn = st->len, vn = v[st->slot].n;
+    ddbst__copy_chunks(o, t, tn);
+    o += tn;
+    ddbst__copy_chunks(o, vp, vn);
+    o += vn;
+  }
+  ddbst__copy_chunks(o, s->end.p, s->end.n);
+  o += s->end.n;
+  *o = '\0';
+  out->len = (size_t)(o - out->data);
+  /* as ddbst__unique_write leaves the item (below) */
+  it->nkeys = 0;
+  ddbst__expr_reset(it);
+  return 1;
+}
+
+/* The plan key by key (the flat create not served): a sparse index in or
+ * out, a facet rendered, an optional attribute unset. Apart, so that the
+ * flat create's frame holds none of its registers. */
+DDBST__NOINLINE static int write_by_parts(ddbst_item *it,
+                                          const ddbst__entity *e,
+                                          const ddbst__create_plan *p,
+                                          int64_t now_us, ddbst_buf *out,
+                                          ddbst_error *err) {
   const ddbst__val *vals = it->vals;
   int ready = !p->versioned; /* ddbst__write_prepared, from the plan */
   for (int i = 0; i < p->nmust; i++) ready &= vals[p->must[i]].set;
@@ -202,4 +268,18 @@ int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
   it->nkeys = 0;
   ddbst__expr_reset(it);
   return 1;
+}
+
+int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
+                          ddbst_buf *out, ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  const ddbst__create_plan *p = e->create_plan;
+  if (!p || flags != DDBST_CREATE || it->cond || it->update ||
+      it->has_expected_version || it->has_update_ops)
+    return 0;
+  if (p->flat) {
+    int rc = write_flat(it, p, out, err);
+    if (rc) return rc;
+  }
+  return write_by_parts(it, e, p, now_us, out, err);
 }
