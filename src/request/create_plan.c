@@ -270,13 +270,26 @@ DDBST__NOINLINE static int write_by_parts(ddbst_item *it,
   return 1;
 }
 
+/* The plan, when the create is of the shape it takes (above): else NULL. */
+static inline const ddbst__create_plan *plan_of(const ddbst_item *it,
+                                                uint32_t flags) {
+  const ddbst__create_plan *p = ddbst__entity_of(it)->create_plan;
+  if (!p || flags != DDBST_CREATE || it->cond || it->update ||
+      it->has_expected_version || it->has_update_ops)
+    return NULL;
+  return p;
+}
+
+int ddbst__create_flat(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+  const ddbst__create_plan *p = plan_of(it, DDBST_CREATE);
+  return p && p->flat ? write_flat(it, p, out, err) : 0;
+}
+
 int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
                           ddbst_buf *out, ddbst_error *err) {
   const ddbst__entity *e = ddbst__entity_of(it);
-  const ddbst__create_plan *p = e->create_plan;
-  if (!p || flags != DDBST_CREATE || it->cond || it->update ||
-      it->has_expected_version || it->has_update_ops)
-    return 0;
+  const ddbst__create_plan *p = plan_of(it, flags);
+  if (!p) return 0;
   if (p->flat) {
     int rc = write_flat(it, p, out, err);
     if (rc) return rc;
