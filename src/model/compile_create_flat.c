@@ -30,7 +30,7 @@ typedef struct smaker {
   /* the longest value a key's facet may have with no key past its limit */
   uint32_t value_max;
   int rc;
-  int refused; /* a part the shape does not write: no flat create */
+  int refused; /* a part it does not write: no flat create */
 } smaker;
 
 static void text(smaker *sm, const char *s, size_t n) {
@@ -78,7 +78,7 @@ static void key_text(smaker *sm, const ddbst__ckey *c, uint32_t skip,
     const ddbst__cpart *pt = &c->parts[i];
     uint32_t from = i == 0 ? skip : 0;
     text(sm, pt->text + from, pt->len - from);
-    literal += pt->len - from;
+    literal += pt->len - (i == 0 ? c->head : 0); /* the key's own bytes */
     if (pt->attr < 0) break;
     facets++;
     int s;

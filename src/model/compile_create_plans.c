@@ -5,7 +5,9 @@
  * pass (request/create_plan.c). The texts are the ones the general writers
  * put together per call (request.c's ddbst__write_item and its create
  * condition, guard.c's guard item), run together here; the members and the
- * condition are the put plan's (compile_plan_texts.c). */
+ * condition are the put plan's (compile_plan_texts.c). Each plan's flat
+ * create, its commonest body as one run of texts and values, is made
+ * from it (compile_create_flat.c). */
 #include <string.h>
 
 #include "base/normalize.h"

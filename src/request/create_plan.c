@@ -1,8 +1,11 @@
 /* A create of an entity with unique constraints from its plan
  * (ddbst__create_plan, compiled at load): the TransactWriteItems of the
  * item's Put and each guard item's Put, in one pass into one reservation.
- * The shape it takes: no condition, expected version, update action or
- * return flag; every index the item is in with all its facets set; every
+ * First its flat create (ddbst__cflat, write_flat), when the entity has
+ * one: every string set and clean, every index in, each facet copied or
+ * ASCII lower-cased: texts and values copied in turn. Else key by key
+ * (write_by_parts). The shape either takes: no condition, expected
+ * version, update action or return flag; every index the item is in with all its facets set; every
  * facet scanned clean when set (no delimiter, nothing to escape); every set
  * attribute a string needing no escape. A facet takes its key form as the
  * facet renderer gives it (facet_key.h): copied as it is; an ASCII value
