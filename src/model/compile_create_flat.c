@@ -1,6 +1,6 @@
 /* The flat create of a create plan (ddbst__cflat): the body the plan
- * writes when every string attribute is set and clean and every index is
- * in, laid out once as runs of fixed text between value slots, so that a
+ * writes when every string attribute is set and clean (an optional one
+ * may be unset: its member is cut) and every index is in, laid out once as runs of fixed text between value slots, so that a
  * request copies texts and values and decides nothing per key or member.
  * Made from the plan itself (compile_create_plans.c), its texts and parts
  * walked in the order request/create_plan.c writes them: the same bytes by
@@ -18,12 +18,14 @@ typedef struct sslot {
   unsigned char fold, need_ascii;
   int key;       /* a key's facet: its check takes no delimiter */
   uint32_t uses;
+  int optional;  /* a member only, neither required nor defaulted */
 } sslot;
 
 typedef struct smaker {
   ddbst__plan_maker *tx; /* its pending text is the text since a value */
   const ddbst__create_plan *p;
   ddbst__cstep steps[DDBST__CSTEPS_MAX]; /* slots numbered as made */
+  uint32_t cuts[DDBST__CSTEPS_MAX];
   int nsteps;
   sslot slots[DDBST__CSLOTS_MAX];
   int nslots;
@@ -51,12 +53,13 @@ static int slot_of(smaker *sm, int attr, int derived, unsigned char fold,
     sm->refused = 1;
     return -1;
   }
-  sm->slots[sm->nslots] = (sslot){attr, derived, fold, need_ascii, 0, 0};
+  sm->slots[sm->nslots] = (sslot){attr, derived, fold, need_ascii, 0, 0, 0};
   return sm->nslots++;
 }
 
-/* The text so far kept, then slot i's value. */
-static void value(smaker *sm, int i) {
+/* The text so far kept, then slot i's value; its last `cut` bytes left
+ * out when that value is (an optional attribute's member). */
+static void value_cut(smaker *sm, int i, uint32_t cut) {
   if (i < 0 || sm->rc) return;
   if (sm->nsteps == DDBST__CSTEPS_MAX) {
     sm->refused = 1;
@@ -64,9 +67,12 @@ static void value(smaker *sm, int i) {
   }
   ddbst__jtext j;
   sm->rc = ddbst__plan_take(sm->tx, &j);
+  sm->cuts[sm->nsteps] = cut;
   sm->steps[sm->nsteps++] = (ddbst__cstep){j.p, j.n, (uint32_t)i};
   sm->slots[i].uses++;
 }
+
+static void value(smaker *sm, int i) { value_cut(sm, i, 0); }
 
 /* Key `c`'s text, less the first `skip` bytes of its first part (its JSON
  * head, written once), under `limit`: each facet a value, copied or made
@@ -114,6 +120,13 @@ static void key_again(smaker *sm, int k, uint32_t limit) {
 
 static void jtext(smaker *sm, const ddbst__jtext *t) { text(sm, t->p, t->n); }
 
+/* Whether attribute a is defaulted or required. */
+static int must(const ddbst__create_plan *p, int a) {
+  for (int i = 0; i < p->nmust; i++)
+    if (p->must[i] == a) return 1;
+  return 0;
+}
+
 /* The body, in the order create_plan.c writes it: the item's Put (its
  * keys, type, members), then each guard's Put. */
 static void walk(smaker *sm) {
@@ -128,7 +141,12 @@ static void walk(smaker *sm) {
   for (int i = 0; i < p->nstrings; i++) {
     int a = p->strings[i];
     jtext(sm, &p->members[a]);
-    value(sm, slot_of(sm, a, 0, 0, 0));
+    /* a facet's value must be set (the keys came first); each member
+     * text closes the value before it, so one may be left out */
+    int s = slot_of(sm, a, 0, 0, 0);
+    int optional = s >= 0 && !sm->slots[s].key && !must(p, a);
+    if (s >= 0) sm->slots[s].optional = optional;
+    value_cut(sm, s, optional ? p->members[a].n : 0);
   }
   jtext(sm, &p->item_end);
   int has_sk = p->sk_mid.n > 0;
@@ -178,7 +196,8 @@ static void finish(smaker *sm, ddbst__cflat *s) {
     if (x->derived) continue;
     order[i] = n;
     checks[n++] = (ddbst__ccheck){x->attr, x->key ? 7u : 6u,
-                                  x->key ? sm->value_max : UINT32_MAX};
+                                  x->key ? sm->value_max : UINT32_MAX,
+                                  (uint32_t)x->optional};
     s->uses += x->uses;
   }
   s->nchecks = n;
@@ -200,11 +219,13 @@ static void finish(smaker *sm, ddbst__cflat *s) {
     sm->steps[i].slot = (uint32_t)order[sm->steps[i].slot];
   s->steps = ddbst__plan_keep(sm->tx, sm->steps,
                               (size_t)s->nsteps * sizeof *sm->steps);
+  s->cuts = ddbst__plan_keep(sm->tx, sm->cuts,
+                             (size_t)s->nsteps * sizeof *sm->cuts);
   s->checks = ddbst__plan_keep(sm->tx, checks, (size_t)n * sizeof *checks);
   if (s->nderives)
     s->derives = ddbst__plan_keep(sm->tx, derives,
                                   (size_t)s->nderives * sizeof *derives);
-  if (!s->steps || !s->checks || (s->nderives && !s->derives))
+  if (!s->steps || !s->cuts || !s->checks || (s->nderives && !s->derives))
     sm->rc = DDBST_ENOMEM;
 }
 

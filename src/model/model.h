@@ -242,8 +242,8 @@ typedef struct ddbst__cguard {
 } ddbst__cguard;
 
 /* The create of the common shape, flat (compile_create_flat.c): every
- * string attribute set and clean, every index in with its facets, each
- * facet copied or ASCII lower-cased. Its body is runs of fixed text, each
+ * string attribute set and clean (an optional one may be unset), every
+ * index in with its facets, each facet copied or ASCII lower-cased. Its body is runs of fixed text, each
  * then a value slot: slots 0..nchecks-1 are attribute values, checked;
  * the rest (nderives) are key forms made from one of those per request
  * (an e-mail lower-cased once, copied where the guard repeats it). */
@@ -258,10 +258,11 @@ typedef struct ddbst__cstep {
 /* A value the body copies: its scan under `mask` exactly
  * DDBST__SCAN_KNOWN (set, not empty; a key's facet 7: no delimiter, no
  * escape; a member 6: no escape) and its length at most `max` (so that no
- * key passes its limit). */
+ * key passes its limit); or, when `optional` (neither a facet nor
+ * required nor defaulted), unset. */
 typedef struct ddbst__ccheck {
   int attr;
-  uint32_t mask, max;
+  uint32_t mask, max, optional;
 } ddbst__ccheck;
 
 /* A key form made from check `from`'s value: ASCII lower-cased when
@@ -275,6 +276,9 @@ typedef struct ddbst__cderive {
 typedef struct ddbst__cflat {
   const ddbst__cstep *steps;
   int nsteps;
+  /* per step, its text's last bytes that are an optional attribute's
+   * member, left out with it when it is unset */
+  const uint32_t *cuts;
   const ddbst__ccheck *checks;
   int nchecks;
   const ddbst__cderive *derives;
