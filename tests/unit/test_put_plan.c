@@ -315,7 +315,13 @@ static void flat_create_and_its_fallbacks(void **state) {
   ddbst_model *m = load_example("examples/saas/model.json");
   int user = ddbst_model_entity(m, "User");
   assert_non_null(m->entities[user].create_plan);
-  assert_non_null(m->entities[user].create_plan->flat);
+  const ddbst__cflat *flat = m->entities[user].create_plan->flat;
+  assert_non_null(flat);
+  /* the floor's layout (bench_create_floor.c): 12 values between 13
+   * texts; five attributes, the e-mail's key form made from one */
+  assert_int_equal(flat->nsteps, 12);
+  assert_int_equal(flat->nchecks, 5);
+  assert_int_equal(flat->nderives, 1);
   static const char *const names[] = {"orgId", "userId", "email", "role",
                                       "name"};
   static const struct {
