@@ -70,6 +70,9 @@ typedef struct ddbst__attr {
   ddbst__default def;
   const char *def_text;
   size_t def_len;
+  /* what setting def_text records (DDBST__SCAN_*, compile_scans.c): a
+   * string's or an enum value's, else 0 */
+  unsigned char def_scan;
   int primary_facet; /* a facet of the table's primary key: immutable */
   const char *description; /* the model file's, NULL when none */
 } ddbst__attr;

@@ -90,6 +90,14 @@ static int index_in(const ddbst_item *it, const ddbst__entity *e,
   return in;
 }
 
+/* ddbst__write_prepared, from the plan: every defaulted and required
+ * attribute set, no version. */
+static int prepared(const ddbst_item *it, const ddbst__create_plan *p) {
+  int ready = !p->versioned;
+  for (int i = 0; i < p->nmust; i++) ready &= it->vals[p->must[i]].set;
+  return ready;
+}
+
 /* A flat create's request slot: a value, or a key form made from one. */
 typedef struct cslot {
   const char *p;
@@ -118,17 +126,18 @@ static DDBST__INLINE char *copy_steps(char *o, const ddbst__cflat *s,
 /* The plan's flat create (ddbst__cflat): every value checked and placed
  * in its slot, the key forms made once, then texts and values copied in
  * turn. 1 written; 0 not served (nothing written), the plan's longer
- * way then decides; DDBST_ENOMEM. With `cut` 0 (the common create) every
- * value is set; an optional one found unset sends the create to
- * write_flat_cut, the same with `cut` 1, whose copies leave out the
- * members of the unset ones. */
+ * way then decides; an error of ddbst__prepare_write's or DDBST_ENOMEM.
+ * With `cut` 0 (the common create) every value is set; one found unset
+ * sends the create to write_flat_cut: the defaults filled as the plan
+ * fills them, then the same with `cut` 1, whose copies leave out the
+ * members of optional attributes unset. */
 static int write_flat_cut(ddbst_item *it, const ddbst__create_plan *p,
-                          ddbst_buf *out, ddbst_error *err);
+                          int64_t now_us, ddbst_buf *out, ddbst_error *err);
 
 static DDBST__INLINE int write_flat(ddbst_item *it,
                                      const ddbst__create_plan *p,
-                                     ddbst_buf *out, ddbst_error *err,
-                                     int cut) {
+                                     int64_t now_us, ddbst_buf *out,
+                                     ddbst_error *err, int cut) {
   const ddbst__cflat *s = p->flat;
   const ddbst__val *vals = it->vals;
   const char *text = it->text.data;
@@ -142,8 +151,9 @@ static DDBST__INLINE int write_flat(ddbst_item *it,
     const ddbst__ccheck *c = &s->checks[i];
     const ddbst__val *x = &vals[c->attr];
     if ((x->scan & c->mask) != DDBST__SCAN_KNOWN || x->len > c->max) {
-      if (x->set || !c->optional) return 0;
-      if (!cut) return write_flat_cut(it, p, out, err);
+      if (x->set) return 0;
+      if (!cut) return write_flat_cut(it, p, now_us, out, err);
+      if (!c->optional) return 0;
       x = &none;
     }
     v[i].p = text + x->off;
@@ -177,15 +187,20 @@ static DDBST__INLINE int write_flat(ddbst_item *it,
   return 1;
 }
 
-/* Out of line: the common create's frame keeps no register for the cuts. */
+/* Out of line: the common create's frame keeps no register for it. */
 DDBST__NOINLINE static int write_flat_cut(ddbst_item *it,
                                           const ddbst__create_plan *p,
-                                          ddbst_buf *out, ddbst_error *err) {
-  return write_flat(it, p, out, err, 1);
+                                          int64_t now_us, ddbst_buf *out,
+                                          ddbst_error *err) {
+  if (!prepared(it, p)) {
+    int rc = ddbst__prepare_write(it, 1, now_us, err);
+    if (rc) return rc;
+  }
+  return write_flat(it, p, now_us, out, err, 1);
 }
 
 /* The plan key by key (the flat create not served): a sparse index in or
- * out, a facet rendered, defaults to fill. Apart, so that the flat
+ * out, a facet rendered. Apart, so that the flat
  * create's frame holds none of its registers. */
 DDBST__NOINLINE static int write_by_parts(ddbst_item *it,
                                           const ddbst__entity *e,
@@ -193,9 +208,7 @@ DDBST__NOINLINE static int write_by_parts(ddbst_item *it,
                                           int64_t now_us, ddbst_buf *out,
                                           ddbst_error *err) {
   const ddbst__val *vals = it->vals;
-  int ready = !p->versioned; /* ddbst__write_prepared, from the plan */
-  for (int i = 0; i < p->nmust; i++) ready &= vals[p->must[i]].set;
-  if (!ready) {
+  if (!prepared(it, p)) {
     int rc = ddbst__prepare_write(it, 1, now_us, err);
     if (rc) return rc;
   }
@@ -313,9 +326,10 @@ static inline const ddbst__create_plan *plan_of(const ddbst_item *it,
   return p;
 }
 
-int ddbst__create_flat(ddbst_item *it, ddbst_buf *out, ddbst_error *err) {
+int ddbst__create_flat(ddbst_item *it, int64_t now_us, ddbst_buf *out,
+                       ddbst_error *err) {
   const ddbst__create_plan *p = plan_of(it, DDBST_CREATE);
-  return p && p->flat ? write_flat(it, p, out, err, 0) : 0;
+  return p && p->flat ? write_flat(it, p, now_us, out, err, 0) : 0;
 }
 
 int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
@@ -324,7 +338,7 @@ int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
   const ddbst__create_plan *p = plan_of(it, flags);
   if (!p) return 0;
   if (p->flat) {
-    int rc = write_flat(it, p, out, err, 0);
+    int rc = write_flat(it, p, now_us, out, err, 0);
     if (rc) return rc;
   }
   return write_by_parts(it, e, p, now_us, out, err);

@@ -163,8 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       ddbst_error ef;
       memset(&ef, 0, sizeof ef);
       ddbst_buf_append(bf, prefix, sizeof prefix - 1);
-      int rf = ddbst__create_flat(q, bf, &ef);
-      if (rf < 0) __builtin_trap(); /* no refusal of its own */
+      int rf = ddbst__create_flat(q, NOW_US, bf, &ef);
       agree(rf, &ef, bf, rg, &eg, bg);
       ddbst_buf_free(bf);
     }

@@ -151,8 +151,7 @@ static int one_create(ddbst_item *it, ddbst_buf *a, ddbst_buf *b) {
   /* the flat create alone: when it writes, the same bytes again */
   long not_flat = 0;
   ddbst_buf *f = ddbst_buf_new(NULL);
-  int rf = ddbst__create_flat(it, f, &ea);
-  assert_true(rf >= 0);
+  int rf = ddbst__create_flat(it, now, f, &ea);
   same_answer(it, rf, &ea, f, rb, &eb, b, DDBST_OP_TRANSACT_WRITE_ITEMS,
               &cflat, &not_flat);
   ddbst_buf_free(f);
@@ -366,6 +365,66 @@ static void flat_create_and_its_fallbacks(void **state) {
   ddbst_model_free(m);
 }
 
+/* Defaults filled by the flat create as the plan fills them (a string's
+ * and `now`'s), on an item given only its keys and required e-mail; the
+ * body is ddbst__unique_write's on an item given the same. A required
+ * attribute unset is ddbst__prepare_write's error either way. */
+static void flat_create_fills_defaults(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(
+      "{\"ddbst\":1,\"table\":{\"name\":\"users\",\"partitionKey\":\"PK\","
+      "\"sortKey\":\"SK\",\"entityAttribute\":\"_type\"},\"entities\":{"
+      "\"User\":{\"attributes\":{\"orgId\":\"string\",\"userId\":"
+      "\"string\",\"email\":{\"type\":\"string\",\"required\":true},"
+      "\"role\":{\"type\":\"string\",\"default\":\"member\"},"
+      "\"createdAt\":{\"type\":\"timestamp\",\"precision\":\"s\","
+      "\"default\":\"now\"}},\"key\":{\"pk\":\"ORG#{orgId}\",\"sk\":"
+      "\"USER#{userId}\"},\"unique\":{\"email\":"
+      "\"EMAIL#{email:lower}\"}}}}");
+  assert_non_null(m);
+  int user = ddbst_model_entity(m, "User");
+  assert_non_null(m->entities[user].create_plan);
+  assert_non_null(m->entities[user].create_plan->flat);
+  static const char *const names[] = {"orgId", "userId", "email"};
+  static const char *const values[] = {"acme", "u1", "Ann@X.org"};
+  ddbst_buf *a = ddbst_buf_new(NULL), *b = ddbst_buf_new(NULL);
+  for (int given = 2; given <= 3; given++) { /* the e-mail left out, given */
+    ddbst_item *f = ddbst_item_new(m, user), *g = ddbst_item_new(m, user);
+    for (int i = 0; i < given; i++) {
+      int at = ddbst_model_attribute(m, user, names[i]);
+      assert_int_equal(
+          ddbst_item_set(f, at, values[i], strlen(values[i]), NULL), 0);
+      assert_int_equal(
+          ddbst_item_set(g, at, values[i], strlen(values[i]), NULL), 0);
+    }
+    ddbst_error ef, eg;
+    memset(&ef, 0, sizeof ef);
+    memset(&eg, 0, sizeof eg);
+    ddbst_buf_reset(a);
+    ddbst_buf_reset(b);
+    int64_t now = (int64_t)NOW * 1000000;
+    int rf = ddbst__create_flat(f, now, a, &ef);
+    int rg = ddbst__unique_write(g, DDBST__W_PUT, DDBST_CREATE, now, b, &eg);
+    if (given == 2) {
+      assert_int_equal(rf, DDBST_EMISSING);
+      assert_int_equal(rg, DDBST_EMISSING);
+      assert_string_equal(ef.message, eg.message);
+    } else {
+      assert_int_equal(rf, 1);
+      assert_int_equal(rg, DDBST_OP_TRANSACT_WRITE_ITEMS);
+      assert_string_equal(ddbst_buf_data(a), ddbst_buf_data(b));
+      assert_non_null(strstr(ddbst_buf_data(a),
+                             "\"role\":{\"S\":\"member\"}"));
+      assert_non_null(strstr(ddbst_buf_data(a), "\"createdAt\":{\"S\":\"2026-"));
+    }
+    ddbst_item_free(f);
+    ddbst_item_free(g);
+  }
+  ddbst_buf_free(a);
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(plans_as_general),
@@ -373,6 +432,7 @@ int main(void) {
       cmocka_unit_test(normal_form_quote_escaped),
       cmocka_unit_test(create_without_entity_attribute),
       cmocka_unit_test(flat_create_and_its_fallbacks),
+      cmocka_unit_test(flat_create_fills_defaults),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
