@@ -173,9 +173,9 @@ static void walk(smaker *sm) {
   text(sm, "]}", 2);
 }
 
-/* Whether a create that sets every string attribute needs nothing of
- * ddbst__prepare_write: no version, and every defaulted or required
- * attribute a string (so set when the flat create serves). */
+/* Whether ddbst__prepare_write leaves a create the flat create can
+ * write: no version, and every defaulted or required attribute a string
+ * (set by then, a value it copies). */
 static int prepared_when_set(const ddbst__create_plan *p) {
   if (p->versioned) return 0;
   for (int i = 0; i < p->nmust; i++)

@@ -122,6 +122,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     p += n + 1;
   }
+  /* A generated default (a ULID) is new at each generation, and a put's
+   * or create's items are written apart: each is given the same one. */
+  const ddbst__entity *e = ddbst__entity_of(s);
+  for (int a = 0; write != UPDATE && a < e->nattrs; a++)
+    if (e->attrs[a].def == DDBST__DEF_GENERATE && !s->vals[a].set) {
+      static const char ulid[] = "01KKNS5TM0Y6R6HAGWFE7C0VKC";
+      ddbst_item_set(s, a, ulid, sizeof ulid - 1, NULL);
+      ddbst_item_set(g, a, ulid, sizeof ulid - 1, NULL);
+      ddbst_item_set(q, a, ulid, sizeof ulid - 1, NULL);
+    }
   ddbst_buf_append(bs, prefix, sizeof prefix - 1);
   ddbst_buf_append(bg, prefix, sizeof prefix - 1);
   ddbst_error es, eg;
