@@ -1,7 +1,8 @@
 /* The flat create of a create plan (ddbst__cflat): the body the plan
  * writes when every string attribute is set and clean (an optional one
- * may be unset: its member is cut) and every index is in, laid out once as runs of fixed text between value slots, so that a
- * request copies texts and values and decides nothing per key or member.
+ * may be unset: its member is cut) and every index is in, laid out once
+ * as runs of fixed text between value slots, so that a request copies
+ * texts and values and decides nothing per key or member.
  * Made from the plan itself (compile_create_plans.c), its texts and parts
  * walked in the order request/create_plan.c writes them: the same bytes by
  * construction, the guard's and the holder's keys spelled out as the parts

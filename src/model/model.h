@@ -246,10 +246,11 @@ typedef struct ddbst__cguard {
 
 /* The create of the common shape, flat (compile_create_flat.c): every
  * string attribute set and clean (an optional one may be unset), every
- * index in with its facets, each facet copied or ASCII lower-cased. Its body is runs of fixed text, each
- * then a value slot: slots 0..nchecks-1 are attribute values, checked;
- * the rest (nderives) are key forms made from one of those per request
- * (an e-mail lower-cased once, copied where the guard repeats it). */
+ * index in with its facets, each facet copied or ASCII lower-cased. Its
+ * body is runs of fixed text, each then a value slot: slots
+ * 0..nchecks-1 are attribute values, checked; the rest (nderives) are key
+ * forms made from one of those per request (an e-mail lower-cased once,
+ * copied where the guard repeats it). */
 enum { DDBST__CSLOTS_MAX = 64, DDBST__CSTEPS_MAX = 256 };
 
 typedef struct ddbst__cstep {

@@ -415,7 +415,8 @@ static void flat_create_fills_defaults(void **state) {
       assert_string_equal(ddbst_buf_data(a), ddbst_buf_data(b));
       assert_non_null(strstr(ddbst_buf_data(a),
                              "\"role\":{\"S\":\"member\"}"));
-      assert_non_null(strstr(ddbst_buf_data(a), "\"createdAt\":{\"S\":\"2026-"));
+      assert_non_null(
+          strstr(ddbst_buf_data(a), "\"createdAt\":{\"S\":\"2026-"));
     }
     ddbst_item_free(f);
     ddbst_item_free(g);
