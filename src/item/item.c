@@ -586,19 +586,26 @@ static int apply_default(ddbst_item *it, int i, int64_t now_us,
   size_t tlen = 0;
   int rc = 0;
   int is_auto_time = i == e->created_attr || i == e->updated_attr;
+  /* what ddbst_item_set would record of the same text (commit's scan),
+   * so that the plans take a default as they take a value given */
+  unsigned char scan = 0;
   if (a->def == DDBST__DEF_VALUE) {
     rc = ddbst__item_store(it, i, a->def_text, a->def_len);
+    scan = a->def_scan;
   } else if (a->def == DDBST__DEF_NOW || is_auto_time) {
     const char *bad = ddbst__ts_from_unix_us(now_us, a->precision, tmp, &tlen);
     if (bad)
       return ddbst__fail(err, DDBST_ERANGE, NULL, "%s: %s", a->name, bad);
     rc = ddbst__item_store(it, i, tmp, tlen);
+    if (a->type == DDBST__T_TIMESTAMP) scan = it->m->ts_scan;
   } else if (a->def == DDBST__DEF_GENERATE) {
     uint64_t ms = now_us < 0 ? 0 : (uint64_t)now_us / 1000;
     rc = ddbst__model_next_ulid(it->m, ms, tmp);
     if (rc == 0) rc = ddbst__item_store(it, i, tmp, DDBST__ULID_LEN);
+    if (a->type == DDBST__T_ULID) scan = it->m->ulid_scan;
   }
   if (rc) return ddbst__fail(err, rc, NULL, "out of memory");
+  it->vals[i].scan = scan;
   return 0;
 }
 

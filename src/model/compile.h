@@ -41,6 +41,11 @@ int ddbst__compile_put_plans(ddbst_model *m);
  * guards (compile_create_plans.c): needs the guards' keys. 0 or
  * DDBST_ENOMEM. */
 int ddbst__compile_create_plans(ddbst_model *m);
+/* Create plan p's flat create, p->flat, when it has one
+ * (compile_create_flat.c): its texts made with tx. 0 or DDBST_ENOMEM. */
+struct ddbst__plan_maker;
+int ddbst__compile_create_flat(struct ddbst__plan_maker *tx,
+                                ddbst__create_plan *p);
 /* Each entity's UpdateItem as fixed texts and bitmasks
  * (compile_update_plans.c): needs the key runs and the key sizes. */
 int ddbst__compile_update_plans(ddbst_model *m);

@@ -5,7 +5,9 @@
  * pass (request/create_plan.c). The texts are the ones the general writers
  * put together per call (request.c's ddbst__write_item and its create
  * condition, guard.c's guard item), run together here; the members and the
- * condition are the put plan's (compile_plan_texts.c). */
+ * condition are the put plan's (compile_plan_texts.c). Each plan's flat
+ * create, its commonest body as one run of texts and values, is made
+ * from it (compile_create_flat.c). */
 #include <string.h>
 
 #include "base/normalize.h"
@@ -292,7 +294,9 @@ int ddbst__compile_create_plans(ddbst_model *m) {
     k.tx.fixed = &k.p->fixed;
     k.unplanned = 0;
     make_plan(&k, en);
-    if (!k.rc && !k.unplanned) en->create_plan = k.p;
+    if (k.rc || k.unplanned) continue;
+    en->create_plan = k.p;
+    k.rc = ddbst__compile_create_flat(&k.tx, k.p);
   }
   ddbst__plan_maker_release(&k.tx);
   return k.rc;

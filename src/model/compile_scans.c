@@ -14,6 +14,15 @@ static unsigned char alphabet_scan(const char *alphabet, unsigned char d0) {
   return ddbst__scan(alphabet, strlen(alphabet), d0) ? 0 : DDBST__SCAN_KNOWN;
 }
 
+/* The scan ddbst_item_set records for text it copies as it is (a
+ * string's, an enum value's): of ASCII without NUL, not empty; else 0. */
+static unsigned char text_scan(const char *s, size_t n, unsigned char d0) {
+  if (n == 0) return 0;
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] - 1u >= 0x7Fu) return 0; /* NUL, or past ASCII */
+  return (unsigned char)(DDBST__SCAN_KNOWN | ddbst__scan(s, n, d0));
+}
+
 /* What keys and JSON ask of the values whose text load already knows (enum
  * values) or whose alphabet is fixed (canonical timestamps, ULIDs), for this
  * model's delimiter: setting them then records it for free. */
@@ -24,6 +33,9 @@ int ddbst__compile_scans(ddbst_model *m) {
   for (int e = 0; e < m->nentities; e++)
     for (int i = 0; i < m->entities[e].nattrs; i++) {
       ddbst__attr *a = &m->entities[e].attrs[i];
+      if (a->def == DDBST__DEF_VALUE &&
+          (a->type == DDBST__T_STRING || a->type == DDBST__T_ENUM))
+        a->def_scan = text_scan(a->def_text, a->def_len, d0);
       if (a->type != DDBST__T_ENUM || !a->nvalues) continue;
       a->value_scans = ddbst__arena_alloc(&m->arena, a->nvalues);
       if (!a->value_scans) return DDBST_ENOMEM;

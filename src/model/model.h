@@ -70,6 +70,9 @@ typedef struct ddbst__attr {
   ddbst__default def;
   const char *def_text;
   size_t def_len;
+  /* what setting def_text records (DDBST__SCAN_*, compile_scans.c): a
+   * string's or an enum value's, else 0 */
+  unsigned char def_scan;
   int primary_facet; /* a facet of the table's primary key: immutable */
   const char *description; /* the model file's, NULL when none */
 } ddbst__attr;
@@ -241,6 +244,55 @@ typedef struct ddbst__cguard {
   ddbst__jtext end;  /* `"}}}},"ConditionExpression":...}}` */
 } ddbst__cguard;
 
+/* The create of the common shape, flat (compile_create_flat.c): every
+ * string attribute set and clean (an optional one may be unset), every
+ * index in with its facets, each facet copied or ASCII lower-cased. Its
+ * body is runs of fixed text, each then a value slot: slots
+ * 0..nchecks-1 are attribute values, checked; the rest (nderives) are key
+ * forms made from one of those per request (an e-mail lower-cased once,
+ * copied where the guard repeats it). */
+enum { DDBST__CSLOTS_MAX = 64, DDBST__CSTEPS_MAX = 256 };
+
+typedef struct ddbst__cstep {
+  const char *text; /* in the arena: padded */
+  uint32_t len;
+  uint32_t slot;    /* the value after the text */
+} ddbst__cstep;
+
+/* A value the body copies: its scan under `mask` exactly
+ * DDBST__SCAN_KNOWN (set, not empty; a key's facet 7: no delimiter, no
+ * escape; a member 6: no escape) and its length at most `max` (so that no
+ * key passes its limit); or, when `optional` (neither a facet nor
+ * required nor defaulted), unset. */
+typedef struct ddbst__ccheck {
+  int attr;
+  uint32_t mask, max, optional;
+} ddbst__ccheck;
+
+/* A key form made from check `from`'s value: ASCII lower-cased when
+ * `fold`; with `need_ascii` (a normal form) only when all of it is ASCII,
+ * else the flat create does not serve. */
+typedef struct ddbst__cderive {
+  int from;
+  unsigned char fold, need_ascii;
+} ddbst__cderive;
+
+typedef struct ddbst__cflat {
+  const ddbst__cstep *steps;
+  int nsteps;
+  /* per step, its text's last bytes that are an optional attribute's
+   * member, left out with it when it is unset */
+  const uint32_t *cuts;
+  const ddbst__ccheck *checks;
+  int nchecks;
+  const ddbst__cderive *derives;
+  int nderives;
+  ddbst__jtext end; /* after the last value: `"}}}},..}}]}` */
+  size_t fixed;     /* every text's bytes */
+  size_t uses;      /* the values the body copies: times the item's text,
+                       with `fixed`, the room it reserves */
+} ddbst__cflat;
+
 typedef struct ddbst__create_plan {
   ddbst__jtext head;  /* `{"TransactItems":[{"Put":{"TableName":..,"Item":{` */
   ddbst__ckey *keys;
@@ -261,6 +313,7 @@ typedef struct ddbst__create_plan {
   int nguards;
   /* the reservation: fixed + room + room_per_byte * the item's text */
   size_t fixed, room, room_per_byte;
+  const ddbst__cflat *flat; /* NULL: the entity has no flat create */
 } ddbst__create_plan;
 
 typedef struct ddbst__entity {

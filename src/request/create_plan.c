@@ -1,8 +1,12 @@
 /* A create of an entity with unique constraints from its plan
  * (ddbst__create_plan, compiled at load): the TransactWriteItems of the
  * item's Put and each guard item's Put, in one pass into one reservation.
- * The shape it takes: no condition, expected version, update action or
- * return flag; every index the item is in with all its facets set; every
+ * First its flat create (ddbst__cflat, write_flat), when the entity has
+ * one: every string set and clean (an optional one may be unset), every
+ * index in, each facet copied or ASCII lower-cased: texts and values
+ * copied in turn. Else key by key (write_by_parts). The shape either
+ * takes: no condition, expected version, update action or return flag;
+ * every index the item is in with all its facets set; every
  * facet scanned clean when set (no delimiter, nothing to escape); every set
  * attribute a string needing no escape. A facet takes its key form as the
  * facet renderer gives it (facet_key.h): copied as it is; an ASCII value
@@ -86,17 +90,125 @@ static int index_in(const ddbst_item *it, const ddbst__entity *e,
   return in;
 }
 
-int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
-                          ddbst_buf *out, ddbst_error *err) {
-  const ddbst__entity *e = ddbst__entity_of(it);
-  const ddbst__create_plan *p = e->create_plan;
-  if (!p || flags != DDBST_CREATE || it->cond || it->update ||
-      it->has_expected_version || it->has_update_ops)
-    return 0;
+/* ddbst__write_prepared, from the plan: every defaulted and required
+ * attribute set, no version. */
+static int prepared(const ddbst_item *it, const ddbst__create_plan *p) {
+  int ready = !p->versioned;
+  for (int i = 0; i < p->nmust; i++) ready &= it->vals[p->must[i]].set;
+  return ready;
+}
+
+/* A flat create's request slot: a value, or a key form made from one. */
+typedef struct cslot {
+  const char *p;
+  size_t n;
+} cslot;
+
+/* The steps' texts and values at o, each text less its cut before an
+ * empty value when `cut` (an optional attribute unset); the end. */
+static DDBST__INLINE char *copy_steps(char *o, const ddbst__cflat *s,
+                                      const cslot *v, int cut) {
+  for (const ddbst__cstep *st = s->steps, *end = st + s->nsteps; st < end;
+       st++) {
+    /* read before the copies, which the compiler cannot tell apart from
+     * the step or the slot */
+    const char *t = st->text, *vp = v[st->slot].p;
+    size_t tn = st->len, vn = v[st->slot].n;
+    if (cut && vn == 0) tn -= s->cuts[st - s->steps];
+    ddbst__copy_chunks(o, t, tn);
+    o += tn;
+    ddbst__copy_chunks(o, vp, vn);
+    o += vn;
+  }
+  return o;
+}
+
+/* The plan's flat create (ddbst__cflat): every value checked and placed
+ * in its slot, the key forms made once, then texts and values copied in
+ * turn. 1 written; 0 not served (nothing written), the plan's longer
+ * way then decides; an error of ddbst__prepare_write's or DDBST_ENOMEM.
+ * With `cut` 0 (the common create) every value is set; one found unset
+ * sends the create to write_flat_cut: the defaults filled as the plan
+ * fills them, then the same with `cut` 1, whose copies leave out the
+ * members of optional attributes unset. */
+static int write_flat_cut(ddbst_item *it, const ddbst__create_plan *p,
+                          int64_t now_us, ddbst_buf *out, ddbst_error *err);
+
+static DDBST__INLINE int write_flat(ddbst_item *it,
+                                     const ddbst__create_plan *p,
+                                     int64_t now_us, ddbst_buf *out,
+                                     ddbst_error *err, int cut) {
+  const ddbst__cflat *s = p->flat;
   const ddbst__val *vals = it->vals;
-  int ready = !p->versioned; /* ddbst__write_prepared, from the plan */
-  for (int i = 0; i < p->nmust; i++) ready &= vals[p->must[i]].set;
-  if (!ready) {
+  const char *text = it->text.data;
+  /* the item stays far under 400 KB: its keys are each under 2 KB */
+  if (it->text.len > 65536) return 0;
+  for (int i = 0; i < p->nothers; i++) /* not a string: the general's */
+    if (vals[p->others[i]].set) return 0;
+  cslot v[DDBST__CSLOTS_MAX];
+  static const ddbst__val none; /* no text: a set value is never empty */
+  for (int i = 0; i < s->nchecks; i++) {
+    const ddbst__ccheck *c = &s->checks[i];
+    const ddbst__val *x = &vals[c->attr];
+    if ((x->scan & c->mask) != DDBST__SCAN_KNOWN || x->len > c->max) {
+      if (x->set) return 0;
+      if (!cut) return write_flat_cut(it, p, now_us, out, err);
+      if (!c->optional) return 0;
+      x = &none;
+    }
+    v[i].p = text + x->off;
+    v[i].n = x->len;
+  }
+  /* the key forms, each with the 32 bytes a copy reads past it */
+  char forms[1024];
+  size_t used = 0;
+  for (int i = 0; i < s->nderives; i++) {
+    const ddbst__cderive *d = &s->derives[i];
+    size_t n = v[d->from].n;
+    if (used + n + 32 > sizeof forms) return 0;
+    char *f = forms + used;
+    if (!ddbst__lower_copy(f, v[d->from].p, n, d->fold) && d->need_ascii)
+      return 0; /* not ASCII: its normal form is the renderer's */
+    v[s->nchecks + i].p = f;
+    v[s->nchecks + i].n = n;
+    used += n;
+  }
+  /* each value is at most the item's text */
+  if (ddbst__buf_reserve(out, s->fixed + s->uses * it->text.len))
+    return ddbst__fail(err, DDBST_ENOMEM, NULL, "out of memory");
+  char *o = copy_steps(out->data + out->len, s, v, cut);
+  ddbst__copy_chunks(o, s->end.p, s->end.n);
+  o += s->end.n;
+  *o = '\0';
+  out->len = (size_t)(o - out->data);
+  /* as ddbst__unique_write leaves the item (below) */
+  it->nkeys = 0;
+  ddbst__expr_reset(it);
+  return 1;
+}
+
+/* Out of line: the common create's frame keeps no register for it. */
+DDBST__NOINLINE static int write_flat_cut(ddbst_item *it,
+                                          const ddbst__create_plan *p,
+                                          int64_t now_us, ddbst_buf *out,
+                                          ddbst_error *err) {
+  if (!prepared(it, p)) {
+    int rc = ddbst__prepare_write(it, 1, now_us, err);
+    if (rc) return rc;
+  }
+  return write_flat(it, p, now_us, out, err, 1);
+}
+
+/* The plan key by key (the flat create not served): a sparse index in or
+ * out, a facet rendered. Apart, so that the flat
+ * create's frame holds none of its registers. */
+DDBST__NOINLINE static int write_by_parts(ddbst_item *it,
+                                          const ddbst__entity *e,
+                                          const ddbst__create_plan *p,
+                                          int64_t now_us, ddbst_buf *out,
+                                          ddbst_error *err) {
+  const ddbst__val *vals = it->vals;
+  if (!prepared(it, p)) {
     int rc = ddbst__prepare_write(it, 1, now_us, err);
     if (rc) return rc;
   }
@@ -202,4 +314,32 @@ int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
   it->nkeys = 0;
   ddbst__expr_reset(it);
   return 1;
+}
+
+/* The plan, when the create is of the shape it takes (above): else NULL. */
+static inline const ddbst__create_plan *plan_of(const ddbst_item *it,
+                                                uint32_t flags) {
+  const ddbst__create_plan *p = ddbst__entity_of(it)->create_plan;
+  if (!p || flags != DDBST_CREATE || it->cond || it->update ||
+      it->has_expected_version || it->has_update_ops)
+    return NULL;
+  return p;
+}
+
+int ddbst__create_flat(ddbst_item *it, int64_t now_us, ddbst_buf *out,
+                       ddbst_error *err) {
+  const ddbst__create_plan *p = plan_of(it, DDBST_CREATE);
+  return p && p->flat ? write_flat(it, p, now_us, out, err, 0) : 0;
+}
+
+int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
+                          ddbst_buf *out, ddbst_error *err) {
+  const ddbst__entity *e = ddbst__entity_of(it);
+  const ddbst__create_plan *p = plan_of(it, flags);
+  if (!p) return 0;
+  if (p->flat) {
+    int rc = write_flat(it, p, now_us, out, err, 0);
+    if (rc) return rc;
+  }
+  return write_by_parts(it, e, p, now_us, out, err);
 }

@@ -43,6 +43,11 @@ int ddbst__write_prepared(const ddbst_item *it, const ddbst__entity *e);
  * ddbst__prepare_write's or DDBST_ENOMEM. */
 int ddbst__create_planned(ddbst_item *it, uint32_t flags, int64_t now_us,
                           ddbst_buf *out, ddbst_error *err);
+/* The first way ddbst__create_planned tries, alone (its tests): the
+ * plan's flat create (ddbst__cflat). 1 written, 0 nothing written (not its
+ * shape), or an error of ddbst__prepare_write's or DDBST_ENOMEM. */
+int ddbst__create_flat(ddbst_item *it, int64_t now_us, ddbst_buf *out,
+                       ddbst_error *err);
 
 /* DDBST_ERANGE: the item would pass DynamoDB's 400 KB (`size` bytes). */
 int ddbst__item_too_big(const ddbst__entity *e, size_t size,

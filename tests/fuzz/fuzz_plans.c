@@ -7,8 +7,9 @@
  * write (put, create, update) and which attributes to unset again after
  * setting them (their text stays in the item), then NUL-separated values
  * given to the entity's attributes in order. Two items get the same values;
- * one is written the short way (request/put_plan.c, create_plan.c,
- * update_simple.c), the other the general way (ddbst__put_body,
+ * one is written the short way (request/put_plan.c, create_plan.c and
+ * its flat create alone on a third, update_simple.c), the other the
+ * general way (ddbst__put_body,
  * ddbst__unique_write, ddbst__update_body_general). Where the short way
  * writes, the bytes are the general way's; where it does not, the buffer
  * holds what it held before and the general way still writes what it would
@@ -121,6 +122,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     p += n + 1;
   }
+  /* A generated default (a ULID) is new at each generation, and a put's
+   * or create's items are written apart: each is given the same one. */
+  const ddbst__entity *e = ddbst__entity_of(s);
+  for (int a = 0; write != UPDATE && a < e->nattrs; a++)
+    if (e->attrs[a].def == DDBST__DEF_GENERATE && !s->vals[a].set) {
+      static const char ulid[] = "01KKNS5TM0Y6R6HAGWFE7C0VKC";
+      ddbst_item_set(s, a, ulid, sizeof ulid - 1, NULL);
+      ddbst_item_set(g, a, ulid, sizeof ulid - 1, NULL);
+      ddbst_item_set(q, a, ulid, sizeof ulid - 1, NULL);
+    }
   ddbst_buf_append(bs, prefix, sizeof prefix - 1);
   ddbst_buf_append(bg, prefix, sizeof prefix - 1);
   ddbst_error es, eg;
@@ -155,6 +166,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rs = ddbst__create_planned(s, DDBST_CREATE, NOW_US, bs, &es);
     rg = ddbst__unique_write(g, DDBST__W_PUT, DDBST_CREATE, NOW_US, bg, &eg);
     if (rg > 0) rg = 0; /* the op code */
+    /* the plan's flat create alone, on the third item: written, the same
+     * bytes; declined, the buffer as it was */
+    ddbst_buf *bf = ddbst_buf_new(NULL);
+    if (bf) {
+      ddbst_error ef;
+      memset(&ef, 0, sizeof ef);
+      ddbst_buf_append(bf, prefix, sizeof prefix - 1);
+      int rf = ddbst__create_flat(q, NOW_US, bf, &ef);
+      agree(rf, &ef, bf, rg, &eg, bg);
+      ddbst_buf_free(bf);
+    }
   } else {
     uint32_t flags = write == CREATE ? DDBST_CREATE : 0;
     rs = ddbst__put_planned(s, flags, NOW_US, bs, &es);

@@ -211,6 +211,15 @@ static void check_copies(const char *s, size_t n, void *user) {
   memcpy(src, s, n);
   ddbst__copy_padded(dst, src, n);
   FAIL_ON(memcmp(dst, s, n) != 0, s, n, "copy_padded");
+  /* ddbst__copy_chunks, each form: 32-byte chunks, the same pad */
+  memset(dst, 0, sizeof dst);
+  ddbst__copy_chunks_swar(dst, src, n);
+  FAIL_ON(memcmp(dst, s, n) != 0, s, n, "copy_chunks_swar");
+#if defined(__SSE2__)
+  memset(dst, 0, sizeof dst);
+  ddbst__copy_chunks_sse2(dst, src, n);
+  FAIL_ON(memcmp(dst, s, n) != 0, s, n, "copy_chunks_sse2");
+#endif
   /* ddbst__same_bytes against the plain text of the same length */
   char plain[MAXN];
   for (size_t i = 0; i < n; i++) plain[i] = (char)('a' + i % 26);

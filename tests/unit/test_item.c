@@ -209,6 +209,22 @@ static void typed_setters(void **state) {
   assert_null(get("i"));
 }
 
+/* A default records what setting its text records (its scan, which the
+ * plans read): the same as ddbst_item_set of that text on a fresh item. */
+static void same_scan_as_set(const char *name) {
+  int a = ddbst_model_attribute(model, 0, name);
+  const char *t;
+  size_t n;
+  assert_int_equal(ddbst_item_get(item, a, &t, &n), 1);
+  ddbst_item *other = ddbst_item_new(model, 0);
+  assert_non_null(other);
+  assert_int_equal(ddbst_item_set(other, a, t, n, NULL), 0);
+  if (item->vals[a].scan != other->vals[a].scan)
+    fail_msg("%s: a default's scan %u, a set's %u", name, item->vals[a].scan,
+             other->vals[a].scan);
+  ddbst_item_free(other);
+}
+
 static void defaults(void **state) {
   (void)state;
   assert_int_equal(ddbst_item_reset(item, 0), 0);
@@ -226,6 +242,10 @@ static void defaults(void **state) {
   assert_int_equal(strlen(u), 26);
   /* the ULID's time part is the same instant: 1773478800123 ms */
   assert_memory_equal(u, "01KKNS5TQV", 10);
+  static const char *const defaulted[] = {"colour", "count", "made",
+                                          "createdAt", "updatedAt", "gen"};
+  for (size_t k = 0; k < sizeof defaulted / sizeof *defaulted; k++)
+    same_scan_as_set(defaulted[k]);
   /* given values are kept */
   check_value("colour", "red", "red");
   assert_int_equal(ddbst_item_apply_defaults(item, now, NULL), 0);

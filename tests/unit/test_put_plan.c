@@ -17,7 +17,7 @@
 
 enum { NOW = 1773478800 };
 
-static long planned, general_only, cplanned, cgeneral;
+static long planned, general_only, cplanned, cgeneral, cflat;
 
 static const char *const models[] = {
     "examples/saas/model.json",    "examples/blog/model.json",
@@ -148,6 +148,13 @@ static int one_create(ddbst_item *it, ddbst_buf *a, ddbst_buf *b) {
   int ra = ddbst__create_planned(it, DDBST_CREATE, now, a, &ea);
   same_answer(it, ra, &ea, a, rb, &eb, b, DDBST_OP_TRANSACT_WRITE_ITEMS,
               &cplanned, &cgeneral);
+  /* the flat create alone: when it writes, the same bytes again */
+  long not_flat = 0;
+  ddbst_buf *f = ddbst_buf_new(NULL);
+  int rf = ddbst__create_flat(it, now, f, &ea);
+  same_answer(it, rf, &ea, f, rb, &eb, b, DDBST_OP_TRANSACT_WRITE_ITEMS,
+              &cflat, &not_flat);
+  ddbst_buf_free(f);
   return ra;
 }
 
@@ -195,9 +202,11 @@ static void create_plans_as_general(void **state) {
     }
     ddbst_model_free(m);
   }
-  printf("create: planned %ld, general %ld\n", cplanned, cgeneral);
+  printf("create: planned %ld (flat %ld), general %ld\n", cplanned, cflat,
+         cgeneral);
   assert_true(saw_user);
   assert_true(cplanned > 10);
+  assert_true(cflat > 10 && cflat < cplanned);
   assert_true(cgeneral > 0);
   ddbst_buf_free(a);
   ddbst_buf_free(b);
@@ -294,12 +303,137 @@ static void create_without_entity_attribute(void **state) {
   ddbst_buf_free(b);
 }
 
+/* The flat create takes the common User (bench.c's create_user), with
+ * its optional attributes unset too, and leaves each other change to the
+ * plan's longer way: an e-mail NFKC_Casefold maps past ASCII, the
+ * required e-mail unset, a value needing a JSON escape, a facet with the
+ * delimiter. Whichever way writes, the bytes are ddbst__unique_write's
+ * (or its error). */
+static void flat_create_and_its_fallbacks(void **state) {
+  (void)state;
+  ddbst_model *m = load_example("examples/saas/model.json");
+  int user = ddbst_model_entity(m, "User");
+  assert_non_null(m->entities[user].create_plan);
+  const ddbst__cflat *flat = m->entities[user].create_plan->flat;
+  assert_non_null(flat);
+  /* the floor's layout (bench_create_floor.c): 12 values between 13
+   * texts; five attributes, the e-mail's key form made from one */
+  assert_int_equal(flat->nsteps, 12);
+  assert_int_equal(flat->nchecks, 5);
+  assert_int_equal(flat->nderives, 1);
+  static const char *const names[] = {"orgId", "userId", "email", "role",
+                                      "name"};
+  static const struct {
+    const char *values[5];
+    int flat; /* the flat create writes it */
+  } cases[] = {
+      {{"acme-7f3a", "u-0042", "Ann.Lee@Example.com", "admin", "Ann Lee"}, 1},
+      {{"acme", "u1", "ANN@X.ORG", "member", "A"}, 1},
+      /* U+FB01 (fi) and a full-width A: NFKC_Casefold's, rendered */
+      {{"acme", "u1", "\xef\xac\x81le\xef\xbc\xa1@x.org", "admin", "A"},
+       0},
+      /* optional attributes unset: their members cut */
+      {{"acme", "u1", "ann@x.org", "admin", NULL}, 1},
+      {{"acme", "u1", "ann@x.org", NULL, "A"}, 1},
+      {{"acme", "u1", "ann@x.org", NULL, NULL}, 1},
+      /* a required one unset: the plan's way, which says so */
+      {{"acme", "u1", NULL, "admin", "A"}, 0},
+      {{"acme", "u1", "ann@x.org", "admin", "a \"b\""}, 0}, /* escape */
+      {{"acme", "u#1", "ann@x.org", "admin", "A"}, 0},  /* delimiter */
+      {{"acme", "u1", "a\\n@x.org", "admin", "A"}, 0},  /* escape, a key */
+  };
+  ddbst_buf *a = ddbst_buf_new(NULL), *b = ddbst_buf_new(NULL);
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    ddbst_item *it = ddbst_item_new(m, user);
+    for (int i = 0; i < 5; i++)
+      if (cases[c].values[i])
+        assert_int_equal(
+            ddbst_item_set(it, ddbst_model_attribute(m, user, names[i]),
+                           cases[c].values[i], strlen(cases[c].values[i]),
+                           NULL),
+            0);
+    long flat_before = cflat;
+    int ra = one_create(it, a, b); /* every way against the general's */
+    assert_true(ra == 1 || ra == 0 || ra == DDBST_EMISSING);
+    if ((cflat > flat_before) != cases[c].flat)
+      fail_msg("case %zu: the flat create %s it", c,
+               cases[c].flat ? "did not write" : "wrote");
+    ddbst_item_free(it);
+  }
+  ddbst_buf_free(a);
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
+/* Defaults filled by the flat create as the plan fills them (a string's
+ * and `now`'s), on an item given only its keys and required e-mail; the
+ * body is ddbst__unique_write's on an item given the same. A required
+ * attribute unset is ddbst__prepare_write's error either way. */
+static void flat_create_fills_defaults(void **state) {
+  (void)state;
+  ddbst_model *m = load_text(
+      "{\"ddbst\":1,\"table\":{\"name\":\"users\",\"partitionKey\":\"PK\","
+      "\"sortKey\":\"SK\",\"entityAttribute\":\"_type\"},\"entities\":{"
+      "\"User\":{\"attributes\":{\"orgId\":\"string\",\"userId\":"
+      "\"string\",\"email\":{\"type\":\"string\",\"required\":true},"
+      "\"role\":{\"type\":\"string\",\"default\":\"member\"},"
+      "\"createdAt\":{\"type\":\"timestamp\",\"precision\":\"s\","
+      "\"default\":\"now\"}},\"key\":{\"pk\":\"ORG#{orgId}\",\"sk\":"
+      "\"USER#{userId}\"},\"unique\":{\"email\":"
+      "\"EMAIL#{email:lower}\"}}}}");
+  assert_non_null(m);
+  int user = ddbst_model_entity(m, "User");
+  assert_non_null(m->entities[user].create_plan);
+  assert_non_null(m->entities[user].create_plan->flat);
+  static const char *const names[] = {"orgId", "userId", "email"};
+  static const char *const values[] = {"acme", "u1", "Ann@X.org"};
+  ddbst_buf *a = ddbst_buf_new(NULL), *b = ddbst_buf_new(NULL);
+  for (int given = 2; given <= 3; given++) { /* the e-mail left out, given */
+    ddbst_item *f = ddbst_item_new(m, user), *g = ddbst_item_new(m, user);
+    for (int i = 0; i < given; i++) {
+      int at = ddbst_model_attribute(m, user, names[i]);
+      assert_int_equal(
+          ddbst_item_set(f, at, values[i], strlen(values[i]), NULL), 0);
+      assert_int_equal(
+          ddbst_item_set(g, at, values[i], strlen(values[i]), NULL), 0);
+    }
+    ddbst_error ef, eg;
+    memset(&ef, 0, sizeof ef);
+    memset(&eg, 0, sizeof eg);
+    ddbst_buf_reset(a);
+    ddbst_buf_reset(b);
+    int64_t now = (int64_t)NOW * 1000000;
+    int rf = ddbst__create_flat(f, now, a, &ef);
+    int rg = ddbst__unique_write(g, DDBST__W_PUT, DDBST_CREATE, now, b, &eg);
+    if (given == 2) {
+      assert_int_equal(rf, DDBST_EMISSING);
+      assert_int_equal(rg, DDBST_EMISSING);
+      assert_string_equal(ef.message, eg.message);
+    } else {
+      assert_int_equal(rf, 1);
+      assert_int_equal(rg, DDBST_OP_TRANSACT_WRITE_ITEMS);
+      assert_string_equal(ddbst_buf_data(a), ddbst_buf_data(b));
+      assert_non_null(strstr(ddbst_buf_data(a),
+                             "\"role\":{\"S\":\"member\"}"));
+      assert_non_null(
+          strstr(ddbst_buf_data(a), "\"createdAt\":{\"S\":\"2026-"));
+    }
+    ddbst_item_free(f);
+    ddbst_item_free(g);
+  }
+  ddbst_buf_free(a);
+  ddbst_buf_free(b);
+  ddbst_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(plans_as_general),
       cmocka_unit_test(create_plans_as_general),
       cmocka_unit_test(normal_form_quote_escaped),
       cmocka_unit_test(create_without_entity_attribute),
+      cmocka_unit_test(flat_create_and_its_fallbacks),
+      cmocka_unit_test(flat_create_fills_defaults),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
