@@ -191,6 +191,11 @@ static void finish(smaker *sm, ddbst__cflat *s) {
   int order[DDBST__CSLOTS_MAX];
   ddbst__ccheck checks[DDBST__CSLOTS_MAX];
   ddbst__cderive derives[DDBST__CSLOTS_MAX];
+  /* the arrays are kept by their bytes (hashed, compared), a derive's
+   * padding too: zeroed here, and its members set one by one (a compound
+   * literal's padding is undefined) */
+  memset(checks, 0, sizeof checks);
+  memset(derives, 0, sizeof derives);
   int n = 0;
   for (int i = 0; i < sm->nslots; i++) {
     const sslot *x = &sm->slots[i];
@@ -210,8 +215,10 @@ static void finish(smaker *sm, ddbst__cflat *s) {
     const sslot *x = &sm->slots[i];
     if (!x->derived) continue;
     int from = slot_of(sm, x->attr, 0, 0, 0);
-    derives[s->nderives] =
-        (ddbst__cderive){order[from], x->fold, x->need_ascii};
+    ddbst__cderive *d = &derives[s->nderives];
+    d->from = order[from];
+    d->fold = x->fold;
+    d->need_ascii = x->need_ascii;
     s->uses += x->uses;
     order[i] = n + s->nderives++;
   }
