@@ -23,7 +23,8 @@
  *   DDBST__READ_MEMBER(ctx, s, len, i, end) the same for a whole member,
  *                        name and value, whose name opens with '"' at s[i]
  *                        where a member name may come: 1 when it took
- *                        s[i..*end) (a ',' or the object's end is next),
+ *                        s[i..*end) (what an object's member may be
+ *                        followed by is next),
  *                        0 when it left it, having changed nothing, -1 to
  *                        stop
  * The function has ddbst__json_read's signature and contract (read.h);
@@ -404,7 +405,13 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
             stop(r, DDBST__JSON_STOPPED, end);
             goto out;
           }
-          expect = E_NEXT;
+          /* the ',' that nearly always follows at once, without a turn */
+          if (end < len && s[end] == ',') {
+            end++;
+            expect = E_KEY;
+          } else {
+            expect = E_NEXT;
+          }
           break;
         }
         end = i + 1;

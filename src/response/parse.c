@@ -548,17 +548,16 @@ PAGE_HOT int item_member_whole(ddbst__parser *p, const char *s, size_t len,
     return nomem(p) - 1;
   uint32_t rec = pg->nattrs, off = (uint32_t)t->len;
   char *d = t->data + off;
-  /* text has DDBST__PAD bytes past its room: 32 bytes are copied where the
-   * JSON holds them, which is nearly always (the name's are in its own
-   * member's text whenever the page goes on for 32 bytes) */
-  if (n <= 32 && len - (i + 1) >= 32)
+  /* text has DDBST__PAD bytes past its room: short strings are copied 32
+   * bytes at a time when the JSON holds 32 bytes past the value's start
+   * (so past the name's too), which is nearly always */
+  if ((n | vn) < 32 && len - vi >= 32) {
     memcpy(d, name, 32);
-  else
-    memcpy(d, name, n);
-  if (vn <= 32 && len - vi >= 32)
     memcpy(d + n + 1, v, 32);
-  else
+  } else {
+    memcpy(d, name, n);
     memcpy(d + n + 1, v, vn);
+  }
   d[n] = '\0';
   d[n + 1 + vn] = '\0';
   d[n + 2 + vn] = '\0';
