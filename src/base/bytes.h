@@ -325,13 +325,14 @@ static inline int ddbst__word_needs_escape(uint64_t w) {
 }
 
 #if defined(__SSE2__)
-/* 0xFF in each byte of `v` that needs one: one compare per kind of byte
- * (min(v, 0x1F) == v is v <= 0x1F, unsigned). */
+/* 0xFF in each byte of `v` that needs one. x = v ^ 0x02 is at most 0x20
+ * (min(x, 0x20) == x, unsigned) exactly for a control character (0x00-0x1F
+ * stay below 0x20) and for '"' (0x22 becomes 0x20; no other byte falls to
+ * 0x20 or below): one compare for both, and one for '\\'. */
 static inline __m128i ddbst__vec_escapes(__m128i v) {
-  __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
-  return _mm_or_si128(ctl,
-                      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+  __m128i x = _mm_xor_si128(v, _mm_set1_epi8(0x02));
+  __m128i ctl_quote = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
+  return _mm_or_si128(ctl_quote, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
 }
 #endif
 

@@ -562,15 +562,19 @@ PAGE_HOT int item_member_whole(ddbst__parser *p, const char *s, size_t len,
   d[n + 1 + vn] = '\0';
   d[n + 2 + vn] = '\0';
   t->len += n + vn + 2;
-  a[rec] = (ddbst__pattr){.name = off,
-                          .name_len = (uint32_t)n,
-                          .val = off + (uint32_t)n + 1,
-                          .val_len = (uint32_t)vn,
-                          .plain = (uint32_t)pg->plain.len,
-                          .name_id = id,
-                          .attr = -1,
-                          .type = (uint8_t)type,
-                          .role = pg->name_role[id]};
+  /* every field, as stores (a compound literal was built on the stack and
+   * copied) */
+  ddbst__pattr *r = &a[rec];
+  r->name = off;
+  r->name_len = (uint32_t)n;
+  r->val = off + (uint32_t)n + 1;
+  r->val_len = (uint32_t)vn;
+  r->plain = (uint32_t)pg->plain.len;
+  r->plain_len = 0;
+  r->name_id = id;
+  r->attr = -1;
+  r->type = (uint8_t)type;
+  r->role = pg->name_role[id];
   pg->nattrs = rec + 1;
   p->name_prev = (uint32_t)id;
   pg->seen_gen[id] = pg->gen;
