@@ -325,13 +325,14 @@ static inline int ddbst__word_needs_escape(uint64_t w) {
 }
 
 #if defined(__SSE2__)
-/* 0xFF in each byte of `v` that needs one: one compare per kind of byte
- * (min(v, 0x1F) == v is v <= 0x1F, unsigned). */
+/* 0xFF in each byte of `v` that needs one. x = v ^ 0x02 is at most 0x20
+ * (min(x, 0x20) == x, unsigned) exactly for a control character (0x00-0x1F
+ * stay below 0x20) and for '"' (0x22 becomes 0x20; no other byte falls to
+ * 0x20 or below): one compare for both, and one for '\\'. */
 static inline __m128i ddbst__vec_escapes(__m128i v) {
-  __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
-  return _mm_or_si128(ctl,
-                      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+  __m128i x = _mm_xor_si128(v, _mm_set1_epi8(0x02));
+  __m128i ctl_quote = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
+  return _mm_or_si128(ctl_quote, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
 }
 #endif
 
@@ -442,6 +443,41 @@ static inline size_t ddbst__text_run(const char *s, size_t n) {
   return ddbst__text_run_swar(s, n);
 #endif
 }
+
+/* The one twin chosen at run time: a whole document goes through the text
+ * run, long enough to pay for asking the CPU once a document
+ * (ddbst__cpu_avx2). 64 bytes a step in two AVX2 registers; from the step
+ * that holds a stop, the SSE2 form, so exact as it is. Built where the
+ * compiler can make AVX2 code for one function (x86-64, GCC or Clang) and
+ * the build has SSE2; json/text.c calls it, and tests/unit/test_bytes.c and
+ * test_json_text.c run it beside the narrow forms on the same inputs. */
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
+#define DDBST__HAVE_AVX2 1
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static inline size_t
+ddbst__text_run_avx2(const char *s, size_t n) {
+  size_t i = 0;
+  const __m256i bs = _mm256_set1_epi8('\\');
+  for (; i + 64 <= n; i += 64) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+    __m256i b =
+        _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+    __m256i stop =
+        _mm256_or_si256(_mm256_or_si256(a, b),
+                        _mm256_or_si256(_mm256_cmpeq_epi8(a, bs),
+                                        _mm256_cmpeq_epi8(b, bs)));
+    if (_mm256_movemask_epi8(stop)) break;
+  }
+  return i + ddbst__text_run_sse2(s + i, n - i);
+}
+
+/* Whether this CPU runs AVX2 code: a load and a test (the compiler's
+ * runtime fills what it asks at load). */
+static inline int ddbst__cpu_avx2(void) {
+  return __builtin_cpu_supports("avx2");
+}
+#endif
 
 /* ------------------------------------------------------- the key scan */
 

@@ -20,6 +20,13 @@
  *                        have (nothing else changes), 0 when it leaves the
  *                        value to the loop having changed nothing, -1 to
  *                        stop as a callback's 0 would
+ *   DDBST__READ_MEMBER(ctx, s, len, i, end) the same for a whole member,
+ *                        name and value, whose name opens with '"' at s[i]
+ *                        where a member name may come: 1 when it took
+ *                        s[i..*end) (what an object's member may be
+ *                        followed by is next),
+ *                        0 when it left it, having changed nothing, -1 to
+ *                        stop
  * The function has ddbst__json_read's signature and contract (read.h);
  * the differential fuzz target holds read.c's copy to YAJL, and the page
  * fuzz targets run the page parser's. */
@@ -389,6 +396,27 @@ DDBST__READ_LINKAGE int DDBST__READ_NAME(ddbst__json_run *r,
       /* fall through */
     case E_KEY:
       if (c != '"') FAIL(MISPLACED);
+#ifdef DDBST__READ_MEMBER
+      {
+        int w = DDBST__READ_MEMBER(ctx, s, len, i, &end);
+        if (w) {
+          r->at = end; /* as the value's last token would leave it */
+          if (w < 0) {
+            stop(r, DDBST__JSON_STOPPED, end);
+            goto out;
+          }
+          /* the ',' that nearly always follows at once, without a turn */
+          if (end < len && s[end] == ',') {
+            end++;
+            expect = E_KEY;
+          } else {
+            expect = E_NEXT;
+          }
+          break;
+        }
+        end = i + 1;
+      }
+#endif
       esc = 0;
       if (!plain_string(s, len, i, &end) &&
           (t = lex_string(s, len, i, &end, &esc, &decoded)) != T_OK)

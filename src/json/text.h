@@ -25,6 +25,13 @@ typedef struct ddbst__json_fault {
  * first is as right. */
 int ddbst__json_text_fault(const char *json, size_t len, ddbst__json_fault *f);
 
+/* The same with the form of the scan chosen: `wide` nonzero for the AVX2
+ * one (base/bytes.h; only where the build has it and the CPU runs it:
+ * ddbst__json_text_fault asks), else the build's own. The same answer
+ * either way; tests compare them. */
+int ddbst__json_text_fault_with(const char *json, size_t len,
+                                ddbst__json_fault *f, int wide);
+
 /* Whether the string holding offset `at` (a fault's) is a member name: the
  * first thing after its closing quote is ':'. */
 int ddbst__json_fault_in_name(const char *json, size_t len, size_t at);

@@ -456,6 +456,8 @@ static const ddbst__json_callbacks callbacks = {
 
 static int item_scalar_whole(ddbst__parser *p, const char *s, size_t len,
                              size_t i, size_t *end);
+static int item_member_whole(ddbst__parser *p, const char *s, size_t len,
+                             size_t i, size_t *end);
 
 /* The reader's loop with these callbacks compiled in (json/read_loop.h):
  * called directly, they are inlined into it, and a page's tokens cost no
@@ -469,6 +471,8 @@ static int item_scalar_whole(ddbst__parser *p, const char *s, size_t len,
 #define DDBST__READ_CALL(on) on
 #define DDBST__READ_WHOLE(ctx, s, len, i, end)                                 \
   item_scalar_whole(ctx, s, len, i, end)
+#define DDBST__READ_MEMBER(ctx, s, len, i, end)                                \
+  item_member_whole(ctx, s, len, i, end)
 #include "json/read_loop.h"
 #undef on_end_map
 #undef on_end_array
@@ -502,6 +506,85 @@ PAGE_HOT int item_scalar_whole(ddbst__parser *p, const char *s, size_t len,
   *end = j + 2;
   if (!keep(p, v, n, &r->val)) return -1;
   r->val_len = (uint32_t)n;
+  return 1;
+}
+
+/* An item's member at s[i] ('"') written as DynamoDB writes it,
+ * "name":{"S":"text"} or "name":{"N":"12.5"}, its name one the model knows
+ * and new in the item: item_key's and item_scalar_whole's work in one step,
+ * where the loop takes seven tokens. The record, the item's frame and the
+ * name's stamps end as item_key, on_start_map, av_key, av_scalar and on_end
+ * leave them. Any other member is left to the loop (0, nothing changed but
+ * the cache of the name that follows, which item_key fills alike), so every
+ * refusal (an empty name, a name twice, a bad number) is the handlers' own.
+ * -1: out of memory. */
+PAGE_HOT int item_member_whole(ddbst__parser *p, const char *s, size_t len,
+                               size_t i, size_t *end) {
+  if (p->skip || p->depth == MAX_FRAMES || top(p)->kind != F_ITEM) return 0;
+  size_t j = string_stop(s, i + 1, len);
+  /* the name's closing quote, then :{"S":" or :{"N":" (8 bytes) */
+  if (j + 8 >= len || s[j] != '"' || j == i + 1) return 0;
+  uint64_t w, w_s, w_n;
+  memcpy(&w, s + j, 8);
+  memcpy(&w_s, "\":{\"S\":\"", 8);
+  memcpy(&w_n, "\":{\"N\":\"", 8);
+  int type = w == w_s ? DDBST__AV_S : w == w_n ? DDBST__AV_N : -1;
+  if (type < 0) return 0;
+  size_t vi = j + 8, k = string_stop(s, vi, len);
+  if (k + 1 >= len || s[k] != '"' || s[k + 1] != '}') return 0;
+  const char *name = s + i + 1, *v = s + vi;
+  size_t n = j - i - 1, vn = k - vi;
+  if (type == DDBST__AV_N && ddbst__number_check(v, vn)) return 0;
+  ddbst_page *pg = p->pg;
+  int32_t id = ddbst__page_next_name_id(pg, p->name_prev, name, n);
+  if (id < 0 || pg->seen_gen[id] == pg->gen) return 0;
+  ddbst__pattr *a = ddbst__page_grow(&p->m->alloc, pg->attrs, &pg->cap_attrs,
+                                     pg->nattrs + 1, sizeof *a);
+  if (!a) return nomem(p) - 1;
+  pg->attrs = a;
+  ddbst_buf *t = &pg->text;
+  /* the name and the value kept as keep keeps them, one after the other */
+  if (t->len > UINT32_MAX - n - vn - 3 || ddbst__buf_reserve(t, n + vn + 2))
+    return nomem(p) - 1;
+  uint32_t rec = pg->nattrs, off = (uint32_t)t->len;
+  char *d = t->data + off;
+  /* text has DDBST__PAD bytes past its room: short strings are copied 32
+   * bytes at a time when the JSON holds 32 bytes past the value's start
+   * (so past the name's too), which is nearly always */
+  if ((n | vn) < 32 && len - vi >= 32) {
+    memcpy(d, name, 32);
+    memcpy(d + n + 1, v, 32);
+  } else {
+    memcpy(d, name, n);
+    memcpy(d + n + 1, v, vn);
+  }
+  d[n] = '\0';
+  d[n + 1 + vn] = '\0';
+  d[n + 2 + vn] = '\0';
+  t->len += n + vn + 2;
+  /* every field, as stores (a compound literal was built on the stack and
+   * copied) */
+  ddbst__pattr *r = &a[rec];
+  r->name = off;
+  r->name_len = (uint32_t)n;
+  r->val = off + (uint32_t)n + 1;
+  r->val_len = (uint32_t)vn;
+  r->plain = (uint32_t)pg->plain.len;
+  r->plain_len = 0;
+  r->name_id = id;
+  r->attr = -1;
+  r->type = (uint8_t)type;
+  r->role = pg->name_role[id];
+  pg->nattrs = rec + 1;
+  p->name_prev = (uint32_t)id;
+  pg->seen_gen[id] = pg->gen;
+  pg->seen_rec[id] = rec;
+  p->pending = X_NONE;
+  ddbst__frame *f = top(p);
+  f->key_src = K_RAW;
+  f->key_off = off;
+  f->key_len = (uint32_t)n;
+  *end = k + 2;
   return 1;
 }
 

@@ -325,6 +325,10 @@ static void check_text_run(const char *s, size_t n, void *user) {
 #if defined(__SSE2__)
   FAIL_ON(ddbst__text_run_sse2(s, n) != want, s, n, "text_run_sse2");
 #endif
+#if defined(DDBST__HAVE_AVX2)
+  if (ddbst__cpu_avx2())
+    FAIL_ON(ddbst__text_run_avx2(s, n) != want, s, n, "text_run_avx2");
+#endif
   if (n == 8) {
     uint64_t w;
     memcpy(&w, s, 8);
@@ -335,6 +339,35 @@ static void check_text_run(const char *s, size_t n, void *user) {
 static void text_runs(void **state) {
   (void)state;
   every_input(check_text_run, NULL);
+}
+
+/* The wide form's 64-byte steps, past every_input's lengths: each length
+ * around one and two steps, each edge byte at each place, every form
+ * against the reference (the input ends at a guard page). */
+enum { LONG_MIN = 56, LONG_MAX = 136 };
+
+static void text_runs_long(void **state) {
+  (void)state;
+  static const char room[LONG_MAX];
+  char *mem = guard_copy(room, LONG_MAX), text[LONG_MAX];
+  for (size_t n = LONG_MIN; n <= LONG_MAX; n++)
+    for (size_t at = 0; at <= n; at++)
+      for (size_t e = 0; e < NEDGES; e++) {
+        for (size_t i = 0; i < n; i++) text[i] = (char)('a' + i % 26);
+        if (at < n) text[at] = (char)EDGES[e];
+        char *s = mem + LONG_MAX - n;
+        memcpy(s, text, n);
+        size_t want = ref_text_run(s, n);
+        assert_int_equal(ddbst__text_run_swar(s, n), want);
+#if defined(__SSE2__)
+        assert_int_equal(ddbst__text_run_sse2(s, n), want);
+#endif
+#if defined(DDBST__HAVE_AVX2)
+        if (ddbst__cpu_avx2()) assert_int_equal(ddbst__text_run_avx2(s, n), want);
+#endif
+        if (at == n) break; /* no byte placed: once */
+      }
+  guard_free(mem);
 }
 
 /* ------------------------------------------------------- the key scan */
@@ -539,6 +572,7 @@ int main(void) {
       cmocka_unit_test(ascii_runs_and_copies),
       cmocka_unit_test(plain_runs),
       cmocka_unit_test(text_runs),
+      cmocka_unit_test(text_runs_long),
       cmocka_unit_test(key_scan),
       cmocka_unit_test(fits16_both_forms),
       cmocka_unit_test(digits_in_word),

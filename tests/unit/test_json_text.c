@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "support.h"
+#include "base/bytes.h"
 #include "json/parse.h"
 #include "json/text.h"
 #include "json/tree.h"
@@ -507,11 +508,45 @@ static void the_issue(void **state) {
   assert_int_equal(ddbst__json_text_fault("[\"ab\\\\ud800\"]", 13, &f), 0);
 }
 
+/* The rule's check in both forms of its scan (base/bytes.h: the AVX2 one
+ * where the build has it and the CPU runs it, and the build's own) gives
+ * the same answer on the same texts: the random strings behind a plain run
+ * of every length up to two wide steps and more, so that each fault falls
+ * at every place of a step. */
+static void wide_and_narrow(void **state) {
+  (void)state;
+  char text[MAXS + 64], buf[160 + MAXS + 64];
+  int wide = 0;
+#if defined(DDBST__HAVE_AVX2)
+  wide = ddbst__cpu_avx2();
+#endif
+  for (long i = 0; i < 400; i++) {
+    size_t n = random_text(text);
+    for (size_t pad = 0; pad <= 160; pad += 1 + (size_t)(i % 3)) {
+      memset(buf, 'x', pad);
+      memcpy(buf + pad, text, n);
+      ddbst__json_fault fn, fw;
+      memset(&fn, 0, sizeof fn);
+      memset(&fw, 0, sizeof fw);
+      int rn = ddbst__json_text_fault_with(buf, pad + n, &fn, 0);
+      int rw = ddbst__json_text_fault_with(buf, pad + n, &fw, wide);
+      assert_int_equal(rn, rw);
+      assert_int_equal(rn, ddbst__json_text_fault(buf, pad + n, &fw));
+      if (rn) {
+        assert_int_equal(fn.at, fw.at);
+        assert_ptr_equal(fn.why, fw.why);
+        assert_int_equal(fn.escape, fw.escape);
+      }
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_issue),
       cmocka_unit_test(every_escape),
       cmocka_unit_test(random_strings),
+      cmocka_unit_test(wide_and_narrow),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
